@@ -1,0 +1,128 @@
+"""The pure heart of the engine: ``step(spec, state, event) -> (state, outcome)``.
+
+Nothing here mutates a state; the same event applied to the same state always gives the
+same result (its randomness comes from the state's generator or the event's given
+outcomes), which is what makes replay, undo and crash recovery exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from companion.engine.errors import IllegalMove
+from companion.engine.events import MOVE, NEXT, Event
+from companion.engine.rng import Draws, seed_state
+from companion.engine.spec import GameSpec, PhaseSpec
+from companion.engine.state import Ctx, State
+
+G = TypeVar("G")
+
+Outcome = tuple[dict[str, Any], ...]
+
+
+def initial_state(
+    spec: GameSpec[G],
+    rules: str,
+    players: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    given: Sequence[Any] = (),
+) -> tuple[State[G], Outcome]:
+    """Set up a new game and enter its first phase."""
+    if rules not in spec.rule_sets:
+        known = ", ".join(spec.rule_sets)
+        raise IllegalMove(f"{spec.title} has no rule set {rules!r}; choose one of: {known}.")
+    if not spec.min_players <= len(players) <= spec.max_players:
+        raise IllegalMove(
+            f"{spec.title} needs {spec.min_players} to {spec.max_players} players, "
+            f"not {len(players)}."
+        )
+    if len(set(players)) != len(players):
+        raise IllegalMove("Every player needs a different name.")
+    draws = Draws(seed_state(seed), given)
+    game = spec.setup(rules, tuple(players), options or {}, draws)
+    g, ctx = _enter(spec, game, Ctx(phase=spec.first_phase, round=0), spec.first_phase, draws)
+    return State(g, ctx, draws.state), tuple(draws.outcome)
+
+
+def apply(spec: GameSpec[G], state: State[G], event: Event) -> State[G]:
+    """Apply one event and return the new state (see :func:`step` for the outcome too)."""
+    return step(spec, state, event)[0]
+
+
+def step(
+    spec: GameSpec[G], state: State[G], event: Event, *, record: bool = True
+) -> tuple[State[G], Outcome]:
+    """Apply a move or a NEXT; raise :class:`IllegalMove` (and change nothing) if illegal."""
+    ctx = state.ctx
+    if ctx.over:
+        raise IllegalMove(f"The game is over ({ctx.result}); start a new game or undo.")
+    draws = Draws(state.rng, event.given, record=record)
+    phase = spec.phases[ctx.phase]
+    if event.kind == MOVE:
+        game, ctx = _move(spec, phase, state.G, ctx, event, draws)
+    elif event.kind == NEXT:
+        game, ctx = _next(spec, phase, state.G, ctx, draws)
+    else:
+        raise IllegalMove(f"{event.kind!r} is not a move; undo and redo go through the session.")
+    if draws.unused_given:
+        raise IllegalMove(
+            f"{draws.unused_given} given outcome(s) were not needed by this "
+            f"{event.name or event.kind}; remove them."
+        )
+    ended = spec.end_if(game, ctx)
+    ctx = replace(ctx, seq=ctx.seq + 1)
+    if ended is not None:
+        ctx = replace(ctx, over=True, winners=ended.winners, result=ended.result)
+    return State(game, ctx, draws.state), tuple(draws.outcome)
+
+
+def _move(
+    spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, event: Event, draws: Draws
+) -> tuple[G, Ctx]:
+    move = phase.moves.get(event.name)
+    if move is None:
+        allowed = ", ".join(sorted(phase.moves)) or "only NEXT"
+        raise IllegalMove(
+            f"You cannot {event.name or 'do that'} during {phase.title}; allowed now: {allowed}."
+        )
+    if event.seat is None:
+        raise IllegalMove(f"Say which player makes the move {event.name!r}.")
+    if not move.any_seat and event.seat != ctx.current:
+        raise IllegalMove(f"It is not that player's turn to {event.name} during {phase.title}.")
+    game = move.fn(game, ctx, event.seat, event.args, draws)
+    if move.ends_turn and phase.turn is not None:
+        ctx = replace(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
+    return game, ctx
+
+
+def _next(spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, draws: Draws) -> tuple[G, Ctx]:
+    if ctx.current is not None and phase.turn is not None:
+        if phase.on_turn_end is not None:
+            game = phase.on_turn_end(game, ctx, draws)
+        return game, replace(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
+    if phase.blocker is not None:
+        reason = phase.blocker(game, ctx)
+        if reason:
+            raise IllegalMove(reason)
+    if phase.on_end is not None:
+        game = phase.on_end(game, ctx, draws)
+    return _enter(spec, game, ctx, phase.next(game), draws)
+
+
+def _enter(spec: GameSpec[G], game: G, ctx: Ctx, name: str, draws: Draws) -> tuple[G, Ctx]:
+    phase = spec.phases[name]
+    ctx = replace(
+        ctx,
+        phase=name,
+        current=None,
+        turn=0,
+        round=ctx.round + 1 if phase.new_round else ctx.round,
+    )
+    if phase.on_begin is not None:
+        game = phase.on_begin(game, ctx, draws)
+    if phase.turn is not None:
+        ctx = replace(ctx, current=phase.turn.first(game, ctx))
+    return game, ctx

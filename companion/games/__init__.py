@@ -1,0 +1,22 @@
+"""The games the companion serves, found by their public names (as python-chess finds variants)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import UnknownGame
+from companion.engine.spec import GameSpec
+from companion.games import run_hamster_run
+
+GAMES: dict[str, GameSpec[Any]] = {
+    run_hamster_run.NAME: run_hamster_run.SPEC,
+}
+
+
+def find_game(name: str) -> GameSpec[Any]:
+    """The game registered under ``name`` (case and spaces forgiven)."""
+    key = name.strip().lower().replace(" ", "-").replace(",", "").replace("!", "")
+    if key in GAMES:
+        return GAMES[key]
+    known = ", ".join(sorted(GAMES))
+    raise UnknownGame(f"There is no game called {name!r}; the companion knows: {known}.")

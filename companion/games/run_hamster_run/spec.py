@@ -1,0 +1,145 @@
+"""Run, Hamster, Run! declared for the engine: nine phases a round, after set-up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import IllegalMove
+from companion.engine.rng import Draws
+from companion.engine.spec import GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.state import Ctx
+from companion.games.run_hamster_run import actions, rounds
+from companion.games.run_hamster_run.model import RULE_SETS, Belt
+from companion.games.run_hamster_run.view import prompt, view
+
+NAME = "run-hamster-run"
+
+
+def _must_declare(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
+    assert ctx.current is not None
+    raise IllegalMove(f"{game.hamsters[ctx.current].name} must declare an action first.")
+
+
+def _must_place(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
+    assert ctx.current is not None
+    raise IllegalMove(f"{game.hamsters[ctx.current].name} must place their hamster first.")
+
+
+def _finish_current(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
+    assert ctx.current is not None
+    return actions.finish(game, ctx, ctx.current, {}, draws)
+
+
+def _to(name: str) -> Any:
+    return lambda game: name
+
+
+RESOLVE_MOVES: dict[str, MoveSpec[Belt]] = {
+    "change": MoveSpec(actions.change, "take a different action (costs one Pluck chip)"),
+    "run": MoveSpec(actions.run, "move through empty squares: path=[[row, lane], ...], pay"),
+    "sidestep": MoveSpec(actions.sidestep, "v2.1: free step left or right while running"),
+    "climb": MoveSpec(actions.climb, "v2.1: climb over a neighbour: over, to, pay"),
+    "push": MoveSpec(actions.push, "push the neighbour in a direction: up/down/left/right"),
+    "step": MoveSpec(actions.step_free, "v2.1 Bite/Throw: the one free step"),
+    "bite": MoveSpec(actions.bite, "v2.1: bite a neighbour: target, chip"),
+    "throw": MoveSpec(actions.throw, "throw a neighbour: target (v2.1 also: to)"),
+    "rest": MoveSpec(actions.rest, "rest: to=trait that gets a chip back"),
+    "finish": MoveSpec(actions.finish, "end this hamster's action", ends_turn=True),
+}
+
+PHASES: dict[str, PhaseSpec[Belt]] = {
+    "setup": PhaseSpec(
+        name="setup",
+        title="Set-up",
+        next=_to("allocate"),
+        moves={
+            "place": MoveSpec(rounds.place, "place your hamster: to=[row, lane]", ends_turn=True)
+        },
+        turn=TurnOrder(rounds.placement_first, lambda g, c: rounds.placement_first(g, c)),
+        on_turn_end=_must_place,
+        blocker=rounds.placement_blocker,
+    ),
+    "allocate": PhaseSpec(
+        name="allocate",
+        title="1 Allocate Pluck",
+        next=_to("initiative"),
+        moves={"allocate": MoveSpec(rounds.allocate, "scamper, mettle, friskiness", any_seat=True)},
+        on_begin=rounds.begin_allocation,
+        on_end=rounds.reveal,
+        blocker=rounds.allocation_blocker,
+        new_round=True,
+    ),
+    "initiative": PhaseSpec(
+        name="initiative",
+        title="2 Initiative",
+        next=_to("declare"),
+        on_begin=rounds.draw_initiative,
+    ),
+    "declare": PhaseSpec(
+        name="declare",
+        title="3 Declare Actions",
+        next=_to("resolve"),
+        moves={
+            "declare": MoveSpec(
+                actions.declare, "action (and a target, free to change)", ends_turn=True
+            )
+        },
+        on_begin=rounds.begin_declarations,
+        on_end=rounds.end_declarations,
+        turn=TurnOrder(rounds.declare_first, rounds.declare_next),
+        on_turn_end=_must_declare,
+    ),
+    "resolve": PhaseSpec(
+        name="resolve",
+        title="4 Resolve Actions",
+        next=_to("belt"),
+        moves=RESOLVE_MOVES,
+        turn=TurnOrder(rounds.resolve_first, rounds.resolve_next),
+        on_turn_end=_finish_current,
+    ),
+    "belt": PhaseSpec(
+        name="belt", title="5 Move the Belt", next=_to("alligators"), on_begin=rounds.move_belt
+    ),
+    "alligators": PhaseSpec(
+        name="alligators", title="6 Alligators", next=_to("fatigue"), on_begin=rounds.alligators
+    ),
+    "fatigue": PhaseSpec(
+        name="fatigue", title="7 Fatigue", next=_to("tally"), on_begin=rounds.fatigue
+    ),
+    "tally": PhaseSpec(name="tally", title="8 Tally", next=_to("new_round"), on_begin=rounds.tally),
+    "new_round": PhaseSpec(
+        name="new_round", title="9 New Round", next=_to("allocate"), on_begin=rounds.new_round
+    ),
+}
+
+ROUND_PHASES = tuple(name for name in PHASES if name != "setup")
+
+
+def end_if(game: Belt, ctx: Ctx) -> Outcome | None:
+    """Checked at Tally: one hamster left wins; none left and the alligators win."""
+    if ctx.phase != "tally":
+        return None
+    living = game.living()
+    if len(living) == 1:
+        return Outcome(
+            (living[0],), f"{game.hamsters[living[0]].name} is the last hamster left and wins!"
+        )
+    if not living:
+        return Outcome((), "Every hamster has been eaten: the alligators win.")
+    return None
+
+
+SPEC: GameSpec[Belt] = GameSpec(
+    name=NAME,
+    title="Run, Hamster, Run!",
+    rule_sets=RULE_SETS,
+    default_rules="v2.1",
+    min_players=2,
+    max_players=5,
+    setup=rounds.setup,
+    phases=PHASES,
+    first_phase="setup",
+    end_if=end_if,
+    view=view,
+    prompt=prompt,
+)
