@@ -8,11 +8,11 @@ outcomes), which is what makes replay, undo and crash recovery exact.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from companion.engine.errors import IllegalMove
 from companion.engine.events import MOVE, NEXT, Event
+from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws, seed_state
 from companion.engine.spec import GameSpec, PhaseSpec
 from companion.engine.state import Ctx, State
@@ -91,7 +91,13 @@ def _move(
     if event.seat is None:
         raise IllegalMove(f"Say which player makes the move {event.name!r}.")
     if not move.any_seat and event.seat != ctx.current:
-        raise IllegalMove(f"It is not that player's turn to {event.name} during {phase.title}.")
+        name = spec.seat_name or (lambda game, seat: f"seat {seat}")
+        if ctx.current is None:
+            raise IllegalMove(f"Nobody is to {event.name} now: press NEXT ({phase.title}).")
+        raise IllegalMove(
+            f"It is {name(game, ctx.current)}'s turn, not {name(game, event.seat)}'s, "
+            f"to {event.name}."
+        )
     game = move.fn(game, ctx, event.seat, event.args, draws)
     if move.ends_turn and phase.turn is not None:
         ctx = replace(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)

@@ -79,6 +79,8 @@ class GameSpec(Generic[G]):
     view: Callable[[G, Ctx, int | None], dict[str, Any]]
     prompt: Callable[[G, Ctx], str]
     default_rules: str = ""
+    text: Callable[[G, Ctx], str] | None = None  # the board as plain text, for the terminal
+    seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
 
     @property
     def rules_default(self) -> str:

@@ -8,11 +8,11 @@ rules forbid raises :class:`IllegalMove` with a sentence naming the rule.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from math import ceil
 from typing import Any
 
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import chips
@@ -143,7 +143,8 @@ def _check_step(game: Belt, start: Square, square: Square, who: str) -> None:
     occupant = game.occupant(*square)
     if occupant is not None:
         raise IllegalMove(
-            f"{_named(square)} is occupied by {game.hamsters[occupant].name}: moving into it is a push."
+            f"{_named(square)} is occupied by {game.hamsters[occupant].name}: "
+            "moving into it is a push."
         )
 
 

@@ -6,9 +6,8 @@ pile and every gain moves one back, so ``traits + fatigue == 7`` holds by constr
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.games.run_hamster_run.model import (
     CLASSIC,

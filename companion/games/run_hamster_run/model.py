@@ -6,7 +6,9 @@ the strip next to the Alligator Pit, row 10 the far end, lanes 1..5 across. Row 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from companion.engine.evolve import evolve as replace
 
 CLASSIC = "classic"
 V21 = "v2.1"

@@ -7,11 +7,11 @@ tell the players what to do with the real pieces, and NEXT moves on once they ha
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from math import ceil
 from typing import Any
 
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import chips
@@ -173,10 +173,8 @@ def resolve_next(game: Belt, ctx: Ctx) -> int | None:
 
 
 def end_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
-    """v2.1: if every hamster declared Rest the belt speeds up; chips turn face-up."""
-    game = replace(
-        game, hamsters=tuple(replace(h, down=(0, 0, 0)) for h in game.hamsters), notes=()
-    )
+    """v2.1: if every hamster declared Rest the belt speeds up."""
+    game = replace(game, notes=())
     if game.rules != CLASSIC and all(h.declared == REST for h in game.hamsters if h.in_play):
         game = replace(game, speed=game.speed + 1).note(
             f"Everyone declared Rest: add a speed chip (speed {game.speed + 1})."
@@ -186,13 +184,8 @@ def end_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
 
 def begin_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     """All chips are turned face-up when actions are declared (v2.1; harmless in classic)."""
-    return replace(
-        game, hamsters=tuple(replace(h, down=(0, 0, 0)) for h in game.hamsters), notes=()
-    )
-
-
-def declare_blocker(game: Belt, ctx: Ctx) -> str | None:
-    return None
+    hamsters = tuple(replace(h, down=(0, 0, 0)) if any(h.down) else h for h in game.hamsters)
+    return replace(game, hamsters=hamsters, notes=())
 
 
 # ----------------------------------------------------------------------------- phase 5

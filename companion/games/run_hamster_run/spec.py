@@ -10,6 +10,7 @@ from companion.engine.spec import GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOr
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import actions, rounds
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
+from companion.games.run_hamster_run.text import render
 from companion.games.run_hamster_run.view import prompt, view
 
 NAME = "run-hamster-run"
@@ -142,4 +143,6 @@ SPEC: GameSpec[Belt] = GameSpec(
     end_if=end_if,
     view=view,
     prompt=prompt,
+    text=render,
+    seat_name=lambda game, seat: game.hamsters[seat].name,
 )

@@ -1,0 +1,375 @@
+"""The ``companion`` command: play, inspect and simulate games from a terminal.
+
+Every command that changes a game goes through the same engine and SQLite store as the
+buttons and the tablet, so a game started here continues on the table and vice versa.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from companion.config import Config, ConfigError, load_config
+from companion.engine.errors import IllegalMove, ScenarioError, UnknownGame
+from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
+from companion.engine.serialize import dumps, loads
+from companion.engine.session import GameHeader, Session
+from companion.games import GAMES, find_game
+from companion.saved import resume_game, start_game
+from companion.store import Store, StoreError
+
+EXPECTED = (IllegalMove, ScenarioError, UnknownGame, ConfigError, StoreError)
+
+
+def _fail(error: Exception) -> None:
+    click.secho(f"Error: {error}", fg="red", err=True)
+    sys.exit(2)
+
+
+class Context:
+    """Settings and the store, opened lazily so `--help` never touches the disk."""
+
+    def __init__(self, config_file: str | None, data_dir: str | None) -> None:
+        self.config_file = config_file
+        self.data_dir = data_dir
+        self._config: Config | None = None
+        self._store: Store | None = None
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            self._config = load_config(self.config_file, data_dir=self.data_dir)
+        return self._config
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.config.database)
+        return self._store
+
+    def current(self) -> tuple[int, Session[Any]]:
+        found = resume_game(self.store)
+        if found is None:
+            raise IllegalMove("There is no game yet: start one with `companion new`.")
+        return found
+
+
+pass_context = click.make_pass_decorator(Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config", "config_file", type=click.Path(dir_okay=False), help="TOML settings file."
+)
+@click.option("--data-dir", type=click.Path(file_okay=False), help="Where games are stored.")
+@click.version_option(package_name="hamster-companion")
+@click.pass_context
+def main(ctx: click.Context, config_file: str | None, data_dir: str | None) -> None:
+    """Companion for hamster board games: rules, buttons, camera and a live scoreboard."""
+    ctx.obj = Context(config_file, data_dir)
+
+
+def _status(session: Session[Any], as_json: bool = False) -> None:
+    state = session.state
+    spec = session.spec
+    if as_json:
+        data = {
+            "game": spec.name,
+            "rules": session.header.rules,
+            "players": list(session.header.players),
+            "phase": state.ctx.phase,
+            "round": state.ctx.round,
+            "current": state.ctx.current,
+            "over": state.ctx.over,
+            "result": state.ctx.result,
+            "prompt": spec.prompt(state.G, state.ctx),
+            "view": spec.view(state.G, state.ctx, None),
+        }
+        click.echo(json.dumps(data, indent=1))
+        return
+    if spec.text is not None:
+        click.echo(spec.text(state.G, state.ctx))
+    title = spec.phases[state.ctx.phase].title
+    click.secho(f"[{title}] {spec.prompt(state.G, state.ctx)}", bold=True)
+
+
+@main.command()
+@click.option("--game", "game_name", default="run-hamster-run", show_default=True)
+@click.option("--rules", default="", help="Rule set (default: the game's newest).")
+@click.option("--players", required=True, help="Names, comma separated: Alice,Bob,Cathleen.")
+@click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
+@click.option("--colours", default="", help="Colours in seat order, comma separated.")
+@pass_context
+def new(
+    obj: Context, game_name: str, rules: str, players: str, seed: int | None, colours: str
+) -> None:
+    """Start a new game (it becomes the current one)."""
+    try:
+        spec = find_game(game_name)
+        names = tuple(p.strip() for p in players.split(",") if p.strip())
+        options: dict[str, Any] = {}
+        if colours:
+            options["colours"] = [c.strip() for c in colours.split(",")]
+        header = GameHeader(
+            spec.name,
+            rules or spec.rules_default,
+            names,
+            seed if seed is not None else random.SystemRandom().randrange(2**31),
+            options,
+        )
+        game_id, session = start_game(obj.store, header)
+    except EXPECTED as error:
+        _fail(error)
+    click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
+    _status(session)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable state.")
+@pass_context
+def status(obj: Context, as_json: bool) -> None:
+    """Show the current game: the board and what the table must do now."""
+    try:
+        _, session = obj.current()
+    except EXPECTED as error:
+        _fail(error)
+    _status(session, as_json)
+
+
+def _do(obj: Context, event: Event) -> None:
+    try:
+        _, session = obj.current()
+        session.dispatch(event)
+    except EXPECTED as error:
+        _fail(error)
+    _status(session)
+
+
+@main.command(name="next")
+@click.option("--dice", default="", help="Dice rolled by hand for this step, e.g. 4,2.")
+@pass_context
+def next_(obj: Context, dice: str) -> None:
+    """Advance: end the current hamster's turn or move to the next phase."""
+    given = tuple(int(d) for d in dice.split(",") if d.strip()) if dice else ()
+    _do(obj, Event(NEXT, given=given, source="cli"))
+
+
+@main.command()
+@pass_context
+def undo(obj: Context) -> None:
+    """Take back the latest change."""
+    _do(obj, Event(UNDO, source="cli"))
+
+
+@main.command()
+@pass_context
+def redo(obj: Context) -> None:
+    """Put back the change undone last (same outcome: undo is no free re-roll)."""
+    _do(obj, Event(REDO, source="cli"))
+
+
+def _parse_move(session: Session[Any], words: list[str]) -> Event:
+    """`SEAT MOVE key=value ...`; values are JSON where they parse, else text."""
+    if len(words) < 2:
+        raise IllegalMove("Write a move as: PLAYER MOVE key=value ..., e.g. Alice run path=[[2,3]]")
+    who, name, *pairs = words
+    players = [p.lower() for p in session.header.players]
+    if who.isdigit() and int(who) < len(players):
+        seat = int(who)
+    elif who.lower() in players:
+        seat = players.index(who.lower())
+    else:
+        raise IllegalMove(f"{who!r} is not a player; players: {', '.join(session.header.players)}.")
+    args: dict[str, Any] = {}
+    given: tuple[Any, ...] = ()
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise IllegalMove(f"{pair!r} should be key=value.")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        if key == "given":
+            given = tuple(value if isinstance(value, list) else [value])
+        else:
+            args[key] = value
+    return Event(MOVE, name=name, seat=seat, args=args, given=given, source="cli")
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, required=True)
+@pass_context
+def move(obj: Context, words: tuple[str, ...]) -> None:
+    """Record a move: PLAYER MOVE key=value ... (e.g. `Alice run path=[[2,3],[3,3]]`)."""
+    try:
+        _, session = obj.current()
+        event = _parse_move(session, list(words))
+        session.dispatch(event)
+    except EXPECTED as error:
+        _fail(error)
+    _status(session)
+
+
+@main.command()
+@pass_context
+def play(obj: Context) -> None:
+    """Play the current game in the terminal, prompted phase by phase."""
+    try:
+        _, session = obj.current()
+    except EXPECTED as error:
+        _fail(error)
+    click.echo("Type: next | undo | redo | PLAYER MOVE key=value ... | moves | quit")
+    while not session.state.ctx.over:
+        _status(session)
+        try:
+            line = click.prompt(">", default="next", show_default=False)
+        except (click.Abort, EOFError):
+            click.echo()
+            return
+        words = shlex.split(line)
+        if not words:
+            continue
+        command = words[0].lower()
+        try:
+            if command in ("quit", "exit", "q"):
+                return
+            if command == "moves":
+                phase = session.spec.phases[session.state.ctx.phase]
+                for name, spec in phase.moves.items():
+                    click.echo(f"  {name}: {spec.help}")
+                continue
+            if command in ("next", "n"):
+                session.dispatch(Event(NEXT, source="cli"))
+            elif command == "undo":
+                session.dispatch(Event(UNDO, source="cli"))
+            elif command == "redo":
+                session.dispatch(Event(REDO, source="cli"))
+            else:
+                session.dispatch(_parse_move(session, words))
+        except IllegalMove as error:
+            click.secho(str(error), fg="red")
+    _status(session)
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--save", is_flag=True, help="Also store it as the current game.")
+@pass_context
+def replay(obj: Context, file: str, save: bool) -> None:
+    """Replay a scenario or saved game file and print its final state as JSON."""
+    try:
+        header, events = loads(Path(file).read_text(encoding="utf-8"))
+        spec = find_game(header.game)
+        header = GameHeader(
+            spec.name,
+            header.rules or spec.rules_default,
+            header.players,
+            header.seed,
+            header.options,
+            header.given,
+        )
+        session = Session(spec, header)
+        for number, event in enumerate(events, start=1):
+            try:
+                session.dispatch(event)
+            except IllegalMove as error:
+                raise ScenarioError(
+                    f"Event {number} ({event.name or event.kind}): {error}"
+                ) from None
+        if save:
+            _, stored = start_game(obj.store, header)
+            for event in session.log:
+                stored.dispatch(Event(event.kind, event.name, event.seat, event.args, event.given))
+    except EXPECTED as error:
+        _fail(error)
+    _status(session, as_json=True)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@pass_context
+def export(obj: Context, file: str) -> None:
+    """Save the current game (header and every event) as a replayable file."""
+    try:
+        _, session = obj.current()
+    except EXPECTED as error:
+        _fail(error)
+    Path(file).write_text(dumps(session.header, session.log), encoding="utf-8")
+    click.echo(f"Saved {len(session.log)} events to {file}.")
+
+
+@main.command()
+@click.option("--game", "game_name", default="run-hamster-run", show_default=True)
+@click.option("--rules", default="", help="Rule set (default: the game's newest).")
+@click.option("--players", type=click.IntRange(1, 8), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=None, help="Processes (default: cores)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print only the JSON report.")
+def simulate(
+    game_name: str,
+    rules: str,
+    players: int,
+    games: int,
+    seed: int,
+    workers: int | None,
+    as_json: bool,
+) -> None:
+    """Play random legal games and print a balance report."""
+    from companion.simulate import simulate as run_simulation
+
+    started = time.perf_counter()
+    try:
+        with click.progressbar(
+            length=games, label="Simulating", file=sys.stderr, show_pos=True
+        ) as bar:
+            report = run_simulation(game_name, rules, players, games, seed, workers, bar.update)
+    except EXPECTED as error:
+        _fail(error)
+    seconds = time.perf_counter() - started
+    data = report.as_dict()
+    data["seconds"] = round(seconds, 2)
+    data["games_per_second"] = round(games / seconds, 1)
+    if not as_json:
+        click.echo(
+            f"{data['games']} games of {data['game']} ({data['rules']}), {players} players, "
+            f"seed {seed}, in {seconds:.1f} s ({data['games_per_second']} games/s)"
+        )
+        click.echo(f"  win rate by seat:      {data['win_rate_by_seat']}")
+        click.echo(f"  win rate by start row: {data['win_rate_by_start_row']}")
+        click.echo(f"  alligators win:        {data['alligator_wins']:.1%}")
+        click.echo(f"  rounds: mean {data['mean_rounds']}, max {data['max_rounds']}")
+        click.echo(
+            f"  speed at the end: mean {data['mean_speed_at_end']}, max {data['max_speed_at_end']}"
+        )
+    click.echo(json.dumps(data))
+
+
+@main.command(name="games")
+def list_games() -> None:
+    """List the games and rule sets the companion knows."""
+    for name, spec in GAMES.items():
+        click.echo(f"{name:<18} {spec.title} — rules: {', '.join(spec.rule_sets)}")
+
+
+def _mount_optional_groups() -> None:
+    """Sub-commands that live beside their own code (the dice reader, for one)."""
+    try:
+        module = importlib.import_module("companion.vision.dice_cli")
+    except ImportError:  # pragma: no cover - the vision package is part of every install
+        return
+    main.add_command(module.dice)
+
+
+_mount_optional_groups()

@@ -1,0 +1,139 @@
+"""The companion's settings: a TOML file with defaults for everything.
+
+A bad file never half-starts the companion: :class:`ConfigError` names the file, the key and
+what would be accepted, in one sentence.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+DEFAULT_DATA_DIR = Path(os.environ.get("HAMSTER_DATA", "~/.local/share/hamster-companion"))
+
+
+class ConfigError(ValueError):
+    """The configuration cannot be used; the message says which key and how to fix it."""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    pin: str = ""  # empty: generated at first start and kept in the data file
+    threads: int = 32  # enough that 20 open live streams never starve the API
+
+
+@dataclass(frozen=True)
+class ButtonPins:
+    next: int = 17
+    back: int = 27
+    read: int = 22
+    led: int | None = 23
+    buzzer: int | None = 24
+    pull_up: bool = True
+    bounce_time: float = 0.05
+    hold_time: float = 1.0
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "auto"  # auto, picamera2, usb, folder, simulated, none
+    device: str = "0"  # USB index or a path for 'folder'
+    width: int = 1280
+    height: int = 960
+    stable_frames: int = 5  # a dice reading must hold this many frames to count
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    game: str = "run-hamster-run"
+    rules: str = ""
+    players: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green")
+
+
+@dataclass(frozen=True)
+class Config:
+    data_dir: Path = DEFAULT_DATA_DIR
+    web: WebConfig = field(default_factory=WebConfig)
+    buttons: ButtonPins = field(default_factory=ButtonPins)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    game: GameDefaults = field(default_factory=GameDefaults)
+
+    @property
+    def database(self) -> Path:
+        return self.data_dir.expanduser() / "companion.sqlite3"
+
+
+def load_config(path: Path | str | None = None, *, data_dir: Path | str | None = None) -> Config:
+    """Read a TOML file over the defaults (no file: defaults)."""
+    config = Config()
+    if path is not None:
+        path = Path(path)
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(
+                f"No config file at {path}; create it or leave out --config."
+            ) from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path} is not valid TOML: {error}.") from None
+        config = _merge(config, raw, str(path), "")
+    if data_dir is not None:
+        config = replace(config, data_dir=Path(data_dir))
+    return replace(config, data_dir=config.data_dir.expanduser())
+
+
+def _merge(current: T, raw: dict[str, Any], source: str, prefix: str) -> T:
+    assert is_dataclass(current) and not isinstance(current, type)
+    known = {f.name: f for f in fields(current)}
+    changes: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if key not in known:
+            choices = ", ".join(sorted(known))
+            raise ConfigError(f"{source}: unknown setting {name!r}; known here: {choices}.")
+        old = getattr(current, key)
+        if is_dataclass(old):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: {name!r} must be a [{name}] table.")
+            changes[key] = _merge(old, value, source, f"{name}.")
+        else:
+            changes[key] = _coerce(old, value, source, name, known[key].type)
+    return replace(current, **changes)
+
+
+def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:
+    optional = "None" in str(declared)
+    if value is None or (optional and value in ("", "none")):
+        if optional:
+            return None
+        raise ConfigError(f"{source}: {name!r} needs a value.")
+    if isinstance(old, Path):
+        if not isinstance(value, str):
+            raise ConfigError(f"{source}: {name!r} must be a path in quotes.")
+        return Path(value)
+    if isinstance(old, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{source}: {name!r} must be true or false, not {value!r}.")
+        return value
+    if isinstance(old, int) or "int" in str(declared):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{source}: {name!r} must be a whole number, not {value!r}.")
+        return value
+    if isinstance(old, float):
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ConfigError(f"{source}: {name!r} must be a number of seconds, not {value!r}.")
+        return float(value)
+    if isinstance(old, tuple):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {name!r} must be a list of names in quotes.")
+        return tuple(value)
+    if not isinstance(value, str):
+        raise ConfigError(f"{source}: {name!r} must be text in quotes, not {value!r}.")
+    return value

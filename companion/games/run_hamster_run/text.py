@@ -1,0 +1,28 @@
+"""The board as text, for the terminal: the belt drawn far end first, the Pit at the bottom."""
+
+from __future__ import annotations
+
+from companion.engine.state import Ctx
+from companion.games.run_hamster_run.model import LANES, ROWS, TRAITS, Belt
+
+
+def render(game: Belt, ctx: Ctx) -> str:
+    lines = [
+        f"Round {ctx.round} · speed {game.speed} · alligators {game.alligators} · {game.rules}"
+    ]
+    initials = {(h.row, h.lane): h.name[:2] for h in game.hamsters if h.on_belt}
+    for row in range(ROWS, 0, -1):
+        cells = " ".join(f"{initials.get((row, lane), '..'):>2}" for lane in range(1, LANES + 1))
+        star = "*" if row == game.asterisk_row else " "
+        lines.append(f"{row:>2}{star}| {cells} |{star}")
+    pit = ", ".join(h.name for h in game.hamsters if h.in_pit) or "empty"
+    lines.append(f"PIT: {pit}")
+    for seat, h in enumerate(game.hamsters):
+        if h.eaten:
+            lines.append(f"  {seat}: {h.name:<10} eaten")
+            continue
+        split = " ".join(f"{t[:1].upper()}{n}" for t, n in zip(TRAITS, h.traits, strict=True))
+        where = "pit" if h.in_pit else f"({h.row},{h.lane})" if h.row > 0 else "not placed"
+        extra = f" declared {h.declared}" if h.declared else ""
+        lines.append(f"  {seat}: {h.name:<10} {where:<10} {split} fatigue {h.fatigue}{extra}")
+    return "\n".join(lines)
