@@ -1,0 +1,257 @@
+"""Read the Run, Hamster, Run! belt from one overhead frame.
+
+Everything here is a pure function of a frame, an image-to-board homography and the colour
+profiles sampled at calibration, so the camera thread, the tests and the bench share it.
+
+Board coordinates are in *cells*: x runs across the belt (lane ``L`` covers ``L-1 <= x < L``),
+y runs along it (row ``r`` covers ``r <= y < r+1``; row 0 is the Alligator Pit strip, row 10
+the far end). Every belt strip has a half-cell tab at each end where the asterisk strip
+carries its asterisks. The four printed corner markers sit just outside the belt; their
+positions are part of this module because the vision and the simulator must agree on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+LANES = 5
+ROWS = 10
+PIT_ROW = 0
+TAB_WIDTH = 0.5
+BELT_X0, BELT_X1 = -TAB_WIDTH, LANES + TAB_WIDTH
+BELT_Y0, BELT_Y1 = 0.0, ROWS + 1.0
+
+MARKER_SIDE = 1.0
+MARKER_GAP = 0.3
+# id -> (x of top-left corner, y of top-left corner, side), in cells; drawn upright.
+MarkerLayout = Mapping[int, tuple[float, float, float]]
+_LEFT = BELT_X0 - MARKER_GAP - MARKER_SIDE
+_RIGHT = BELT_X1 + MARKER_GAP
+_NEAR = BELT_Y0 - MARKER_GAP - MARKER_SIDE
+_FAR = BELT_Y1 + MARKER_GAP
+BOARD_MARKER_LAYOUT: MarkerLayout = {
+    0: (_LEFT, _NEAR, MARKER_SIDE),  # Pit end, lane-1 side
+    1: (_RIGHT, _NEAR, MARKER_SIDE),  # Pit end, lane-5 side
+    2: (_RIGHT, _FAR, MARKER_SIDE),  # far end, lane-5 side
+    3: (_LEFT, _FAR, MARKER_SIDE),  # far end, lane-1 side
+}
+ASTERISK_MARKER_IDS = (4, 5)
+
+# Resolution of the rectified belt: enough for a piece (~0.6 cell) to cover ~150 pixels,
+# small enough that reading a frame costs a few milliseconds on a Pi.
+PIXELS_PER_CELL = 24
+# A piece covers ~30% of its cell; 10% already means "a piece of this colour is here".
+MIN_PIECE_FRACTION = 0.10
+# Skin over the belt larger than this (in cells) means a hand is in the way.
+MIN_HAND_CELLS = 0.35
+
+Cell = tuple[int, int]
+FloatImage = NDArray[np.float32]
+Image = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class ColourProfile:
+    """How one piece colour looks to this camera, sampled from a calibration frame.
+
+    Hue is what survives uneven light and shadows, so a profile is a hue window plus floors
+    on saturation and brightness that keep grey belt and dark gaps out of it.
+    """
+
+    hue: float  # OpenCV hue, 0..180
+    hue_tolerance: float
+    min_saturation: float
+    min_value: float
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """What the camera saw on the belt; ``blocked`` frames must never be applied as moves."""
+
+    blocked: bool
+    reason: str = ""
+    hamsters: dict[str, Cell] = field(default_factory=dict)
+    in_pit: frozenset[str] = frozenset()
+    missing: frozenset[str] = frozenset()
+    asterisk_row: int | None = None
+
+
+def marker_corners(layout_entry: tuple[float, float, float]) -> NDArray[np.float32]:
+    """Board coordinates of one marker's corners in ArUco order (TL, TR, BR, BL)."""
+    x0, y0, side = layout_entry
+    return np.array(
+        [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], dtype=np.float32
+    )
+
+
+def board_to_pixels(x0: float, y0: float, pixels_per_cell: float) -> NDArray[np.float64]:
+    """Scale-and-shift that puts board point (x0, y0) at pixel (0, 0)."""
+    scale = pixels_per_cell
+    return np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale], [0, 0, 1]], np.float64)
+
+
+def warp_plane(
+    frame: Image,
+    image_to_board: NDArray[np.float64],
+    bounds: tuple[float, float, float, float],
+    pixels_per_cell: float,
+) -> Image:
+    """Rectify the part of ``frame`` covering board rectangle ``bounds`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = bounds
+    size = (round((x1 - x0) * pixels_per_cell), round((y1 - y0) * pixels_per_cell))
+    warp = board_to_pixels(x0, y0, pixels_per_cell) @ image_to_board
+    rectified = cv2.warpPerspective(
+        frame, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(rectified, np.uint8)
+
+
+def hue_distance(hue: NDArray[np.float32], centre: float) -> NDArray[np.float32]:
+    """Circular distance on OpenCV's 0..180 hue wheel (red sits at both ends)."""
+    diff = np.abs(hue - np.float32(centre))
+    result: NDArray[np.float32] = np.minimum(diff, 180.0 - diff)
+    return result
+
+
+def profile_from_pixels(bgr_pixels: Image) -> ColourProfile:
+    """Sample a colour profile from pixels known to show one piece (any shape of array)."""
+    hsv = cv2.cvtColor(bgr_pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    vivid = hsv[hsv[:, 1] > 60]
+    if len(vivid) < 10:
+        raise ValueError("The calibration piece is too grey to sample; check the lighting.")
+    angles = vivid[:, 0].astype(np.float64) * (2 * np.pi / 180.0)
+    mean_angle = np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())
+    hue = float(np.degrees(mean_angle) / 2.0) % 180.0
+    spread = float(np.percentile(hue_distance(vivid[:, 0].astype(np.float32), hue), 90))
+    saturation = float(np.median(vivid[:, 1]))
+    value = float(np.median(vivid[:, 2]))
+    return ColourProfile(
+        hue=hue,
+        hue_tolerance=float(np.clip(spread * 1.8, 7.0, 14.0)),
+        min_saturation=max(90.0, 0.5 * saturation),
+        min_value=max(35.0, 0.2 * value),
+    )
+
+
+def colour_labels(hsv: Image, profiles: Mapping[str, ColourProfile]) -> NDArray[np.int32]:
+    """Label each pixel with the index of the nearest matching profile, or -1 for none."""
+    hue = hsv[..., 0].astype(np.float32)
+    labels = np.full(hue.shape, -1, dtype=np.int32)
+    best = np.full(hue.shape, np.inf, dtype=np.float32)
+    for index, profile in enumerate(profiles.values()):
+        distance = hue_distance(hue, profile.hue)
+        match = (
+            (distance <= profile.hue_tolerance)
+            & (hsv[..., 1] >= profile.min_saturation)
+            & (hsv[..., 2] >= profile.min_value)
+            & (distance < best)
+        )
+        labels[match] = index
+        best[match] = distance[match]
+    return labels
+
+
+def skin_mask(hsv: Image) -> Image:
+    """Pixels that look like a hand: warm hue, moderate saturation (pieces are far more vivid).
+
+    A morphological opening removes the thin half-saturated rims around red and yellow
+    pieces, which would otherwise look like skin.
+    """
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    warm = (hue <= 25) | (hue >= 172)
+    mask = (warm & (sat >= 35) & (sat <= 165) & (val >= 55)).astype(np.uint8) * 255
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return np.asarray(opened, np.uint8)
+
+
+def _cell_fractions(mask: Image, pixels_per_cell: int) -> FloatImage:
+    """Fraction of each cell covered by ``mask`` (rows x columns of cells)."""
+    rows = mask.shape[0] // pixels_per_cell
+    cols = mask.shape[1] // pixels_per_cell
+    fractions = cv2.resize(
+        (mask > 0).astype(np.float32), (cols, rows), interpolation=cv2.INTER_AREA
+    )
+    return np.asarray(fractions, np.float32)
+
+
+def find_asterisk_row(gray: Image, pixels_per_cell: int) -> int | None:
+    """Row whose end tabs carry the dark asterisks, or None when no row clearly does.
+
+    Each tab is compared with the brightest nearby belt (a closing), so gradients and soft
+    shadows do not look like ink; grid lines are left out by sampling only each tab's core.
+    """
+    background = cv2.morphologyEx(
+        gray, cv2.MORPH_CLOSE, np.ones((pixels_per_cell // 2 + 1,) * 2, np.uint8)
+    )
+    ink = (gray.astype(np.float32) < 0.6 * background.astype(np.float32)).astype(np.uint8)
+    tab = round(TAB_WIDTH * pixels_per_cell)
+    inset = max(2, pixels_per_cell // 6)
+    scores: list[float] = []
+    for row in range(1, ROWS + 1):
+        top, bottom = row * pixels_per_cell + inset, (row + 1) * pixels_per_cell - inset
+        left = ink[top:bottom, 1 : tab - 1].mean()
+        right = ink[top:bottom, -tab + 1 : -1].mean()
+        scores.append(float(left + right))
+    order = np.argsort(scores)[::-1]
+    best, runner_up = scores[order[0]], scores[order[1]]
+    if best < 0.08 or best < 2.0 * runner_up:
+        return None
+    return int(order[0]) + 1
+
+
+def read_board(
+    frame: Image,
+    image_to_board: NDArray[np.float64] | None,
+    profiles: Mapping[str, ColourProfile],
+) -> BoardReading:
+    """Where each coloured hamster is, which are in the Pit, and where the asterisk strip is.
+
+    ``image_to_board`` is None when the corner markers could not be found (a hand over them,
+    or the board moved): the view is then blocked rather than guessed.
+    """
+    if image_to_board is None:
+        return BoardReading(blocked=True, reason="board markers not visible")
+    ppc = PIXELS_PER_CELL
+    margin = 0.5
+    bounds = (BELT_X0 - margin, BELT_Y0 - margin, BELT_X1 + margin, BELT_Y1 + margin)
+    rectified = warp_plane(frame, image_to_board, bounds, ppc)
+    rectified = np.asarray(cv2.medianBlur(rectified, 3), np.uint8)
+    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
+
+    skin = skin_mask(hsv)
+    if cv2.countNonZero(skin) >= MIN_HAND_CELLS * ppc * ppc:
+        return BoardReading(blocked=True, reason="a hand is over the board")
+
+    pad = round(margin * ppc)
+    tab = round(TAB_WIDTH * ppc)
+    belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
+    labels = colour_labels(hsv, profiles)[belt]
+
+    hamsters: dict[str, Cell] = {}
+    in_pit: set[str] = set()
+    missing: set[str] = set()
+    for index, colour in enumerate(profiles):
+        fractions = _cell_fractions((labels == index).astype(np.uint8), ppc)
+        pit_fraction = float(fractions[PIT_ROW].sum())
+        fractions[PIT_ROW] = 0.0
+        row, lane = np.unravel_index(int(np.argmax(fractions)), fractions.shape)
+        if fractions[row, lane] >= MIN_PIECE_FRACTION:
+            hamsters[colour] = (int(row), int(lane) + 1)
+        elif pit_fraction >= MIN_PIECE_FRACTION:
+            in_pit.add(colour)
+        else:
+            missing.add(colour)
+
+    gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
+    return BoardReading(
+        blocked=False,
+        hamsters=hamsters,
+        in_pit=frozenset(in_pit),
+        missing=frozenset(missing),
+        asterisk_row=find_asterisk_row(gray, ppc),
+    )
