@@ -159,7 +159,7 @@ class Session(Generic[G]):
         """Rebuild a session from its log, checking that every event still applies."""
         session = cls(spec, header)
         for event in events:
-            logged, change = session._prepare(event)
+            logged, change = session._prepare(replace(event, seq=len(session.log) + 1))
             session.log.append(logged)
             change()
         session.on_record = on_record

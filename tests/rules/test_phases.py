@@ -18,7 +18,7 @@ from tests.rules.helpers import new_game
 
 
 def test_setup_order_comes_from_the_hat_and_start_rows_are_one_to_five() -> None:
-    state, outcome = initial_state(SPEC, "v2.1", ("A", "B", "C"), 5, given=([2, 0, 1],))
+    state, _ = initial_state(SPEC, "v2.1", ("A", "B", "C"), 5, given=([2, 0, 1],))
     assert state.G.placement == (2, 0, 1) and state.ctx.current == 2
     with pytest.raises(IllegalMove, match="rows 1 to 5"):
         act(state, 2, "place", to=[6, 1])

@@ -1,0 +1,630 @@
+"""Frame sources for the overhead camera, and a supervisor that survives a missing camera.
+
+Every source speaks one small protocol, :class:`FrameSource`: ``start()``, ``read()`` (a
+numpy BGR frame, the order OpenCV expects, or :class:`CameraOffline` with a reason a person
+can act on), ``stop()``, ``name``, and use as a context manager. The rest of the program
+never learns which camera it has:
+
+* :class:`Picamera2Source` — the Pi camera; picamera2 is imported only in ``start()`` so
+  this module loads on any machine.
+* :class:`OpenCVSource` — a USB webcam (index) or a stream / file path via VideoCapture.
+* :class:`FolderSource` — a folder of images or a video file, looping (demos, tests).
+* :class:`SimulatedSource` — frames rendered by any callable (hardware/simulator.py).
+
+:class:`CameraSupervisor` owns the source on one thread, hands only the latest frame to
+the consumer on another, and when the camera is absent or dies it reports
+``"camera offline: <why>"`` and retries with exponential back-off instead of stopping the
+game: everything works without a camera (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, Protocol, Self, runtime_checkable
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+log = logging.getLogger(__name__)
+
+Frame = npt.NDArray[np.uint8]
+Clock = Callable[[], float]
+Sleep = Callable[[float], object]
+
+
+class CameraOffline(RuntimeError):
+    """The camera cannot give a frame now; ``reason`` says why in words for the status line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class CameraBusy(CameraOffline):
+    """Another Picamera2Source already holds the Pi camera in this process."""
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """What the supervisor (and anything else) needs from a camera."""
+
+    @property
+    def name(self) -> str: ...
+
+    def start(self) -> None: ...
+
+    def read(self) -> Frame: ...
+
+    def stop(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+class _SourceBase:
+    """Context-manager plumbing shared by the concrete sources: ``with`` = start ... stop."""
+
+    name: str
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class _Pacer:
+    """Holds synthetic sources (files, simulator) to a frame rate, as a real camera would be."""
+
+    def __init__(self, fps: float | None, clock: Clock, sleep: Sleep) -> None:
+        if fps is not None and fps <= 0:
+            raise ValueError(f"fps must be a positive number of frames per second, not {fps!r}.")
+        self._interval = 1.0 / fps if fps else 0.0
+        self._clock = clock
+        self._sleep = sleep
+        self._due = float("-inf")
+
+    def wait(self) -> None:
+        if not self._interval:
+            return
+        now = self._clock()
+        if now < self._due:
+            self._sleep(self._due - now)
+            now = self._due
+        self._due = now + self._interval
+
+
+def _check_bgr(frame: object, source: str) -> Frame:
+    """Reject anything but an HxWx3 uint8 array, so a bad frame fails here and not in vision."""
+    if (
+        not isinstance(frame, np.ndarray)
+        or frame.dtype != np.uint8
+        or frame.ndim != 3
+        or frame.shape[2] != 3
+    ):
+        got = (
+            f"a {frame.shape} {frame.dtype} array"
+            if isinstance(frame, np.ndarray)
+            else type(frame).__name__
+        )
+        raise CameraOffline(f"{source} produced {got}, not an HxWx3 uint8 BGR frame")
+    return frame
+
+
+# --------------------------------------------------------------------------- Pi camera
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """Capture size and the fixed exposure, white balance and focus found by calibration.
+
+    Fixed settings matter for vision: auto exposure and auto white balance drift as hands
+    and dice move under the camera, which shifts the colours the pieces are matched by.
+    ``None`` leaves that control automatic (before calibration has run).
+    """
+
+    size: tuple[int, int] = (1280, 960)
+    exposure_time_us: int | None = None
+    analogue_gain: float = 1.0
+    colour_gains: tuple[float, float] | None = None
+    lens_position: float | None = None  # dioptres: 1 / distance in metres; Camera Module 3
+
+    def controls(self, supported: Mapping[str, object] | None = None) -> dict[str, object]:
+        """libcamera controls for these settings; focus only if the camera has autofocus."""
+        controls: dict[str, object] = {}
+        if self.exposure_time_us is not None:
+            controls.update(
+                AeEnable=False,
+                ExposureTime=int(self.exposure_time_us),
+                AnalogueGain=float(self.analogue_gain),
+            )
+        if self.colour_gains is not None:
+            red, blue = self.colour_gains
+            controls.update(AwbEnable=False, ColourGains=(float(red), float(blue)))
+        if self.lens_position is not None:
+            if supported is None or "AfMode" in supported:
+                # AfMode 0 is libcamera's AfModeEnum.Manual; spelled as a number so that
+                # this module needs no libcamera import.
+                controls.update(AfMode=0, LensPosition=float(self.lens_position))
+            else:
+                log.info("this camera has no focus control; lens_position ignored")
+        return controls
+
+
+_picamera_lock = threading.Lock()
+_picamera_owner: Picamera2Source | None = None
+
+
+class Picamera2Source(_SourceBase):
+    """The Raspberry Pi camera through picamera2 (apt's python3-picamera2 on Bookworm).
+
+    Only one may be open per process: libcamera gives the camera to one owner, and a second
+    Picamera2() in the same process fails in confusing ways, so this is checked up front.
+    """
+
+    def __init__(self, settings: CameraSettings | None = None, *, camera_num: int = 0) -> None:
+        self.settings = settings or CameraSettings()
+        self.camera_num = camera_num
+        self.name = f"Pi camera {camera_num}"
+        self._camera: Any = None
+
+    def start(self) -> None:
+        global _picamera_owner
+        if self._camera is not None:
+            return
+        with _picamera_lock:
+            if _picamera_owner is not None and _picamera_owner is not self:
+                raise CameraBusy(
+                    f"{_picamera_owner.name} is already open in this process; stop it first"
+                )
+            _picamera_owner = self
+        try:
+            self._camera = self._open()
+        except BaseException:
+            with _picamera_lock:
+                _picamera_owner = None
+            raise
+
+    def _open(self) -> Any:
+        try:
+            from picamera2 import Picamera2
+        except ImportError:
+            raise CameraOffline(
+                "picamera2 is not installed (sudo apt install python3-picamera2, and create "
+                "the venv with --system-site-packages)"
+            ) from None
+        list_cameras = getattr(Picamera2, "global_camera_info", None)
+        no_camera = CameraOffline(
+            "no Pi camera found; check the ribbon cable and run rpicam-hello --list-cameras"
+        )
+        if callable(list_cameras) and not list_cameras():
+            raise no_camera
+        try:
+            camera = Picamera2(self.camera_num)
+        except IndexError:  # picamera2's way of saying "no camera with that number"
+            raise no_camera from None
+        except Exception as exc:
+            raise CameraOffline(
+                f"the Pi camera could not be opened ({exc}); is another program "
+                "(rpicam-*, motion) using it?"
+            ) from exc
+        try:
+            width, height = self.settings.size
+            # RGB888 is libcamera's name for B,G,R byte order: OpenCV's BGR, no conversion.
+            config = camera.create_video_configuration(
+                main={"size": (width, height), "format": "RGB888"}
+            )
+            camera.configure(config)
+            controls = self.settings.controls(getattr(camera, "camera_controls", None))
+            if controls:
+                # Set before start so the very first frame is already at fixed exposure.
+                camera.set_controls(controls)
+            camera.start()
+        except Exception as exc:
+            camera.close()
+            raise CameraOffline(f"the Pi camera failed to start: {exc}") from exc
+        return camera
+
+    def read(self) -> Frame:
+        if self._camera is None:
+            raise CameraOffline(f"{self.name} is not started")
+        try:
+            frame = self._camera.capture_array("main")
+        except Exception as exc:
+            raise CameraOffline(f"{self.name} stopped delivering frames: {exc}") from exc
+        # picamera2 may hand back a strided view; OpenCV wants contiguous memory.
+        return np.ascontiguousarray(_check_bgr(frame, self.name))
+
+    def stop(self) -> None:
+        global _picamera_owner
+        camera, self._camera = self._camera, None
+        if camera is None:
+            return
+        try:
+            camera.stop()
+        except Exception:
+            log.warning("%s did not stop cleanly", self.name, exc_info=True)
+        finally:
+            try:
+                camera.close()
+            finally:
+                with _picamera_lock:
+                    if _picamera_owner is self:
+                        _picamera_owner = None
+
+
+# --------------------------------------------------------------------------- OpenCV sources
+
+
+class OpenCVSource(_SourceBase):
+    """A USB webcam by index (0 = /dev/video0) or anything VideoCapture opens by path/URL."""
+
+    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = None) -> None:
+        self.device = device
+        self.size = size
+        self.name = f"webcam {device}" if isinstance(device, int) else f"video {device}"
+        self._capture: Any = None
+
+    def start(self) -> None:
+        if self._capture is not None:
+            return
+        capture = cv2.VideoCapture(self.device)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraOffline(
+                f"could not open {self.name}; is it plugged in (v4l2-ctl --list-devices)?"
+            )
+        if self.size is not None:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        self._capture = capture
+
+    def read(self) -> Frame:
+        if self._capture is None:
+            raise CameraOffline(f"{self.name} is not started")
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise CameraOffline(f"{self.name} returned no frame; was it unplugged?")
+        return _check_bgr(frame, self.name)
+
+    def stop(self) -> None:
+        capture, self._capture = self._capture, None
+        if capture is not None:
+            capture.release()
+
+
+IMAGE_SUFFIXES: Final = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class FolderSource(_SourceBase):
+    """Images of a folder in name order, or the frames of a video file, looping forever.
+
+    ``fps`` paces the frames like a camera would; without it frames come as fast as they
+    decode (benchmarks, tests).
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        fps: float | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        self.path = Path(path)
+        self.name = f"folder {self.path}" if self.path.is_dir() else f"video {self.path}"
+        self._pacer = _Pacer(fps, clock, sleep)
+        self._images: list[Path] | None = None
+        self._capture: Any = None
+        self._index = 0
+
+    def start(self) -> None:
+        if self._images is not None or self._capture is not None:
+            return
+        if self.path.is_dir():
+            images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not images:
+                raise CameraOffline(
+                    f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {self.path}"
+                )
+            self._images, self._index = images, 0
+        elif self.path.is_file():
+            capture = cv2.VideoCapture(str(self.path))
+            if not capture.isOpened():
+                capture.release()
+                raise CameraOffline(f"OpenCV cannot open the video {self.path}")
+            self._capture = capture
+        else:
+            raise CameraOffline(f"{self.path} does not exist; give a folder of images or a video")
+
+    def read(self) -> Frame:
+        self._pacer.wait()
+        if self._images is not None:
+            image_path = self._images[self._index % len(self._images)]
+            self._index += 1
+            frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise CameraOffline(f"cannot decode the image {image_path}")
+            return _check_bgr(frame, self.name)
+        if self._capture is None:
+            raise CameraOffline(f"{self.name} is not started")
+        ok, frame = self._capture.read()
+        if not ok:
+            # End of the video: rewind and loop.
+            self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self._capture.read()
+            if not ok:
+                raise CameraOffline(f"the video {self.path} has no readable frames")
+        return _check_bgr(frame, self.name)
+
+    def stop(self) -> None:
+        capture, self._capture = self._capture, None
+        if capture is not None:
+            capture.release()
+        self._images = None
+
+
+class SimulatedSource(_SourceBase):
+    """Frames from a renderer callable: the camera's twin on a machine without one.
+
+    The renderer may raise CameraOffline to act out a failing camera; any other error is
+    reported as offline too (with its type), so a renderer bug shows on the status line.
+    """
+
+    def __init__(
+        self,
+        render: Callable[[], npt.NDArray[Any]],
+        *,
+        name: str = "simulated camera",
+        fps: float | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        self._render = render
+        self.name = name
+        self._pacer = _Pacer(fps, clock, sleep)
+        self._started = False
+
+    def start(self) -> None:
+        self._started = True
+
+    def read(self) -> Frame:
+        if not self._started:
+            raise CameraOffline(f"{self.name} is not started")
+        self._pacer.wait()
+        try:
+            frame = self._render()
+        except CameraOffline:
+            raise
+        except Exception as exc:
+            raise CameraOffline(f"{self.name} failed: {type(exc).__name__}: {exc}") from exc
+        return _check_bgr(frame, self.name)
+
+    def stop(self) -> None:
+        self._started = False
+
+
+# --------------------------------------------------------------------------- supervisor
+
+
+@dataclass
+class SupervisorStats:
+    """Counters for the status page and benchmarks."""
+
+    frames_read: int = 0
+    frames_delivered: int = 0
+    frames_dropped: int = 0
+    failures: int = 0
+    consumer_errors: int = 0
+
+
+class CameraSupervisor:
+    """Keeps a frame source running and feeds the newest frame to ``consumer``.
+
+    Two threads: the reader owns the source (start/read/stop all happen on it, which is
+    what picamera2 and VideoCapture expect), the deliverer calls ``consumer``. A slow
+    consumer never sees a backlog: frames read while it is busy replace each other and only
+    the latest is handed over, because stale board images are worse than skipped ones.
+
+    When the source fails (missing at start, or dying mid-run) the status becomes
+    ``"camera offline: <why>"``, the source is stopped, and it is started again after
+    ``initial_backoff`` seconds, doubling up to ``max_backoff``; the first good frame resets
+    the delay. ``sleep`` and ``clock`` are injectable so tests need no real waiting.
+    """
+
+    def __init__(
+        self,
+        source: FrameSource,
+        consumer: Callable[[Frame], None],
+        *,
+        initial_backoff: float = 0.5,
+        max_backoff: float = 30.0,
+        sleep: Sleep | None = None,
+        clock: Clock = time.monotonic,
+        on_status: Callable[[str], None] | None = None,
+    ) -> None:
+        if not 0 < initial_backoff <= max_backoff:
+            raise ValueError(
+                "initial_backoff must be above 0 and at most max_backoff, "
+                f"not {initial_backoff!r} and {max_backoff!r}."
+            )
+        self.source = source
+        self._consumer = consumer
+        self._initial_backoff = initial_backoff
+        self._max_backoff = max_backoff
+        self._stopping = threading.Event()
+        self._sleep: Sleep = sleep if sleep is not None else self._stopping.wait
+        self._clock = clock
+        self._on_status = on_status
+        self._lock = threading.Condition()
+        self._latest: Frame | None = None
+        self._status = f"camera starting: {source.name}"
+        self._online = False
+        self.stats = SupervisorStats()
+        self.retry_delay: float | None = None
+        self.offline_since: float | None = None
+        self._threads: list[threading.Thread] = []
+
+    # ---- status
+
+    @property
+    def status(self) -> str:
+        """One line for people: "camera live: ...", "camera offline: <why>", ..."""
+        with self._lock:
+            return self._status
+
+    @property
+    def online(self) -> bool:
+        with self._lock:
+            return self._online
+
+    def _set_status(self, status: str, *, online: bool) -> None:
+        with self._lock:
+            changed = status != self._status
+            self._status, self._online = status, online
+        if changed:
+            offline = status.startswith("camera offline")
+            (log.warning if offline else log.info)("%s", status)
+            if self._on_status is not None:
+                try:
+                    self._on_status(status)
+                except Exception:
+                    log.exception("status listener failed")
+
+    # ---- lifecycle
+
+    def start(self) -> None:
+        if self._threads:
+            return
+        self._stopping.clear()
+        self._threads = [
+            threading.Thread(target=self._read_loop, name="camera-reader", daemon=True),
+            threading.Thread(target=self._deliver_loop, name="camera-deliverer", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop both threads and the source; a reader stuck in a driver call is abandoned."""
+        self._stopping.set()
+        with self._lock:
+            self._lock.notify_all()
+        for thread in self._threads:
+            thread.join(timeout)
+            if thread.is_alive():
+                log.warning("%s did not stop within %.1f s", thread.name, timeout)
+        self._threads = []
+        self._set_status("camera stopped", online=False)
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # ---- threads
+
+    def _read_loop(self) -> None:
+        started = False
+        attempt = 0
+        try:
+            while not self._stopping.is_set():
+                try:
+                    if not started:
+                        self.source.start()
+                        started = True
+                    frame = self.source.read()
+                except Exception as exc:
+                    if isinstance(exc, CameraOffline):
+                        reason = exc.reason
+                    else:
+                        log.exception("unexpected error from %s", self.source.name)
+                        reason = f"{type(exc).__name__}: {exc}"
+                    if started:
+                        self._stop_source()
+                        started = False
+                    delay = min(self._initial_backoff * 2**attempt, self._max_backoff)
+                    attempt += 1
+                    with self._lock:
+                        self.stats.failures += 1
+                        self.retry_delay = delay
+                        if self.offline_since is None:
+                            self.offline_since = self._clock()
+                    self._set_status(f"camera offline: {reason}", online=False)
+                    if not self._stopping.is_set():
+                        self._sleep(delay)
+                    continue
+                attempt = 0
+                with self._lock:
+                    if self._latest is not None:
+                        self.stats.frames_dropped += 1
+                    self._latest = frame
+                    self.stats.frames_read += 1
+                    self.retry_delay = self.offline_since = None
+                    self._lock.notify_all()
+                if not self._online:
+                    self._set_status(f"camera live: {self.source.name}", online=True)
+                # Yield the GIL: a source that never blocks (files, simulator without fps)
+                # would otherwise starve the deliverer to a frame per switch interval (5 ms).
+                time.sleep(0)
+        finally:
+            if started:
+                self._stop_source()
+
+    def _stop_source(self) -> None:
+        try:
+            self.source.stop()
+        except Exception:
+            log.warning("%s did not stop cleanly", self.source.name, exc_info=True)
+
+    def _deliver_loop(self) -> None:
+        while True:
+            with self._lock:
+                self._lock.wait_for(lambda: self._latest is not None or self._stopping.is_set())
+                if self._stopping.is_set():
+                    return
+                frame, self._latest = self._latest, None
+            assert frame is not None
+            try:
+                self._consumer(frame)
+            except Exception:
+                # A vision bug must not stop the camera; it is logged and the next frame comes.
+                log.exception("frame consumer failed")
+                with self._lock:
+                    self.stats.consumer_errors += 1
+            with self._lock:
+                self.stats.frames_delivered += 1

@@ -1,0 +1,102 @@
+"""Invariants over many random legal games (hypothesis picks seeds, sizes and rule sets)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import Session
+from companion.engine.errors import IllegalMove
+from companion.engine.serialize import dumps, loads
+from companion.engine.session import GameHeader
+from companion.games.run_hamster_run import SPEC, Belt
+from companion.games.run_hamster_run.bot import candidates
+from companion.games.run_hamster_run.model import CHIPS
+from companion.simulate import play_one
+
+games = st.tuples(st.sampled_from(["classic", "v2.1"]), st.integers(2, 5), st.integers(0, 2**40))
+
+
+def check_invariants(game: Belt) -> None:
+    squares = set()
+    for hamster in game.hamsters:
+        if hamster.eaten:
+            continue
+        assert hamster.pluck + hamster.fatigue == CHIPS, hamster
+        assert all(0 <= d <= t for d, t in zip(hamster.down, hamster.traits, strict=True))
+        if hamster.on_belt:
+            assert hamster.square not in squares, "two hamsters on one square"
+            squares.add(hamster.square)
+    assert game.speed >= 1 and game.alligators >= 1
+    assert sorted(game.strips) == list(range(10))
+
+
+def bot_session(rules: str, players: int, seed: int, limit: int = 400) -> Session[Belt]:
+    names = tuple(f"P{i}" for i in range(players))
+    session = Session(SPEC, GameHeader(SPEC.name, rules, names, seed))
+    rng = random.Random(seed)
+    pit_before: set[int] = set()
+    while not session.state.ctx.over and len(session.log) < limit:
+        for event in candidates(session.state, rng):
+            try:
+                session.dispatch(event)
+                break
+            except IllegalMove:
+                continue
+        game = session.state.G
+        check_invariants(game)
+        in_pit = {s for s, h in enumerate(game.hamsters) if h.row == 0}
+        assert pit_before <= in_pit, "nobody leaves the Pit"
+        pit_before = in_pit
+    return session
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games)
+def test_random_games_keep_every_invariant(case: tuple[str, int, int]) -> None:
+    rules, players, seed = case
+    bot_session(rules, players, seed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_replaying_the_log_gives_the_live_state(case: tuple[str, int, int]) -> None:
+    session = bot_session(*case, limit=250)
+    rebuilt = Session.replay(SPEC, session.header, session.log)
+    assert rebuilt.state == session.state
+
+
+@settings(max_examples=25, deadline=None)
+@given(games, st.integers(1, 40))
+def test_undo_then_redo_returns_the_same_state_and_draws(
+    case: tuple[str, int, int], back: int
+) -> None:
+    session = bot_session(*case, limit=150)
+    before = session.state
+    steps = min(back, len(session.applied))
+    for _ in range(steps):
+        session.undo()
+    for _ in range(steps):
+        session.redo()
+    assert session.state == before
+    assert Session.replay(SPEC, session.header, session.log).state == before
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_saved_game_round_trips(case: tuple[str, int, int]) -> None:
+    session = bot_session(*case, limit=200)
+    session.undo()
+    header, events = loads(dumps(session.header, session.log))
+    assert header == session.header
+    assert Session.replay(SPEC, header, events).state == session.state
+
+
+def test_thousands_of_games_finish_and_keep_chips() -> None:
+    for seed in range(800):
+        rules = "classic" if seed % 2 else "v2.1"
+        state, result = play_one(SPEC, rules, 2 + seed % 4, seed)
+        assert result.finished
+        check_invariants(state.G)
