@@ -220,6 +220,36 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
 
 
 @main.command()
+@click.option("--simulate", is_flag=True, help="Use every device's simulated twin.")
+@click.option("--host", default=None, help="Address for the tablet page (default from config).")
+@click.option("--port", type=int, default=None, help="Port for the tablet page.")
+@pass_context
+def run(obj: Context, simulate: bool, host: str | None, port: int | None) -> None:
+    """Start the companion: resume the last game (or start one) and play it.
+
+    This version drives the game from the terminal; the buttons, camera and tablet page
+    join through the table runtime as they land (see the README's status section).
+    """
+    try:
+        found = resume_game(obj.store)
+        if found is None:
+            defaults = obj.config.game
+            spec = find_game(defaults.game)
+            header = GameHeader(
+                spec.name,
+                defaults.rules or spec.rules_default,
+                defaults.players,
+                random.SystemRandom().randrange(2**31),
+            )
+            found = start_game(obj.store, header)
+            click.echo(f"Started a new game of {spec.title} for {', '.join(defaults.players)}.")
+    except EXPECTED as error:
+        _fail(error)
+    click.echo(f"Games are kept in {obj.config.database}.")
+    _play(found[1])
+
+
+@main.command()
 @pass_context
 def play(obj: Context) -> None:
     """Play the current game in the terminal, prompted phase by phase."""
@@ -227,6 +257,10 @@ def play(obj: Context) -> None:
         _, session = obj.current()
     except EXPECTED as error:
         _fail(error)
+    _play(session)
+
+
+def _play(session: Session[Any]) -> None:
     click.echo("Type: next | undo | redo | PLAYER MOVE key=value ... | moves | quit")
     while not session.state.ctx.over:
         _status(session)

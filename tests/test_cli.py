@@ -1,0 +1,117 @@
+"""The `companion` command, through click's runner, as a player would type it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.cli import main
+
+
+def run(tmp_path: Path, *args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), *args], input=input)
+    return result.exit_code, result.output
+
+
+def test_new_move_next_undo_redo_and_status(tmp_path: Path) -> None:
+    code, out = run(tmp_path, "new", "--players", "Alice,Bob", "--seed", "3")
+    assert code == 0 and "Alice" in out and "Set-up" in out
+    status = json.loads(run(tmp_path, "status", "--json")[1])
+    first = status["players"][status["current"]]
+    code, out = run(tmp_path, "move", first, "place", "to=[4,2]")
+    assert code == 0
+    code, out = run(tmp_path, "undo")
+    assert code == 0 and f"{first}: put your hamster" in out
+    code, out = run(tmp_path, "redo")
+    assert code == 0
+    code, out = run(tmp_path, "next")
+    assert code == 2 and "must place their hamster first" in out
+
+
+def test_illegal_move_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    run(tmp_path, "new", "--players", "Alice,Bob", "--seed", "3")
+    status = json.loads(run(tmp_path, "status", "--json")[1])
+    first = status["players"][status["current"]]
+    code, out = run(tmp_path, "move", first, "place", "to=[8,2]")
+    assert code == 2 and "rows 1 to 5" in out and "Traceback" not in out
+
+
+def test_unknown_game_and_bad_players_are_explained(tmp_path: Path) -> None:
+    code, out = run(tmp_path, "new", "--game", "chess", "--players", "A,B")
+    assert code == 2 and "no game called 'chess'" in out
+    code, out = run(tmp_path, "new", "--players", "Solo")
+    assert code == 2 and "needs 2 to 5 players" in out
+    code, out = run(tmp_path, "status")
+    assert code == 2 and "companion new" in out
+
+
+def test_bad_config_names_the_key(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text("[web]\nprot = 80\n")
+    result = CliRunner().invoke(main, ["--config", str(config), "status"])
+    assert result.exit_code == 2 and "unknown setting 'web.prot'" in result.output
+
+
+def test_replay_scenario_file_prints_final_state(tmp_path: Path) -> None:
+    scenario = {
+        "format": "hamster-companion/game",
+        "version": 1,
+        "game": "run-hamster-run",
+        "rules": "classic",
+        "seed": 1,
+        "players": ["Alice", "Bob"],
+        "given": [["Bob", "Alice"]],
+        "events": [
+            {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1]}},
+            {"kind": "move", "seat": "Alice", "name": "place", "args": {"to": [4, 1]}},
+            {"kind": "next"},
+            {
+                "seat": "Alice",
+                "name": "allocate",
+                "args": {"scamper": 4, "mettle": 2, "friskiness": 1},
+            },
+            {
+                "seat": "Bob",
+                "name": "allocate",
+                "args": {"scamper": 4, "mettle": 2, "friskiness": 1},
+            },
+            {"kind": "next", "given": ["Bob", "Alice"]},
+        ],
+    }
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    code, out = run(tmp_path, "replay", str(path))
+    assert code == 0, out
+    state = json.loads(out)
+    assert state["phase"] == "initiative" and state["view"]["initiative"] == [1, 0]
+    scenario["events"].append({"kind": "move", "seat": "Alice", "name": "fly"})  # type: ignore[attr-defined]
+    path.write_text(json.dumps(scenario))
+    code, out = run(tmp_path, "replay", str(path))
+    assert code == 2 and "Event 7 (fly)" in out
+
+
+def test_replay_rejects_a_broken_file_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    code, out = run(tmp_path, "replay", str(path))
+    assert code == 2 and "not valid JSON" in out
+
+
+def test_play_in_the_terminal(tmp_path: Path) -> None:
+    run(tmp_path, "new", "--players", "Alice,Bob", "--seed", "3")
+    status = json.loads(run(tmp_path, "status", "--json")[1])
+    first = status["players"][status["current"]]
+    code, out = run(tmp_path, "play", input=f"{first} place to=[2,2]\nmoves\nbogus x\nquit\n")
+    assert code == 0 and "place:" in out and "not a player" in out
+
+
+def test_simulate_prints_a_balance_report(tmp_path: Path) -> None:
+    code, out = run(
+        tmp_path, "simulate", "--games", "40", "--players", "3", "--seed", "2", "--workers", "1"
+    )
+    assert code == 0
+    report = json.loads(out.strip().splitlines()[-1])
+    assert report["games"] == 40 and set(report["win_rate_by_seat"]) == {"1", "2", "3"}
+    assert 0 <= report["alligator_wins"] <= 1 and report["max_rounds"] >= report["mean_rounds"]
