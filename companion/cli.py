@@ -13,7 +13,7 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -29,7 +29,7 @@ from companion.store import Store, StoreError
 EXPECTED = (IllegalMove, ScenarioError, UnknownGame, ConfigError, StoreError)
 
 
-def _fail(error: Exception) -> None:
+def _fail(error: Exception) -> NoReturn:
     click.secho(f"Error: {error}", fg="red", err=True)
     sys.exit(2)
 
