@@ -31,14 +31,16 @@ class WebConfig:
 
 @dataclass(frozen=True)
 class ButtonPins:
-    next: int = 17
-    back: int = 27
-    read: int = 22
-    led: int | None = 23
-    buzzer: int | None = 24
+    """Named as ``hardware.buttons.ButtonsConfig`` so the runtime hands them over unchanged."""
+
+    next_pin: int = 17
+    back_pin: int = 27
+    read_pin: int = 22
     pull_up: bool = True
-    bounce_time: float = 0.05
+    bounce_time: float = 0.03
     hold_time: float = 1.0
+    led_pin: int | None = None
+    buzzer_pin: int | None = None
 
 
 @dataclass(frozen=True)

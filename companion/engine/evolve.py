@@ -14,36 +14,34 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_COPIERS: dict[type, Callable[..., Any]] = {}
+_MISSING: Any = object()
 
 
-def _compile(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _compile(cls: type) -> Callable[..., Any]:
+    """``copy(old, *, field=_MISSING, ...)``: Python itself rejects unknown field names."""
     names = [f.name for f in fields(cls)]
-    lines = ["def copy(old, changes):", "    new = new_object(cls)"]
+    params = ", ".join(f"{name}=_MISSING" for name in names)
+    lines = [f"def copy(old, *, {params}):", "    new = new_object(cls)"]
     for name in names:
-        lines.append(
-            f"    set_attr(new, {name!r}, changes[{name!r}] if {name!r} in changes else old.{name})"
-        )
+        lines.append(f"    set_attr(new, {name!r}, old.{name} if {name} is _MISSING else {name})")
     lines.append("    return new")
     namespace: dict[str, Any] = {
         "new_object": object.__new__,
         "set_attr": object.__setattr__,
         "cls": cls,
+        "_MISSING": _MISSING,
     }
     exec("\n".join(lines), namespace)
-    copier: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
-    copier.__dict__["fields"] = frozenset(names)
+    copier: Callable[..., Any] = namespace["copy"]
     return copier
 
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with some fields changed."""
-    cls = type(obj)
-    copier = _COPIERS.get(cls)
-    if copier is None:
-        copier = _COPIERS[cls] = _compile(cls)
-    if not copier.__dict__["fields"].issuperset(changes):
-        unknown = ", ".join(sorted(set(changes) - copier.__dict__["fields"]))
-        raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
-    result: T = copier(obj, changes)
+    try:
+        copier = _COPIERS[type(obj)]
+    except KeyError:
+        copier = _COPIERS[type(obj)] = _compile(type(obj))
+    result: T = copier(obj, **changes)
     return result
