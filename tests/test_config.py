@@ -1,0 +1,53 @@
+"""Settings files: defaults, overrides and one clear sentence for each mistake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.config import ConfigError, load_config
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_without_a_file(tmp_path: Path) -> None:
+    config = load_config(None, data_dir=tmp_path)
+    assert config.web.port == 8080 and config.buttons.next_pin == 17
+    assert config.database == tmp_path / "companion.sqlite3"
+
+
+def test_values_override_defaults(tmp_path: Path) -> None:
+    config = load_config(
+        write(
+            tmp_path,
+            '[web]\nport = 9000\n[buttons]\nled_pin = 23\nbounce_time = 0.1\n[game]\nplayers = ["Ann", "Bo"]\n',
+        )
+    )
+    assert config.web.port == 9000 and config.buttons.led_pin == 23
+    assert config.buttons.bounce_time == 0.1 and config.game.players == ("Ann", "Bo")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[web]\nport = 'eighty'\n", "'web.port' must be a whole number"),
+        ("[webb]\nport = 1\n", "unknown setting 'webb'"),
+        ("[buttons]\npull_up = 1\n", "'buttons.pull_up' must be true or false"),
+        ("web = 3\n", "'web' must be a [web] table"),
+        ("[web\n", "not valid TOML"),
+        ("[game]\nplayers = 'Ann'\n", "'game.players' must be a list"),
+    ],
+)
+def test_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
+        load_config(write(tmp_path, text))
+
+
+def test_missing_file_says_how_to_fix(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="leave out --config"):
+        load_config(tmp_path / "nope.toml")
