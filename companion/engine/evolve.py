@@ -9,7 +9,7 @@ slots directly. Unknown field names still raise, as with ``replace``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -19,19 +19,19 @@ _MISSING: Any = object()
 
 
 def _compile(cls: type) -> Callable[..., Any]:
-    """``copy(old, *, field=_MISSING, ...)``: Python itself rejects unknown field names."""
+    """``copy(old, *, field=_MISSING, ...)``: Python itself rejects unknown field names.
+
+    Each slot is written through its own descriptor, which skips both ``__init__`` and the
+    frozen class's refusing ``__setattr__`` (and the name lookup ``object.__setattr__`` does).
+    """
     names = [f.name for f in fields(cls)]
     params = ", ".join(f"{name}=_MISSING" for name in names)
     lines = [f"def copy(old, *, {params}):", "    new = new_object(cls)"]
+    namespace: dict[str, Any] = {"new_object": object.__new__, "cls": cls, "_MISSING": _MISSING}
     for name in names:
-        lines.append(f"    set_attr(new, {name!r}, old.{name} if {name} is _MISSING else {name})")
+        namespace[f"set_{name}"] = getattr(cls, name).__set__
+        lines.append(f"    set_{name}(new, old.{name} if {name} is _MISSING else {name})")
     lines.append("    return new")
-    namespace: dict[str, Any] = {
-        "new_object": object.__new__,
-        "set_attr": object.__setattr__,
-        "cls": cls,
-        "_MISSING": _MISSING,
-    }
     exec("\n".join(lines), namespace)
     copier: Callable[..., Any] = namespace["copy"]
     return copier
@@ -42,6 +42,8 @@ def evolve(obj: T, **changes: Any) -> T:
     try:
         copier = _COPIERS[type(obj)]
     except KeyError:
+        if "__slots__" not in type(obj).__dict__:
+            return replace(obj, **changes)  # type: ignore[type-var]
         copier = _COPIERS[type(obj)] = _compile(type(obj))
     result: T = copier(obj, **changes)
     return result

@@ -130,5 +130,7 @@ def _enter(spec: GameSpec[G], game: G, ctx: Ctx, name: str, draws: Draws) -> tup
     if phase.on_begin is not None:
         game = phase.on_begin(game, ctx, draws)
     if phase.turn is not None:
-        ctx = replace(ctx, current=phase.turn.first(game, ctx))
+        first = phase.turn.first(game, ctx)
+        if first is not None:
+            ctx = replace(ctx, current=first)
     return game, ctx

@@ -188,12 +188,12 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
         mask = (vivid & (hue_distance(hue, centre) <= tolerance)).astype(np.uint8) * 255
         counts[name] = _count_pieces(mask)
     value = hsv[..., 2]
-    big = np.ones((25, 25), np.uint8)
-    table_low = cv2.morphologyEx(value, cv2.MORPH_OPEN, big).astype(np.float32)
-    table_high = cv2.morphologyEx(value, cv2.MORPH_CLOSE, big).astype(np.float32)
+    # The table's own brightness here: a median over a window several pieces wide ignores
+    # the pieces themselves (unlike a morphological opening, which keeps dark blobs).
+    table = cv2.medianBlur(value, 31).astype(np.float32)
     grey = (hsv[..., 1] < 70) & (outside > 0)
-    white = (grey & (value > 1.45 * table_low)).astype(np.uint8) * 255
-    black = (grey & (value < 0.45 * table_high)).astype(np.uint8) * 255
+    white = (grey & (value > 1.4 * table)).astype(np.uint8) * 255
+    black = (grey & (value < 0.5 * table)).astype(np.uint8) * 255
     counts["white"] = _count_pieces(white)
     counts["black"] = _count_pieces(black)
     return counts

@@ -63,11 +63,13 @@ def _move(seat: int, name: str, **args: object) -> Event:
 
 
 def _allocation(seat: int, hamster: Hamster, rng: random.Random) -> Event:
-    split = [0, 0, 0]
-    weights = (5, 3, 2)
-    for _ in range(hamster.pluck):
-        split[rng.choices((0, 1, 2), weights)[0]] += 1
-    return _move(seat, "allocate", scamper=split[0], mettle=split[1], friskiness=split[2])
+    # Two random cuts of the chips in hand, leaning toward Scamper then Mettle.
+    pluck = hamster.pluck
+    scamper = rng.randint(pluck // 3, pluck)
+    mettle = rng.randint(0, pluck - scamper)
+    return _move(
+        seat, "allocate", scamper=scamper, mettle=mettle, friskiness=pluck - scamper - mettle
+    )
 
 
 def _choose_action(game: Belt, seat: int, rng: random.Random) -> str:

@@ -197,8 +197,8 @@ def move_belt(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
         strip = game.strips[0]
         falling = [s for s, h in enumerate(game.hamsters) if h.row == 1 and not h.eaten]
         hamsters = tuple(
-            replace(h, row=PIT) if s in falling else replace(h, row=h.row - 1) if h.row > 1 else h
-            for s, h in enumerate(game.hamsters)
+            h if h.row < 1 or h.eaten else replace(h, row=h.row - 1 if h.row > 1 else PIT)
+            for h in game.hamsters
         )
         game = replace(game, hamsters=hamsters, strips=(*game.strips[1:], strip))
         who = ", ".join(game.hamsters[s].name for s in falling)
