@@ -398,12 +398,16 @@ def list_games() -> None:
 
 
 def _mount_optional_groups() -> None:
-    """Sub-commands that live beside their own code (the dice reader, for one)."""
-    try:
-        module = importlib.import_module("companion.vision.dice_cli")
-    except ImportError:  # pragma: no cover - the vision package is part of every install
-        return
-    main.add_command(module.dice)
+    """Sub-commands that live beside their own code, so the engine never imports devices."""
+    for module_name, command in (
+        ("companion.vision.dice_cli", "dice"),
+        ("hardware.doctor", "doctor"),
+    ):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # pragma: no cover - both ship in every install
+            continue
+        main.add_command(getattr(module, command))
 
 
 _mount_optional_groups()

@@ -102,9 +102,15 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Reads share the writer's lock: on one connection, a read in another thread must
+        not see a write that is still inside its transaction."""
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
     @property
     def version(self) -> int:
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        return int(self._read("PRAGMA user_version")[0][0])
 
     def _migrate(self) -> None:
         current = self.version
@@ -145,13 +151,14 @@ class Store:
             return game_id
 
     def game(self, game_id: int) -> StoredGame:
-        row = self._db.execute(
+        rows = self._read(
             "SELECT id, game, rules, seed, players, options, given, created, result "
             "FROM games WHERE id = ?",
             (game_id,),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             raise StoreError(f"There is no game number {game_id} in {self.path}.")
+        row = rows[0]
         header = GameHeader(
             game=row[1],
             rules=row[2],
@@ -163,7 +170,7 @@ class Store:
         return StoredGame(id=row[0], header=header, created=row[7], result=row[8])
 
     def games(self) -> list[StoredGame]:
-        ids = [r[0] for r in self._db.execute("SELECT id FROM games ORDER BY id").fetchall()]
+        ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]
         return [self.game(i) for i in ids]
 
     def current_game(self) -> int | None:
@@ -197,11 +204,11 @@ class Store:
             )
 
     def events(self, game_id: int, after: int = 0) -> list[Event]:
-        rows = self._db.execute(
+        rows = self._read(
             "SELECT seq, kind, name, seat, args, given, outcome, source FROM events "
             "WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after),
-        ).fetchall()
+        )
         return [
             Event(
                 seq=row[0],
@@ -218,14 +225,14 @@ class Store:
 
     # ------------------------------------------------------------------ settings
     def setting(self, key: str) -> str | None:
-        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        return None if not rows else str(rows[0][0])
 
     def set_setting(self, key: str, value: str) -> None:
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     def stats(self) -> dict[str, Any]:
-        games = self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        events = self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        games = self._read("SELECT COUNT(*) FROM games")[0][0]
+        events = self._read("SELECT COUNT(*) FROM events")[0][0]
         return {"games": games, "events": events, "schema": self.version}

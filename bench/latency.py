@@ -1,0 +1,154 @@
+"""How long a change takes through the table: submitted → stored → delivered to N listeners.
+
+Run: ``.venv/bin/python bench/latency.py [--events 1000] [--data-dir DIR]``.
+
+Why undo/redo: after one move (the bot's first legal one), alternating UNDO and REDO is
+legal forever and each is a real, stored event of a real Run, Hamster, Run! game (with a
+replayed step for each REDO), so the figures include the engine, the SQLite fsync
+(``synchronous=FULL``) and the fan-out, not a toy. Latency is measured one event at a time
+(submit, wait for every listener); throughput with the queue kept full. ``--data-dir``
+should be on the disk you care about (the Pi's SD card): the fsync dominates.
+The last line is JSON, for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.engine.errors import IllegalMove
+from companion.engine.session import GameHeader
+from companion.games.run_hamster_run import bot
+from companion.store import Store
+from companion.table import Subscription, Table
+
+HEADER = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), seed=1)
+WAIT = 60.0
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+class Listener(threading.Thread):
+    """One tablet: notes when each event arrives (as an SSE handler would get it)."""
+
+    def __init__(self, sub: Subscription, last_seq: int) -> None:
+        super().__init__(daemon=True)
+        self.sub, self.last_seq = sub, last_seq
+        self.arrived: dict[int, float] = {}
+        self.seqs: list[int] = []
+
+    def run(self) -> None:
+        for event in self.sub:
+            self.arrived[event.seq] = time.perf_counter()
+            self.seqs.append(event.seq)
+            if event.seq >= self.last_seq:
+                return
+
+
+def first_move(table: Table) -> int:
+    """Make one legal move so that UNDO/REDO have something to work on; return its seq."""
+    state = table.snapshot.state
+    assert state is not None
+    for candidate in bot.candidates(state, random.Random(0)):
+        try:
+            return table.submit(candidate, "bench").result(WAIT).seq
+        except IllegalMove:
+            continue
+    raise RuntimeError("the bot found no legal first move")
+
+
+def intents(count: int) -> list[str]:
+    return ["undo" if i % 2 == 0 else "redo" for i in range(count)]
+
+
+def latency(data_dir: Path, listeners: int, events: int) -> dict[str, Any]:
+    """Per event: submit → future resolved, and submit → the last listener has it.
+
+    The future resolves after the fsync *and* the fan-out (stored, then published, then
+    acknowledged), so "acked" can exceed "delivered" by a thread switch; both include the
+    fsync.
+    """
+    store = Store(data_dir / f"latency-{listeners}.sqlite3")
+    table = Table(store, resume=False)
+    table.new_game(HEADER)
+    first = first_move(table)
+    last = first + events
+    subs = [Listener(table.subscribe(after_seq=first), last) for _ in range(listeners)]
+    for sub in subs:
+        sub.start()
+    acked: list[float] = []
+    delivered: list[float] = []
+    for intent in intents(events):
+        start = time.perf_counter()
+        seq = table.submit_intent(intent, "bench").result(WAIT).seq
+        acked.append(time.perf_counter() - start)
+        while not all(seq in s.arrived for s in subs):
+            time.sleep(0)  # yield to the listeners; the wait is part of what we measure
+        delivered.append(max(s.arrived[seq] for s in subs) - start)
+    for sub in subs:
+        sub.join(WAIT)
+        assert sub.seqs == list(range(first + 1, last + 1)), "a listener missed an event"
+    table.close()
+    store.close()
+    ms = 1000.0
+    return {
+        "listeners": listeners,
+        "events": events,
+        "acked_p50_ms": round(percentile(acked, 0.5) * ms, 3),
+        "acked_p99_ms": round(percentile(acked, 0.99) * ms, 3),
+        "delivered_p50_ms": round(percentile(delivered, 0.5) * ms, 3),
+        "delivered_p99_ms": round(percentile(delivered, 0.99) * ms, 3),
+    }
+
+
+def throughput(data_dir: Path, listeners: int, events: int) -> float:
+    """Events per second with the queue kept full and every listener reading."""
+    store = Store(data_dir / f"throughput-{listeners}.sqlite3")
+    table = Table(store, resume=False)
+    table.new_game(HEADER)
+    first = first_move(table)
+    subs = [Listener(table.subscribe(after_seq=first), first + events) for _ in range(listeners)]
+    for sub in subs:
+        sub.start()
+    start = time.perf_counter()
+    futures = [table.submit_intent(intent, "bench") for intent in intents(events)]
+    futures[-1].result(WAIT)
+    for sub in subs:
+        sub.join(WAIT)
+    elapsed = time.perf_counter() - start
+    table.close()
+    store.close()
+    return round(events / elapsed, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--events", type=int, default=1000)
+    parser.add_argument("--data-dir", type=Path, default=None)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=options.data_dir) as tmp:
+        figures: dict[str, Any] = {"events": options.events}
+        for n in (1, 20):
+            result = latency(Path(tmp), n, options.events)
+            rate = throughput(Path(tmp), n, options.events)
+            figures[f"n{n}"] = {**result, "events_per_s": rate}
+            print(
+                f"N={n:>2}: acknowledged p50 {result['acked_p50_ms']:.2f} ms, "
+                f"p99 {result['acked_p99_ms']:.2f} ms; delivered to all p50 "
+                f"{result['delivered_p50_ms']:.2f} ms, p99 {result['delivered_p99_ms']:.2f} ms; "
+                f"{rate:.0f} events/s"
+            )
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

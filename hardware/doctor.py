@@ -1,0 +1,224 @@
+"""``companion doctor``: check this machine for the problems Pi owners actually hit.
+
+Each check prints one line: what was found and, when something is wrong, what to do about
+it. Nothing here changes the machine. The command exits 1 if any check failed, so it can
+gate ``make install``.
+"""
+
+from __future__ import annotations
+
+import grp
+import importlib
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+MIN_FREE_BYTES = 200 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Finding:
+    ok: bool
+    what: str
+    fix: str = ""
+    optional: bool = False  # a missing optional device is a warning, not a failure
+
+
+def _on_a_pi() -> bool:
+    model = Path("/proc/device-tree/model")
+    return model.exists() and "raspberry pi" in model.read_text(errors="ignore").lower()
+
+
+def check_numpy_opencv() -> Iterator[Finding]:
+    try:
+        import numpy
+
+        yield Finding(True, f"numpy {numpy.__version__} imports")
+    except ImportError as error:
+        yield Finding(
+            False, f"numpy does not import ({error})", "run `make run` to reinstall the venv"
+        )
+        return
+    try:
+        import cv2
+
+        cv2.cvtColor(numpy.zeros((2, 2, 3), numpy.uint8), cv2.COLOR_BGR2GRAY)
+        yield Finding(True, f"OpenCV {cv2.__version__} works with numpy {numpy.__version__}")
+    except (ImportError, AttributeError) as error:
+        yield Finding(
+            False,
+            f"OpenCV does not work with this numpy ({error})",
+            "an OpenCV built for numpy 2 was installed over Bookworm's numpy 1.24: "
+            "`.venv/bin/pip install 'opencv-python-headless<4.12'`",
+        )
+
+
+def check_camera(open_camera: bool) -> Iterator[Finding]:
+    try:
+        picamera2 = importlib.import_module("picamera2")
+    except ImportError as error:
+        on_pi = _on_a_pi()
+        yield Finding(
+            not on_pi,
+            f"picamera2 is not importable ({error})",
+            "`sudo apt install python3-picamera2` and create the venv with "
+            "--system-site-packages (make install does both)"
+            if on_pi
+            else "only needed on a Raspberry Pi; a USB webcam or the simulator works here",
+            optional=not on_pi,
+        )
+        return
+    yield Finding(True, "picamera2 imports (with the system numpy)")
+    if not open_camera:
+        return
+    try:
+        camera = picamera2.Picamera2()
+        camera.close()
+        yield Finding(True, "the camera opens")
+    except (RuntimeError, IndexError, OSError) as error:
+        yield Finding(
+            False,
+            f"the camera does not open ({error})",
+            "check the ribbon cable (contacts toward the board on a Pi 4), run `rpicam-hello`, "
+            "and stop the companion service first: only one process may hold the camera",
+        )
+
+
+def check_pins() -> Iterator[Finding]:
+    from hardware.buttons import choose_pin_factory
+
+    factory, reason = choose_pin_factory()
+    mock = type(factory).__name__.startswith("Mock")
+    on_pi = _on_a_pi()
+    yield Finding(
+        not (mock and on_pi),
+        f"GPIO: {reason}",
+        "on a Pi 5 install lgpio (`sudo apt install python3-lgpio`) and add your user to the "
+        "gpio group"
+        if mock and on_pi
+        else "",
+        optional=mock and not on_pi,
+    )
+    chips = sorted(Path("/dev").glob("gpiochip*"))
+    if chips:
+        writable = [c for c in chips if os.access(c, os.R_OK | os.W_OK)]
+        yield Finding(
+            bool(writable),
+            f"{len(writable)} of {len(chips)} /dev/gpiochip* usable by this user",
+            "" if writable else "`sudo usermod -aG gpio $USER`, then log out and in",
+        )
+
+
+def check_groups(names: tuple[str, ...] = ("gpio", "video")) -> Iterator[Finding]:
+    mine = {grp.getgrgid(g).gr_name for g in os.getgroups()}
+    on_pi = _on_a_pi()
+    for name in names:
+        try:
+            grp.getgrnam(name)
+        except KeyError:
+            yield Finding(True, f"no {name!r} group on this machine (not a Pi)", optional=True)
+            continue
+        yield Finding(
+            name in mine or os.geteuid() == 0,
+            f"user is {'in' if name in mine else 'not in'} the {name} group",
+            f"`sudo usermod -aG {name} $USER` and log in again" if on_pi else "",
+            optional=not on_pi,
+        )
+
+
+def check_disk(data_dir: Path) -> Iterator[Finding]:
+    probe = data_dir if data_dir.exists() else data_dir.parent
+    while not probe.exists():
+        probe = probe.parent
+    free = shutil.disk_usage(probe).free
+    yield Finding(
+        free >= MIN_FREE_BYTES,
+        f"{free // (1024 * 1024)} MB free for {data_dir}",
+        "free some space: the event store needs room to write safely",
+    )
+
+
+def check_store(data_dir: Path) -> Iterator[Finding]:
+    from companion.store import Store, StoreError
+
+    path = data_dir / "companion.sqlite3"
+    if not path.exists():
+        yield Finding(True, f"no games stored yet ({path} will be created)")
+        return
+    try:
+        store = Store(path)
+        stats = store.stats()
+        store.close()
+        yield Finding(
+            True,
+            f"{stats['games']} games, {stats['events']} events stored (schema {stats['schema']})",
+        )
+    except StoreError as error:
+        yield Finding(False, str(error), "move the file away; the companion starts a fresh one")
+
+
+def check_calibration(data_dir: Path) -> Iterator[Finding]:
+    path = data_dir / "calibration.json"
+    if not path.exists():
+        yield Finding(
+            False,
+            "no board calibration yet",
+            "print the marker sheet (`python -m calibration.markers DIR`) and calibrate from "
+            "the tablet page; until then, enter dice and positions by hand",
+            optional=True,
+        )
+        return
+    from calibration.geometry import load_calibration
+
+    try:
+        load_calibration(path)
+        yield Finding(True, f"calibration found at {path}")
+    except ValueError as error:
+        yield Finding(False, str(error), "calibrate again from the tablet page", optional=True)
+
+
+def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
+    checks: list[Callable[[], Iterator[Finding]]] = [
+        lambda: iter(
+            [
+                Finding(
+                    sys.version_info >= (3, 11),
+                    f"Python {sys.version.split()[0]}",
+                    "install Python 3.11 or newer",
+                )
+            ]
+        ),
+        check_numpy_opencv,
+        lambda: check_camera(open_camera),
+        check_pins,
+        check_groups,
+        lambda: check_disk(data_dir),
+        lambda: check_store(data_dir),
+        lambda: check_calibration(data_dir),
+    ]
+    findings: list[Finding] = []
+    for check in checks:
+        findings.extend(check())
+    return findings
+
+
+@click.command()
+@click.option("--open-camera", is_flag=True, help="Also open the camera (stop the service first).")
+@click.pass_obj
+def doctor(obj: object, open_camera: bool) -> None:
+    """Check this machine: camera, numpy/OpenCV, GPIO, groups, disk, calibration."""
+    data_dir = getattr(getattr(obj, "config", None), "data_dir", Path.home())
+    failed = 0
+    for finding in run_checks(Path(data_dir), open_camera):
+        mark = "ok  " if finding.ok else ("warn" if finding.optional else "FAIL")
+        click.echo(f"[{mark}] {finding.what}")
+        if not finding.ok and finding.fix:
+            click.echo(f"       fix: {finding.fix}")
+        failed += not finding.ok and not finding.optional
+    click.echo("All checks passed." if not failed else f"{failed} problem(s) to fix.")
+    sys.exit(1 if failed else 0)

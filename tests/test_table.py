@@ -1,0 +1,350 @@
+"""The table runtime: order, stored-before-published, resumable streams, restart, errors, close.
+
+Most tests use a tiny "tally" game (any seat may add a number at any time) registered for
+the test only, because concurrency tests need moves that are legal in any order; the restart
+test plays real Run, Hamster, Run! games with the random bot.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine.errors import IllegalMove
+from companion.engine.events import MOVE, Event
+from companion.engine.rng import Draws
+from companion.engine.session import GameHeader, Session
+from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
+from companion.engine.state import Ctx
+from companion.games import GAMES, find_game
+from companion.games.run_hamster_run import bot
+from companion.store import Store
+from companion.table import NO_GAME, NOTHING_TO_READ, Observation, Table, TableClosed
+
+WAIT = 30.0  # generous: only reached when something is broken
+FINISH = 999  # adding this number ends a tally game
+
+
+@dataclass(frozen=True)
+class Tally:
+    values: tuple[int, ...] = ()
+
+
+def _add(game: Tally, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Tally:
+    n = args.get("n")
+    if not isinstance(n, int) or n < 0:
+        raise IllegalMove("Add a whole number, zero or more.")
+    return Tally((*game.values, n))
+
+
+TALLY: GameSpec[Tally] = GameSpec(
+    name="tally",
+    title="Tally",
+    rule_sets=("plain",),
+    min_players=1,
+    max_players=4,
+    setup=lambda rules, players, options, draws: Tally(),
+    phases={
+        "play": PhaseSpec(
+            name="play",
+            title="Adding up",
+            next=lambda game: "play",
+            moves={"add": MoveSpec(_add, any_seat=True)},
+        )
+    },
+    first_phase="play",
+    end_if=lambda game, ctx: (
+        Outcome((0,), "The tally is finished.") if FINISH in game.values else None
+    ),
+    view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
+    prompt=lambda game, ctx: "Add numbers.",
+)
+TALLY_HEADER = GameHeader("tally", "plain", ("Ann", "Bo"), seed=7)
+
+
+def add(n: int, seat: int = 0) -> Event:
+    return Event(MOVE, name="add", seat=seat, args={"n": n}, source="test")
+
+
+@pytest.fixture
+def tally(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(GAMES, "tally", TALLY)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "companion.sqlite3"
+
+
+@pytest.fixture
+def table(tally: None, db: Path) -> Iterator[Table]:
+    store = Store(db)
+    table = Table(store)
+    table.new_game(TALLY_HEADER)
+    yield table
+    table.close()
+    store.close()
+
+
+def drain(sub: Any, last_seq: int) -> list[Event]:
+    """Read a subscription until ``last_seq`` arrives; fail (not hang) if it never does."""
+    seen: list[Event] = []
+    while not seen or seen[-1].seq < last_seq:
+        event = sub.get(timeout=WAIT)
+        assert event is not None, f"stream stalled after {[e.seq for e in seen][-3:]}"
+        seen.append(event)
+    return seen
+
+
+def test_concurrent_submits_are_applied_in_order(table: Table, db: Path) -> None:
+    threads, per_thread = 8, 50
+    total = threads * per_thread
+    sub = table.subscribe()
+    start = threading.Barrier(threads)
+    futures: dict[int, list[Future[Event]]] = {}
+
+    def sender(t: int) -> None:
+        start.wait(WAIT)
+        futures[t] = [table.submit(add(t * 1000 + i, seat=t % 2)) for i in range(per_thread)]
+
+    workers = [threading.Thread(target=sender, args=(t,)) for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(WAIT)
+    published = drain(sub, total)
+    assert [e.seq for e in published] == list(range(1, total + 1))
+    for t, sent in futures.items():
+        seqs = [f.result(WAIT).seq for f in sent]
+        assert seqs == sorted(seqs), f"thread {t}'s inputs were reordered"
+        values = [e.args["n"] for e in published if e.args["n"] // 1000 == t]
+        assert values == [t * 1000 + i for i in range(per_thread)]
+    game_id = table.game_id
+    assert game_id is not None
+    assert table.store.events(game_id) == published
+    assert table.public_state()["view"]["values"] == [e.args["n"] for e in published]
+
+
+def test_a_subscriber_never_sees_an_event_before_it_is_in_sqlite(table: Table, db: Path) -> None:
+    sub = table.subscribe()
+    problems: list[str] = []
+    count = 60
+
+    def check() -> None:
+        reader = sqlite3.connect(db)  # another connection: sees only committed rows
+        try:
+            for event in drain(sub, count):
+                row = reader.execute(
+                    "SELECT kind, args FROM events WHERE game_id = ? AND seq = ?",
+                    (sub.game_id, event.seq),
+                ).fetchone()
+                if row is None:
+                    problems.append(f"#{event.seq} published before it was stored")
+                if table.snapshot.count < event.seq:
+                    problems.append(f"#{event.seq} published before the snapshot had it")
+        finally:
+            reader.close()
+
+    checker = threading.Thread(target=check)
+    checker.start()
+    last = [table.submit(add(i)) for i in range(count)][-1]
+    assert last.result(WAIT).seq == count
+    checker.join(WAIT)
+    assert not checker.is_alive()
+    assert problems == []
+
+
+def test_resume_from_any_seq_gets_exactly_the_missed_events(table: Table) -> None:
+    """Tablets reconnect at random points while 300 events are being published."""
+    total = 300
+    rng = random.Random(3)
+    triggers = set(rng.sample(range(1, total - 10), 25))
+    results: list[tuple[int, list[int]]] = []
+
+    def reconnect(after: int) -> None:
+        with table.subscribe(after_seq=after) as sub:
+            assert not sub.reset
+            results.append((after, [e.seq for e in drain(sub, total)]))
+
+    watcher = table.subscribe()
+    sent = [table.submit(add(i)) for i in range(total)]
+    checkers: list[threading.Thread] = []
+    for event in drain(watcher, total):
+        if event.seq in triggers:
+            # The checker subscribes a moment later, while the worker keeps publishing.
+            after = max(0, event.seq - rng.randint(0, 20))
+            checkers.append(threading.Thread(target=reconnect, args=(after,)))
+            checkers[-1].start()
+    for checker in checkers:
+        checker.join(WAIT)
+    assert sent[-1].result(WAIT).seq == total
+    assert len(results) == len(checkers) >= 20
+    for after, seqs in results:
+        assert seqs == list(range(after + 1, total + 1)), f"resumed after {after}"
+    with table.subscribe(after_seq=total) as caught_up:
+        table.submit(add(1)).result(WAIT)
+        assert [e.seq for e in drain(caught_up, total + 1)] == [total + 1]
+
+
+def test_a_stale_last_event_id_replays_the_whole_game(table: Table) -> None:
+    for i in range(3):
+        table.submit(add(i)).result(WAIT)
+    with table.subscribe(after_seq=50) as sub:
+        assert sub.reset
+        assert [e.seq for e in drain(sub, 3)] == [1, 2, 3]
+
+
+def play_bot(table: Table, events: int, seed: int) -> None:
+    """Drive the table with the random bot: the first candidate the engine accepts wins."""
+    rng = random.Random(seed)
+    for _ in range(events):
+        state = table.snapshot.state
+        assert state is not None
+        if state.ctx.over:
+            return
+        for candidate in bot.candidates(state, rng):
+            try:
+                table.submit(candidate, "bot").result(WAIT)
+                break
+            except IllegalMove:
+                continue
+
+
+def test_restart_resumes_the_last_game_with_identical_state(db: Path) -> None:
+    header = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), seed=11)
+    store = Store(db)
+    with Table(store) as table:
+        table.new_game(header)
+        play_bot(table, 80, seed=5)
+        table.submit_intent("undo").result(WAIT)
+        before = table.public_state()
+        state_before = table.snapshot.state
+    store.close()
+    assert before["undone"], "the undo should be marked in the log"
+
+    store = Store(db)
+    with Table(store) as table:
+        assert table.public_state() == before
+        assert table.snapshot.state == state_before
+        game_id = table.game_id
+        assert game_id is not None
+        fresh = Session.replay(find_game(header.game), header, store.events(game_id))
+        assert fresh.state == state_before
+        assert table.submit_intent("redo").result(WAIT).seq == before["seq"] + 1
+    store.close()
+
+
+def test_illegal_inputs_give_the_sentence_and_change_nothing(table: Table) -> None:
+    table.submit(add(5)).result(WAIT)
+    before = table.public_state()
+    sub = table.subscribe(after_seq=1)
+    cases: list[tuple[Any, str]] = [
+        ("read", NOTHING_TO_READ),
+        ("jump", "Unknown command 'jump'"),
+        (add(-1), "Add a whole number"),
+        ("redo", "There is nothing to redo"),
+    ]
+    for intent, sentence in cases:
+        with pytest.raises(IllegalMove) as caught:
+            table.submit(intent, "tablet").result(WAIT)
+        assert str(caught.value).startswith(sentence)
+        assert table.public_state() == before
+    game_id = table.game_id
+    assert game_id is not None
+    assert len(table.store.events(game_id)) == 1
+    # The worker is alive and nothing illegal was published: the next event is #2.
+    assert table.submit(add(6)).result(WAIT).seq == 2
+    assert [e.seq for e in drain(sub, 2)] == [2]
+
+
+def test_next_from_a_button_when_the_game_is_over_is_a_sentence(table: Table) -> None:
+    table.submit(add(FINISH)).result(WAIT)
+    assert table.public_state()["over"]
+    with pytest.raises(IllegalMove, match="The game is over"):
+        table.submit_intent("next", "button").result(WAIT)
+    assert table.submit_intent("undo", "button").result(WAIT).args == {"target": 1}
+    assert not table.public_state()["over"]
+
+
+def test_an_unexpected_error_fails_one_input_not_the_worker(table: Table) -> None:
+    unstorable = Event(MOVE, name="add", seat=0, args={"n": 1, "why": object()})
+    with pytest.raises(TypeError):
+        table.submit(unstorable).result(WAIT)
+    assert table.snapshot.count == 0
+    assert table.submit(add(2)).result(WAIT).seq == 1
+
+
+def test_read_accepts_the_pending_camera_observation(table: Table) -> None:
+    table.observe(Observation(add(6, seat=1), "The die shows 6.")).result(WAIT)
+    assert table.public_state()["pending"] == "The die shows 6."
+    logged = table.submit_intent("read").result(WAIT)
+    assert (logged.seq, logged.source, logged.args) == (1, "camera", {"n": 6})
+    assert table.public_state()["pending"] is None
+    with pytest.raises(IllegalMove, match="Nothing to read"):
+        table.submit_intent("read").result(WAIT)
+
+
+def test_public_state_carries_what_the_tablet_draws(table: Table) -> None:
+    for i in range(3):
+        table.submit(add(i)).result(WAIT)
+    table.submit_intent("undo", "button").result(WAIT)
+    state = table.public_state(seat=0)
+    assert state["game"] == "tally" and state["rules"] == "plain"
+    assert state["players"] == ["Ann", "Bo"]
+    assert (state["phase"], state["phase_title"], state["round"]) == ("play", "Adding up", 0)
+    assert state["prompt"] == "Add numbers." and state["over"] is False
+    assert state["view"] == {"values": [0, 1], "total": 1}
+    assert [(e["seq"], e["undone"]) for e in state["log"]] == [
+        (1, False),
+        (2, False),
+        (3, True),
+        (4, False),
+    ]
+    assert (state["can_undo"], state["can_redo"], state["seq"]) == (True, True, 4)
+
+
+def test_without_a_game_inputs_say_how_to_start_one(tally: None, db: Path) -> None:
+    store = Store(db)
+    with Table(store) as table:
+        assert table.public_state() == {"game": None, "prompt": NO_GAME, "log": []}
+        with pytest.raises(IllegalMove, match="No game is being played"):
+            table.submit_intent("next").result(WAIT)
+        game_id = table.new_game(TALLY_HEADER)
+        assert table.public_state()["game_id"] == game_id
+    store.close()
+
+
+def test_a_new_game_ends_the_old_streams(table: Table) -> None:
+    table.submit(add(1)).result(WAIT)
+    old = table.subscribe()
+    assert drain(old, 1)[0].seq == 1
+    table.new_game(TALLY_HEADER)
+    assert list(old) == [] and old.ended == "new game"
+    new = table.subscribe()
+    assert new.game_id == table.game_id != old.game_id
+    assert table.submit(add(2)).result(WAIT).seq == 1
+    assert drain(new, 1)[0].args == {"n": 2}
+
+
+def test_close_applies_what_was_queued_then_stops(tally: None, db: Path) -> None:
+    store = Store(db)
+    table = Table(store)
+    table.new_game(TALLY_HEADER)
+    sub = table.subscribe()
+    queued = [table.submit(add(i)) for i in range(100)]
+    table.close()
+    assert [f.result(0).seq for f in queued] == list(range(1, 101))
+    assert [e.seq for e in sub] == list(range(1, 101)) and sub.ended == "closed"
+    with pytest.raises(TableClosed):
+        table.submit_intent("next").result(0)
+    assert not any(t.name == "table-worker" for t in threading.enumerate())
+    table.close()  # twice is harmless
+    store.close()
