@@ -220,36 +220,6 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
 
 
 @main.command()
-@click.option("--simulate", is_flag=True, help="Use every device's simulated twin.")
-@click.option("--host", default=None, help="Address for the tablet page (default from config).")
-@click.option("--port", type=int, default=None, help="Port for the tablet page.")
-@pass_context
-def run(obj: Context, simulate: bool, host: str | None, port: int | None) -> None:
-    """Start the companion: resume the last game (or start one) and play it.
-
-    This version drives the game from the terminal; the buttons, camera and tablet page
-    join through the table runtime as they land (see the README's status section).
-    """
-    try:
-        found = resume_game(obj.store)
-        if found is None:
-            defaults = obj.config.game
-            spec = find_game(defaults.game)
-            header = GameHeader(
-                spec.name,
-                defaults.rules or spec.rules_default,
-                defaults.players,
-                random.SystemRandom().randrange(2**31),
-            )
-            found = start_game(obj.store, header)
-            click.echo(f"Started a new game of {spec.title} for {', '.join(defaults.players)}.")
-    except EXPECTED as error:
-        _fail(error)
-    click.echo(f"Games are kept in {obj.config.database}.")
-    _play(found[1])
-
-
-@main.command()
 @pass_context
 def play(obj: Context) -> None:
     """Play the current game in the terminal, prompted phase by phase."""
@@ -402,6 +372,7 @@ def _mount_optional_groups() -> None:
     for module_name, command in (
         ("companion.vision.dice_cli", "dice"),
         ("hardware.doctor", "doctor"),
+        ("web.server", "run"),
     ):
         try:
             module = importlib.import_module(module_name)

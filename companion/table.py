@@ -35,7 +35,8 @@ from typing import Any, Self
 
 from companion.config import GameDefaults
 from companion.engine.errors import IllegalMove
-from companion.engine.events import NEXT, REDO, UNDO, Event
+from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
+from companion.engine.legal import legal_moves
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
@@ -306,8 +307,14 @@ class Table:
     def game_id(self) -> int | None:
         return self._snapshot.game_id
 
-    def public_state(self, seat: int | None = None) -> dict[str, Any]:
-        """Everything the tablet draws, as JSON-ready data; ``seat`` sees its own secrets."""
+    def public_state(self, seat: int | None = None, *, with_log: bool = True) -> dict[str, Any]:
+        """Everything the tablet draws, as JSON-ready data; ``seat`` sees its own secrets.
+
+        Live updates leave the log out (``with_log=False``): the page extends its own copy
+        from the events it receives, instead of every tablet re-reading the whole log.
+        Moves that any seat makes in secret (allocations) show no arguments while their
+        phase is still open.
+        """
         snap = self._snapshot
         if snap.state is None or snap.spec is None or snap.header is None:
             return {"game": None, "prompt": self.resume_error or NO_GAME, "log": []}
@@ -330,7 +337,10 @@ class Table:
             "winners": list(ctx.winners),
             "view": spec.view(state.G, ctx, seat),
             "seq": log_[-1].seq if log_ else 0,
-            "log": [{**e.to_json(), "undone": e.seq in snap.undone} for e in log_],
+            "log": [public_event(spec, state, e, e.seq in snap.undone) for e in log_]
+            if with_log
+            else None,
+            "legal": legal_moves(spec, state),
             "undone": sorted(snap.undone),
             "can_undo": snap.can_undo,
             "can_redo": snap.can_redo,
@@ -446,3 +456,18 @@ class Table:
             can_redo=session.can_redo,
             pending=self._pending,
         )
+
+
+def public_event(
+    spec: GameSpec[Any], state: State[Any], event: Event, undone: bool
+) -> dict[str, Any]:
+    """An event as everyone may see it: a secret move's arguments stay hidden until revealed."""
+    data = event.to_json()
+    data["undone"] = undone
+    phase = spec.phases.get(state.ctx.phase)
+    if event.kind == MOVE and phase is not None:
+        move = phase.moves.get(event.name)
+        if move is not None and move.any_seat:
+            data.pop("args", None)
+            data["secret"] = True
+    return data

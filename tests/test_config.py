@@ -25,7 +25,8 @@ def test_values_override_defaults(tmp_path: Path) -> None:
     config = load_config(
         write(
             tmp_path,
-            '[web]\nport = 9000\n[buttons]\nled_pin = 23\nbounce_time = 0.1\n[game]\nplayers = ["Ann", "Bo"]\n',
+            "[web]\nport = 9000\n[buttons]\nled_pin = 23\nbounce_time = 0.1\n"
+            '[game]\nplayers = ["Ann", "Bo"]\n',
         )
     )
     assert config.web.port == 9000 and config.buttons.led_pin == 23

@@ -1,0 +1,44 @@
+"""The tablet page: a Flask application over the table runtime.
+
+``create_app(table, pin)`` builds it (tests use Flask's client; ``companion run`` serves it
+with waitress). The page only reads state and sends intents; every rule stays in the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask
+
+from companion.table import Table
+from web import api, errors, pages, stream
+from web.auth import TablePin
+from web.context import Companion
+
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+def create_app(
+    table: Table,
+    pin: str,
+    *,
+    heartbeat_seconds: float = 10.0,
+    device_status: Callable[[], dict[str, str]] | None = None,
+    test_config: dict[str, Any] | None = None,
+) -> Flask:
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES, JSON_SORT_KEYS=False)
+    if test_config:
+        app.config.update(test_config)
+    app.extensions["companion"] = Companion(
+        table=table,
+        pin=TablePin(pin),
+        heartbeat_seconds=heartbeat_seconds,
+        device_status=device_status or (lambda: {}),
+    )
+    errors.install(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(stream.bp)
+    return app

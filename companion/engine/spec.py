@@ -81,6 +81,8 @@ class GameSpec(Generic[G]):
     default_rules: str = ""
     text: Callable[[G, Ctx], str] | None = None  # the board as plain text, for the terminal
     seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
+    # candidate moves for the tablet's buttons; the engine filters out illegal ones
+    choices: Callable[[G, Ctx], list[dict[str, Any]]] | None = None
 
     @property
     def rules_default(self) -> str:

@@ -9,6 +9,7 @@ from companion.engine.rng import Draws
 from companion.engine.spec import GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import actions, rounds
+from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
 from companion.games.run_hamster_run.text import render
 from companion.games.run_hamster_run.view import prompt, view
@@ -145,4 +146,5 @@ SPEC: GameSpec[Belt] = GameSpec(
     prompt=prompt,
     text=render,
     seat_name=lambda game, seat: game.hamsters[seat].name,
+    choices=choices,
 )

@@ -1,0 +1,31 @@
+"""Legal moves for a tablet: a game's candidates, each checked by actually applying it.
+
+Checking by applying means the offered list can never disagree with the rules: anything
+the engine would refuse is simply not offered. Moves that draw from the HAT are checked
+with the same generator state, so nothing is revealed that the move itself would not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import IllegalMove
+from companion.engine.events import MOVE, Event
+from companion.engine.flow import step
+from companion.engine.spec import GameSpec
+from companion.engine.state import State
+
+
+def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
+    """The game's candidate moves that the engine accepts now (labels for buttons)."""
+    if spec.choices is None or state.ctx.over:
+        return []
+    legal = []
+    for choice in spec.choices(state.G, state.ctx):
+        event = Event(MOVE, name=choice["name"], seat=choice["seat"], args=choice["args"])
+        try:
+            step(spec, state, event, record=False)
+        except (IllegalMove, ValueError):
+            continue
+        legal.append(choice)
+    return legal

@@ -1,0 +1,157 @@
+"""The JSON API the page uses: read the state, log in with the PIN, change the game."""
+
+from __future__ import annotations
+
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from companion.engine.errors import IllegalMove, UnknownGame
+from companion.engine.events import MOVE, Event
+from companion.engine.session import GameHeader
+from companion.games import GAMES, find_game
+from companion.table import TableClosed
+from web.auth import TOKEN_HEADER, Throttled, WrongPin
+from web.context import companion
+from web.errors import ApiError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+INTENTS = ("next", "undo", "redo", "read")
+WAIT_SECONDS = 10.0
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "Send a JSON object as the request body.")
+    return data
+
+
+def _require_control() -> None:
+    if not companion().pin.allows(request.headers.get(TOKEN_HEADER)):
+        raise ApiError(401, "Enter the table PIN to control the game; watching needs none.")
+
+
+def _apply(intent: str | Event) -> ResponseReturnValue:
+    table = companion().table
+    try:
+        event = table.submit(intent, source="tablet").result(timeout=WAIT_SECONDS)
+    except IllegalMove as error:
+        raise ApiError(409, str(error)) from None
+    except TableClosed:
+        raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
+    except FutureTimeout:
+        raise ApiError(503, "The companion is busy; try again in a moment.") from None
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        raise ApiError(
+            400, "That move is not understood; pick one of the offered choices."
+        ) from None
+    return jsonify(event=event.to_json(), state=table.public_state(with_log=False))
+
+
+@bp.get("/state")
+def state() -> ResponseReturnValue:
+    data = companion().table.public_state()
+    data["control"] = companion().pin.allows(request.headers.get(TOKEN_HEADER))
+    data["devices"] = companion().devices()
+    return jsonify(data)
+
+
+@bp.get("/games")
+def games() -> ResponseReturnValue:
+    return jsonify(
+        games=[
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "rules": list(spec.rule_sets),
+                "default_rules": spec.rules_default,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+            }
+            for spec in GAMES.values()
+        ]
+    )
+
+
+@bp.post("/login")
+def login() -> ResponseReturnValue:
+    pin = _body().get("pin")
+    if not isinstance(pin, str) or not pin.isdigit() or len(pin) > 12:
+        raise ApiError(400, "The PIN is a number; it is shown on the companion's screen and log.")
+    client = request.remote_addr or "unknown"
+    try:
+        token = companion().pin.login(client, pin)
+    except Throttled as wait:
+        raise ApiError(
+            429, f"Too many wrong PINs: wait {wait.seconds:.0f} s and try again."
+        ) from None
+    except WrongPin:
+        raise ApiError(
+            403, "That PIN is not right; look at the companion's screen or log."
+        ) from None
+    return jsonify(token=token)
+
+
+@bp.post("/intent")
+def intent() -> ResponseReturnValue:
+    _require_control()
+    name = _body().get("intent")
+    if name not in INTENTS:
+        raise ApiError(400, f"'intent' must be one of: {', '.join(INTENTS)}.")
+    return _apply(str(name))
+
+
+@bp.post("/move")
+def move() -> ResponseReturnValue:
+    _require_control()
+    body = _body()
+    name, seat, args = body.get("name"), body.get("seat"), body.get("args", {})
+    if not isinstance(name, str) or not name or len(name) > 40:
+        raise ApiError(400, "Say which move: 'name' is text such as \"run\".")
+    if not isinstance(args, dict):
+        raise ApiError(400, "'args' must be an object.")
+    players = companion().table.public_state(with_log=False).get("players") or []
+    if isinstance(seat, str) and seat in players:
+        seat = players.index(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
+        raise ApiError(400, "'seat' must name a player of this game.")
+    return _apply(Event(MOVE, name=name, seat=seat, args=args))
+
+
+@bp.post("/game")
+def new_game() -> ResponseReturnValue:
+    _require_control()
+    body = _body()
+    try:
+        spec = find_game(str(body.get("game", "")))
+    except UnknownGame as error:
+        raise ApiError(400, str(error)) from None
+    players = body.get("players")
+    if not isinstance(players, list) or not all(
+        isinstance(p, str) and 0 < len(p) <= 24 for p in players
+    ):
+        raise ApiError(400, "'players' must be a list of names (1 to 24 letters each).")
+    rules = body.get("rules") or spec.rules_default
+    options: dict[str, Any] = {}
+    colours = body.get("colours")
+    if colours:
+        if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+            raise ApiError(400, "'colours' must be a list of colour names.")
+        options["colours"] = colours
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ApiError(400, "'seed' must be a whole number.")
+    table = companion().table
+    header = table.default_header(seed)
+    header = GameHeader(
+        spec.name, str(rules), tuple(p.strip() for p in players), header.seed, options
+    )
+    try:
+        game_id = table.new_game(header)
+    except IllegalMove as error:
+        raise ApiError(409, str(error)) from None
+    return jsonify(game_id=game_id, state=table.public_state())

@@ -1,0 +1,27 @@
+"""What the web layer needs from the running companion, kept on the Flask app."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from flask import current_app
+
+from companion.table import Table
+from web.auth import TablePin
+
+
+@dataclass
+class Companion:
+    table: Table
+    pin: TablePin
+    heartbeat_seconds: float = 10.0
+    device_status: Callable[[], dict[str, str]] = field(default=lambda: {})
+
+    def devices(self) -> dict[str, str]:
+        return self.device_status()
+
+
+def companion() -> Companion:
+    found: Companion = current_app.extensions["companion"]
+    return found

@@ -1,0 +1,29 @@
+"""The scoreboard page, its web app manifest and the small status page for the Pi."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template
+from flask.typing import ResponseReturnValue
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def scoreboard() -> ResponseReturnValue:
+    return render_template("index.html")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    response = jsonify(
+        name="Hamster table companion",
+        short_name="Hamsters",
+        start_url="/",
+        display="fullscreen",
+        orientation="any",
+        background_color="#1d2b22",
+        theme_color="#1d2b22",
+        icons=[{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+    )
+    response.mimetype = "application/manifest+json"
+    return response

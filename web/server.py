@@ -1,0 +1,134 @@
+"""``companion run``: the table runtime, the devices and the tablet page, together.
+
+Real devices are used when found (gpiozero pins, a camera); each one that falls back to its
+simulated twin says why in one line. The page is served by waitress, a real WSGI server,
+with enough threads that 20 open live streams never starve the API.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import socket
+import sys
+import threading
+from typing import Any
+
+import click
+import waitress
+
+from companion.config import Config
+from companion.store import Store
+from companion.table import Table
+from web import create_app
+from web.auth import generate_pin
+
+log = logging.getLogger("companion")
+
+
+def table_pin(config: Config, store: Store) -> str:
+    """The configured PIN, else the one generated at first start and kept in the store."""
+    if config.web.pin:
+        return config.web.pin
+    pin = store.setting("table_pin")
+    if pin is None:
+        pin = generate_pin()
+        store.set_setting("table_pin", pin)
+    return pin
+
+
+def _address(host: str) -> str:
+    """The address to type on the tablet: the Pi's own name resolves to its LAN address."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "localhost"
+
+
+def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
+    """gpiozero buttons on the configured pins (MockFactory twin when no GPIO is found)."""
+    from hardware.buttons import ButtonsConfig, TableButtons, choose_pin_factory
+
+    factory, reason = choose_pin_factory(simulate=simulate, work_dir=config.data_dir)
+    try:
+        settings = ButtonsConfig.from_mapping(dataclasses.asdict(config.buttons))
+        buttons = TableButtons(settings, lambda name: _press(table, name), pin_factory=factory)
+    except (ValueError, OSError, RuntimeError) as error:
+        return None, f"buttons off: {error}"
+    return buttons, reason
+
+
+def start_keyboard(table: Table) -> str:
+    """Keys in the terminal stand in for the buttons: n next, b undo, r redo, space read."""
+    if not sys.stdin.isatty():
+        return "keyboard: not a terminal"
+    from hardware.buttons import intent_for_key, terminal_keys
+
+    def read_keys() -> None:
+        for key in terminal_keys():
+            intent = intent_for_key(key)
+            if intent is not None:
+                table.submit_intent(intent, source="keyboard").add_done_callback(_report)
+
+    threading.Thread(target=read_keys, name="keyboard", daemon=True).start()
+    return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
+
+
+def _press(table: Table, intent: str) -> None:
+    """A button press only enqueues; a refusal is printed, never raised on gpiozero's thread."""
+    table.submit_intent(intent, source="button").add_done_callback(_report)
+
+
+def _report(future: Any) -> None:
+    error = future.exception()
+    if error is not None:
+        click.secho(str(error), fg="red")
+
+
+def serve(config: Config, *, simulate: bool, host: str | None, port: int | None) -> None:
+    store = Store(config.database)
+    table = Table(store, config.game)
+    if table.game_id is None:
+        table.new_game()
+    pin = table_pin(config, store)
+    buttons, button_status = start_buttons(config, table, simulate)
+    keyboard_status = start_keyboard(table)
+    devices = {
+        "buttons": button_status,
+        "camera": "no camera in use: enter dice and positions on this page",
+        "keyboard": keyboard_status,
+    }
+    app = create_app(table, pin, device_status=lambda: devices)
+    host = host or config.web.host
+    port = port or config.web.port
+    click.secho(f"Tablet page: http://{_address(host)}:{port}/   table PIN: {pin}", bold=True)
+    for name, status in devices.items():
+        click.echo(f"  {name}: {status}")
+    click.echo(f"  games are stored in {config.database}")
+    try:
+        waitress.serve(app, host=host, port=port, threads=config.web.threads, ident="companion")
+    finally:
+        if buttons is not None:
+            buttons.close()
+        table.close()
+        store.close()
+
+
+@click.command()
+@click.option("--simulate", is_flag=True, help="Use every device's simulated twin.")
+@click.option("--host", default=None, help="Address to serve the page on (default from config).")
+@click.option("--port", type=int, default=None, help="Port for the page (default 8080).")
+@click.pass_obj
+def run(obj: Any, simulate: bool, host: str | None, port: int | None) -> None:
+    """Start the companion: table runtime, buttons and the tablet page."""
+    from companion.cli import EXPECTED, _fail
+
+    try:
+        config: Config = obj.config
+        serve(config, simulate=simulate, host=host, port=port)
+    except EXPECTED as error:
+        _fail(error)
+    except OSError as error:
+        _fail(OSError(f"Cannot serve the page: {error.strerror}; try another --port."))

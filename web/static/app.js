@@ -1,0 +1,332 @@
+// The tablet scoreboard: draws the table's public state and sends intents.
+// Every rule lives in the engine; this page only shows what it is told and offers the
+// moves the engine listed as legal.
+"use strict";
+
+const PHASES = [
+  ["allocate", "1 Allocate"], ["initiative", "2 Initiative"], ["declare", "3 Declare"],
+  ["resolve", "4 Resolve"], ["belt", "5 Belt"], ["alligators", "6 Alligators"],
+  ["fatigue", "7 Fatigue"], ["tally", "8 Tally"], ["new_round", "9 New round"],
+];
+const COLOURS = { red: "#e4574c", blue: "#4f8fe6", yellow: "#f2d04b", green: "#5cc98b",
+  purple: "#a77bdb", orange: "#f39a3d", pink: "#f28cc3", white: "#f4f4f4", black: "#555" };
+const HEARTBEAT_MS = 25000;
+
+const $ = (id) => document.getElementById(id);
+let state = null;
+let log = [];
+let token = sessionStorage.getItem("tableToken") || "";
+let source = null;
+let lastMessage = 0;
+let lastSeq = 0;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function toast(message) {
+  const box = $("toast");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json", "X-Table-Token": token },
+    body: JSON.stringify(body),
+  };
+  if (body === undefined && token) options.headers = { "X-Table-Token": token };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
+  if (!response.ok) {
+    if (response.status === 401) { token = ""; sessionStorage.removeItem("tableToken"); render(); }
+    throw new Error(data.error || "Something went wrong.");
+  }
+  return data;
+}
+
+async function send(path, body) {
+  try {
+    const data = await api(path, body);
+    if (data.state) applyState(data.state, data.event);
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function colourOf(hamster) { return COLOURS[hamster.colour] || hamster.colour || "#ccc"; }
+function token_(hamster, current) {
+  return el("div", { class: "token" + (current ? " current" : ""), style: `background:${colourOf(hamster)}`,
+    title: hamster.name }, hamster.name.slice(0, 2));
+}
+
+function applyState(next, event) {
+  const fullLog = Array.isArray(next.log);
+  const gameChanged = state && next.game_id !== state.game_id;
+  state = Object.assign({}, state || {}, next);
+  if (fullLog) log = next.log.slice();
+  else if (gameChanged) { refresh(); return; }
+  if (event && !fullLog) addEvent(event);
+  render();
+}
+
+function addEvent(event) {
+  if (log.length && event.seq <= log[log.length - 1].seq) return;  // already shown
+  log.push(event);
+  lastSeq = event.seq;
+  const target = event.args && event.args.target;
+  if (event.kind === "undo") log.forEach((e) => { if (e.seq === target) e.undone = true; });
+  if (event.kind === "redo") log.forEach((e) => { if (e.seq === target) e.undone = false; });
+}
+
+function describe(event) {
+  const players = (state && state.players) || [];
+  const who = event.seat !== undefined && event.seat !== null ? players[event.seat] + " " : "";
+  if (event.kind === "next") return "NEXT";
+  if (event.kind === "undo") return `Undo #${event.args.target}`;
+  if (event.kind === "redo") return `Redo #${event.args.target}`;
+  if (event.secret) return `${who}${event.name} (secret)`;
+  const args = event.args ? Object.entries(event.args).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ") : "";
+  return `${who}${event.name}${args ? ": " + args : ""}`;
+}
+
+function render() {
+  if (!state) return;
+  const view = state.view || {};
+  $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
+  $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
+  $("prompt").textContent = state.prompt || "";
+  $("phases").replaceChildren(...PHASES.map(([name, title]) =>
+    el("li", { class: state.phase === name ? "now" : "" }, title)));
+  const unlocked = Boolean(token) && state.control !== false;
+  $("lock").textContent = unlocked ? "🔓 Control" : "🔒 PIN";
+  $("controls").hidden = !unlocked;
+  renderBelt(view);
+  renderCounters(view);
+  renderHamsters(view);
+  $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
+  $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
+    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
+  if (unlocked) renderControls(view);
+  $("log").replaceChildren(...log.slice().reverse().map((e) =>
+    el("li", { class: e.undone ? "undone" : "", value: e.seq }, describe(e))));
+}
+
+function targetsBySquare() {
+  const targets = new Map();
+  for (const choice of state.legal || []) {
+    const args = choice.args || {};
+    let square = args.to;
+    if (choice.name === "run" && args.path && args.path.length === 1) square = args.path[0];
+    if (Array.isArray(square) && ["place", "run", "step", "sidestep"].includes(choice.name)) {
+      targets.set(square.join(","), choice);
+    }
+  }
+  return targets;
+}
+
+function renderBelt(view) {
+  const belt = $("belt");
+  const hamsters = view.hamsters || [];
+  const bySquare = new Map(hamsters.filter((h) => h.row > 0 && !h.eaten).map((h) => [`${h.row},${h.lane}`, h]));
+  const targets = token ? targetsBySquare() : new Map();
+  const cells = [];
+  for (let row = 10; row >= 1; row--) {
+    const star = row === view.asterisk_row;
+    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : String(row)));
+    for (let lane = 1; lane <= 5; lane++) {
+      const key = `${row},${lane}`;
+      const cell = el("div", { class: "cell" + (star ? " asterisk" : ""), "data-square": key });
+      const hamster = bySquare.get(key);
+      if (hamster) cell.append(token_(hamster, hamster.seat === state.current));
+      const choice = targets.get(key);
+      if (choice) {
+        cell.classList.add("target");
+        cell.title = choice.label;
+        cell.addEventListener("click", () => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args }));
+      }
+      cells.push(cell);
+    }
+    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : ""));
+  }
+  belt.replaceChildren(...cells);
+  const inPit = hamsters.filter((h) => h.in_pit);
+  $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · 🐊 × ${view.alligators ?? "–"}`),
+    ...inPit.map((h) => token_(h, h.seat === state.current)));
+}
+
+function renderCounters(view) {
+  $("speed").textContent = view.speed ?? "–";
+  $("alligators").textContent = view.alligators ?? "–";
+  $("speed-chips").textContent = "●".repeat(Math.min(view.speed || 0, 12));
+  $("gator-chips").textContent = "🐊".repeat(Math.min(view.alligators || 0, 8));
+}
+
+function renderHamsters(view) {
+  const order = view.initiative || [];
+  const rows = (view.hamsters || []).map((h) => {
+    const traits = h.traits
+      ? el("div", { class: "traits" },
+          ...[["scamper", "Scamper"], ["mettle", "Mettle"], ["friskiness", "Frisk"]].map(([key, title]) =>
+            el("div", { class: "trait" }, el("b", {}, String(h.traits[key] - (h.face_down[key] || 0))),
+              el("small", {}, `${title}${h.face_down[key] ? ` +${h.face_down[key]}↓` : ""}`))),
+          el("div", { class: "trait" }, el("b", {}, String(h.fatigue)), el("small", {}, "Fatigue")))
+      : el("div", { class: "traits" }, el("div", { class: "trait" }, el("b", {}, h.allocated ? "✓" : "…"),
+          el("small", {}, h.allocated ? "allocated" : "allocating")));
+    const where = h.eaten ? "eaten" : h.in_pit ? "in the Pit" : h.row ? `row ${h.row}, lane ${h.lane}` : "not placed";
+    const bits = [where];
+    if (h.initiative) bits.push(`initiative ${h.initiative}`);
+    if (h.declared) bits.push(`declared ${h.declared}`);
+    if (h.passed_out) bits.push("passed out");
+    return el("div", { class: "ham" + (h.eaten ? " eaten" : "") }, token_(h, h.seat === state.current),
+      el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · "))), traits);
+  });
+  $("hamsters").replaceChildren(...rows);
+}
+
+function renderControls(view) {
+  $("btn-undo").disabled = !state.can_undo;
+  $("btn-redo").disabled = !state.can_redo;
+  $("btn-next").disabled = Boolean(state.over);
+  $("btn-read").hidden = !state.pending;
+  $("pending").hidden = !state.pending;
+  $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
+  const allocate = $("allocate");
+  allocate.hidden = state.phase !== "allocate";
+  if (state.phase === "allocate") renderAllocation(view);
+  const groups = new Map();
+  for (const choice of state.legal || []) {
+    if (!groups.has(choice.name)) groups.set(choice.name, []);
+    groups.get(choice.name).push(choice);
+  }
+  const panel = $("choices");
+  const parts = [];
+  if (groups.size) parts.push(el("h3", {}, `${state.players[state.current] ?? ""}: what happened on the table?`));
+  for (const [, choices] of groups) {
+    parts.push(el("div", { class: "choice-group" }, ...choices.map((choice) =>
+      el("button", { type: "button", onclick: () => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args }) }, choice.label))));
+  }
+  panel.replaceChildren(...parts);
+  panel.hidden = parts.length === 0;
+}
+
+function renderAllocation(view) {
+  const forms = (view.hamsters || []).filter((h) => !h.eaten).map((h) => {
+    const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
+      el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
+    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`), ...inputs,
+      el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      send("/api/move", { seat: h.seat, name: "allocate", args: {
+        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")) } });
+    });
+    return form;
+  });
+  $("allocate").replaceChildren(el("h3", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
+}
+
+async function refresh() {
+  try {
+    const data = await api("/api/state");
+    state = null;
+    applyState(data);
+    lastSeq = data.seq || 0;
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function connect() {
+  if (source) source.close();
+  source = new EventSource(`/api/stream?after=${lastSeq}`);
+  lastMessage = Date.now();
+  source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
+  source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
+  source.addEventListener("ping", () => { lastMessage = Date.now(); });
+  source.addEventListener("change", (message) => {
+    lastMessage = Date.now();
+    const data = JSON.parse(message.data);
+    applyState(data.state, data.event);
+  });
+  source.addEventListener("reset", () => { refresh(); });
+  source.addEventListener("end", () => { source.close(); refresh().then(connect); });
+}
+
+// A tablet that slept: reload the state at once, then resume the stream where it stopped.
+function wake() {
+  if (document.visibilityState !== "visible") return;
+  refresh().then(() => { if (Date.now() - lastMessage > 2000) connect(); });
+  keepAwake();
+}
+
+let wakeLock = null;
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || !window.isSecureContext) { $("wake").hidden = false; return; }
+  try {
+    if (!wakeLock || wakeLock.released) wakeLock = await navigator.wakeLock.request("screen");
+    $("wake").hidden = true;
+  } catch (_) {
+    $("wake").hidden = false;
+  }
+}
+
+function setup() {
+  $("btn-next").addEventListener("click", () => send("/api/intent", { intent: "next" }));
+  $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo" }));
+  $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo" }));
+  $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));
+  $("lock").addEventListener("click", () => {
+    if (token) { token = ""; sessionStorage.removeItem("tableToken"); render(); return; }
+    $("pin-error").textContent = "";
+    $("pin-dialog").showModal();
+  });
+  $("pin-cancel").addEventListener("click", () => $("pin-dialog").close());
+  $("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const data = await api("/api/login", { pin: $("pin").value });
+      token = data.token;
+      sessionStorage.setItem("tableToken", token);
+      $("pin-dialog").close();
+      await refresh();
+    } catch (error) {
+      $("pin-error").textContent = error.message;
+    }
+  });
+  $("new-game").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const split = (value) => value.split(",").map((s) => s.trim()).filter(Boolean);
+    const colours = split($("ng-colours").value);
+    send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
+      players: split($("ng-players").value), colours: colours.length ? colours : undefined });
+  });
+  api("/api/games").then((data) => {
+    const games = data.games;
+    const fillRules = () => {
+      const game = games.find((g) => g.name === $("ng-game").value);
+      $("ng-rules").replaceChildren(...game.rules.map((r) => el("option", { value: r }, r)));
+      $("ng-rules").value = game.default_rules;
+    };
+    $("ng-game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
+    $("ng-game").addEventListener("change", fillRules);
+    fillRules();
+  }).catch(() => {});
+  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("click", keepAwake, { once: true });
+  setInterval(() => { if (Date.now() - lastMessage > HEARTBEAT_MS) { lastMessage = Date.now(); connect(); } }, 5000);
+  refresh().then(connect);
+  keepAwake();
+}
+
+setup();
