@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install
+.PHONY: run test lint typecheck unit bench clean install screenshots
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,3 +32,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+screenshots: $(STAMP)
+	SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py -k full_round

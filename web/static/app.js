@@ -108,8 +108,9 @@ function render() {
   $("phases").replaceChildren(...PHASES.map(([name, title]) =>
     el("li", { class: state.phase === name ? "now" : "" }, title)));
   const unlocked = Boolean(token) && state.control !== false;
-  $("lock").textContent = unlocked ? "🔓 Control" : "🔒 PIN";
+  $("lock").textContent = unlocked ? "Lock" : "Unlock";
   $("controls").hidden = !unlocked;
+  document.querySelector(".new-game-box").hidden = !unlocked;
   renderBelt(view);
   renderCounters(view);
   renderHamsters(view);
@@ -160,7 +161,7 @@ function renderBelt(view) {
   }
   belt.replaceChildren(...cells);
   const inPit = hamsters.filter((h) => h.in_pit);
-  $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · 🐊 × ${view.alligators ?? "–"}`),
+  $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · ${view.alligators ?? "–"} alligator${view.alligators === 1 ? "" : "s"}`),
     ...inPit.map((h) => token_(h, h.seat === state.current)));
 }
 
@@ -168,7 +169,7 @@ function renderCounters(view) {
   $("speed").textContent = view.speed ?? "–";
   $("alligators").textContent = view.alligators ?? "–";
   $("speed-chips").textContent = "●".repeat(Math.min(view.speed || 0, 12));
-  $("gator-chips").textContent = "🐊".repeat(Math.min(view.alligators || 0, 8));
+  $("gator-chips").textContent = "▲".repeat(Math.min(view.alligators || 0, 12));
 }
 
 function renderHamsters(view) {

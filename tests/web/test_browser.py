@@ -1,0 +1,209 @@
+"""The page in a real headless Chromium (Debian's), driven by Playwright.
+
+These never skip: CI installs chromium, and a missing browser is a failure to fix.
+Screenshots go to $SCREENSHOT_DIR (``make screenshots`` points it at docs/screenshots).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from companion.engine.events import MOVE, Event
+from companion.table import Table
+from hardware.buttons import ButtonsConfig, TableButtons
+from tests.web.conftest import PIN
+from web import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def server(table: Table) -> Iterator[str]:
+    import waitress.server
+
+    app = create_app(table, PIN, heartbeat_seconds=1.0)
+    httpd: Any = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"
+    table.close()  # ends the live streams first, so no request outlives the server
+    httpd.task_dispatcher.shutdown(timeout=10)
+
+    def close_everything() -> None:
+        """Runs inside waitress's loop thread, so no socket closes under its select()."""
+        for channel in list(httpd._map.values()):
+            if channel is not httpd and channel is not httpd.trigger:
+                channel.close()
+        httpd.close()  # the trigger and the listener: the loop's map empties and it returns
+
+    httpd.trigger.pull_trigger(close_everything)
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def place_everyone(table: Table) -> None:
+    for seat, square in enumerate([[5, 2], [5, 3], [3, 4], [4, 1]]):
+        table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(timeout=10)
+
+
+def press_next(page: Page) -> None:
+    """Click NEXT and wait until the page has shown the resulting event."""
+    count = page.locator("#log li").count()
+    page.click("#btn-next")
+    expect(page.locator("#log li")).to_have_count(count + 1)
+
+
+def unlock(page: Page) -> None:
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button.primary")
+    expect(page.locator("#controls")).to_be_visible()
+
+
+def test_a_button_press_advances_the_phase_on_the_page(
+    browser: Browser, server: str, table: Table, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    expect(page.locator("#prompt")).to_contain_text("Alice: put your hamster")
+    place_everyone(table)
+    expect(page.locator(".belt .token")).to_have_count(4)
+    factory = MockFactory()
+    buttons = TableButtons(
+        ButtonsConfig(), lambda intent: table.submit_intent(intent), pin_factory=factory
+    )
+    try:
+        pin = factory.pin(17)
+        pin.drive_low()
+        pin.drive_high()
+        expect(page.locator("#phases li.now")).to_have_text("1 Allocate")
+        expect(page.locator("#prompt")).to_contain_text("Allocate Pluck in secret")
+    finally:
+        buttons.close()
+    page.close()
+
+
+def test_a_full_round_from_the_page_with_screenshots(
+    browser: Browser, server: str, table: Table, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    unlock(page)
+    for square in ["5,2", "5,3", "3,4", "4,1"]:
+        count = page.locator("#log li").count()
+        page.click(f'.cell[data-square="{square}"].target')
+        expect(page.locator("#log li")).to_have_count(count + 1)
+    expect(page.locator(".belt .token")).to_have_count(4)
+    press_next(page)
+    expect(page.locator("#phases li.now")).to_have_text("1 Allocate")
+    splits = [(0, 6, 1), (0, 3, 4), (4, 2, 1), (4, 2, 1)]
+    for index, (s, m, f) in enumerate(splits):
+        form = page.locator("#allocate form").nth(index)
+        form.locator('input[name="scamper"]').fill(str(s))
+        form.locator('input[name="mettle"]').fill(str(m))
+        form.locator('input[name="friskiness"]').fill(str(f))
+        form.locator("button").click()
+        expect(page.locator("#allocate form").nth(index)).to_contain_text("✓")
+    press_next(page)
+    expect(page.locator("#phases li.now")).to_have_text("2 Initiative")
+    press_next(page)
+    for _ in range(4):
+        count = page.locator("#log li").count()
+        page.locator("#choices button", has_text="Rest").first.click()
+        expect(page.locator("#log li")).to_have_count(count + 1)
+    press_next(page)
+    expect(page.locator("#phases li.now")).to_have_text("4 Resolve")
+    page.screenshot(path=str(shots(tmp_path) / "tablet.png"))
+    for _ in range(5):  # each hamster's turn ends, then the phase
+        press_next(page)
+    expect(page.locator("#phases li.now")).to_have_text("5 Belt")
+    expect(page.locator("#notes")).to_contain_text("strip nearest the Pit")
+    for phase in ["6 Alligators", "7 Fatigue", "8 Tally", "9 New round", "1 Allocate"]:
+        press_next(page)
+        expect(page.locator("#phases li.now")).to_have_text(phase)
+    assert table.public_state()["round"] == 2
+    page.click("#btn-undo")
+    expect(page.locator("#phases li.now")).to_have_text("9 New round")
+    expect(page.locator("#log li.undone")).to_have_count(1)
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    phone.goto(server)
+    expect(phone.locator("#prompt")).to_contain_text("Press NEXT")
+    phone.screenshot(path=str(shots(tmp_path) / "phone.png"), full_page=True)
+    phone.close()
+    page.close()
+
+
+def test_illegal_move_shows_the_engines_sentence(
+    browser: Browser, server: str, table: Table
+) -> None:
+    page = browser.new_page()
+    page.goto(server)
+    unlock(page)
+    page.click("#btn-next")
+    expect(page.locator("#toast")).to_contain_text("must place their hamster first")
+    page.close()
+
+
+def test_a_dropped_connection_resumes_without_missing_an_event(
+    browser: Browser, server: str, table: Table
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    expect(page.locator("#live.on")).to_have_count(1)
+    table.submit(Event(MOVE, name="place", seat=0, args={"to": [5, 2]})).result(timeout=10)
+    expect(page.locator("#log li")).to_have_count(1)
+    page.evaluate("source.close()")  # the connection drops (a tablet going to sleep)
+    for seat, square in [(1, [5, 3]), (2, [3, 4])]:
+        table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(timeout=10)
+    page.evaluate("connect()")  # EventSource resumes from the last seq it saw
+    expect(page.locator("#log li")).to_have_count(3)
+    texts = page.locator("#log li").all_text_contents()
+    assert texts[0].startswith("Cathleen place"), texts
+    expect(page.locator(".belt .token")).to_have_count(3)
+    context.close()
+
+
+def test_a_tablet_that_slept_catches_up_on_waking(
+    browser: Browser, server: str, table: Table
+) -> None:
+    page = browser.new_page()
+    page.goto(server)
+    expect(page.locator("#live.on")).to_have_count(1)
+    page.evaluate("source.close()")
+    place_everyone(table)
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("#prompt")).to_contain_text("press NEXT to allocate", timeout=2000)
+    page.close()
