@@ -35,3 +35,6 @@ clean:
 
 screenshots: $(STAMP)
 	SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py -k full_round
+
+install:
+	sudo bash systemd/install.sh

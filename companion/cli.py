@@ -382,3 +382,7 @@ def _mount_optional_groups() -> None:
 
 
 _mount_optional_groups()
+
+
+if __name__ == "__main__":
+    main()

@@ -299,6 +299,10 @@ class Table:
             sub._end("closed")
         return sub
 
+    def worker_alive(self) -> bool:
+        """For the service watchdog: the one thread that applies every input still runs."""
+        return self._worker.is_alive() and not self._closed
+
     @property
     def snapshot(self) -> Snapshot:
         return self._snapshot

@@ -22,6 +22,7 @@ from companion.store import Store
 from companion.table import Table
 from web import create_app
 from web.auth import generate_pin
+from web.systemd_notify import notify, start_watchdog
 
 log = logging.getLogger("companion")
 
@@ -107,9 +108,17 @@ def serve(config: Config, *, simulate: bool, host: str | None, port: int | None)
     for name, status in devices.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
+    server = waitress.create_server(
+        app, host=host, port=port, threads=config.web.threads, ident="companion"
+    )
+    stop = threading.Event()
+    notify("READY=1")
+    start_watchdog(table.worker_alive, stop)
     try:
-        waitress.serve(app, host=host, port=port, threads=config.web.threads, ident="companion")
+        server.run()
     finally:
+        stop.set()
+        notify("STOPPING=1")
         if buttons is not None:
             buttons.close()
         table.close()

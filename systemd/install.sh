@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Install the companion as a service on Raspberry Pi OS Bookworm (Pi 4 / Pi 5). Run as root
+# from a checkout: `sudo make install`. Safe to run again to upgrade.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+prefix=/opt/hamster-companion
+user=companion
+
+echo "1/6 system packages (apt's picamera2 and lgpio, built for Bookworm's own numpy)"
+apt-get update -qq
+apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio python3-numpy rsync >/dev/null
+
+echo "2/6 a dedicated user in the gpio and video groups"
+id -u "$user" >/dev/null 2>&1 || useradd --system --home-dir /var/lib/hamster-companion --shell /usr/sbin/nologin "$user"
+usermod -aG gpio,video "$user"
+
+echo "3/6 copy the companion to $prefix"
+mkdir -p "$prefix"
+rsync -a --delete --exclude .venv --exclude .git "$here/" "$prefix/"
+
+echo "4/6 a venv that sees apt's picamera2, lgpio and numpy"
+[ -x "$prefix/.venv/bin/python" ] || python3 -m venv --system-site-packages "$prefix/.venv"
+# Pin numpy to the system's: a pip numpy would break apt's picamera2 (built against it).
+system_numpy=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
+echo "numpy==$system_numpy" > "$prefix/.venv/constraints.txt"
+"$prefix/.venv/bin/pip" install --quiet --constraint "$prefix/.venv/constraints.txt" "$prefix"
+
+echo "5/6 configuration and the service"
+mkdir -p /etc/hamster-companion
+[ -f /etc/hamster-companion/companion.toml ] || cp "$here/systemd/companion.toml" /etc/hamster-companion/companion.toml
+install -m 0644 "$here/systemd/companion.service" /etc/systemd/system/companion.service
+systemctl daemon-reload
+systemctl enable companion.service >/dev/null
+systemctl restart companion.service
+
+echo "6/6 checks"
+sudo -u "$user" HAMSTER_DATA=/var/lib/hamster-companion "$prefix/.venv/bin/companion" doctor || true
+echo "Done: the tablet page and PIN are in 'journalctl -u companion -n 20'."

@@ -1,0 +1,131 @@
+"""The service side: sd_notify and watchdog, `companion doctor`, and `companion run` end to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import main
+from web.systemd_notify import notify, start_watchdog
+
+
+@pytest.fixture
+def notify_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> socket.socket:
+    path = tmp_path / "notify.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(path))
+    server.settimeout(10)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    return server
+
+
+def test_ready_is_sent_to_systemd(notify_socket: socket.socket) -> None:
+    assert notify("READY=1")
+    assert notify_socket.recv(64) == b"READY=1"
+    notify_socket.close()
+
+
+def test_watchdog_is_fed_only_while_the_table_is_alive(
+    notify_socket: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WATCHDOG_USEC", "20000")
+    alive = threading.Event()
+    alive.set()
+    stop = threading.Event()
+    thread = start_watchdog(alive.is_set, stop)
+    assert thread is not None
+    assert notify_socket.recv(64) == b"WATCHDOG=1"
+    alive.clear()
+    while True:  # drain pings sent before the table "died"
+        notify_socket.settimeout(0.2)
+        try:
+            notify_socket.recv(64)
+        except TimeoutError:
+            break
+    stop.set()
+    thread.join(timeout=5)
+    notify_socket.close()
+
+
+def test_no_watchdog_outside_systemd(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    assert not notify("READY=1")
+    assert start_watchdog(lambda: True, threading.Event()) is None
+
+
+def test_doctor_reports_this_machine(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "doctor"])
+    assert "numpy" in result.output and "OpenCV" in result.output
+    assert "no board calibration yet" in result.output
+    assert result.exit_code == 0, result.output
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_companion_run_serves_the_page_and_resumes_after_restart(tmp_path: Path) -> None:
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "companion.cli",
+        "--data-dir",
+        str(tmp_path),
+        "run",
+        "--simulate",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+    def start() -> subprocess.Popen[str]:
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+        )
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line and "table PIN" in line, line
+        return process
+
+    def state() -> dict[str, object]:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/api/state", timeout=5
+                ) as answer:
+                    return dict(json.load(answer))
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    first = start()
+    try:
+        before = state()
+        assert before["game"] == "run-hamster-run" and "simulated" in str(before["devices"])
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=20)
+    second = start()
+    try:
+        assert state()["game_id"] == before["game_id"]
+    finally:
+        second.send_signal(signal.SIGINT)
+        second.communicate(timeout=20)
