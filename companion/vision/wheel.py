@@ -190,7 +190,10 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
     value = hsv[..., 2]
     # The table's own brightness here: a median over a window several pieces wide ignores
     # the pieces themselves (unlike a morphological opening, which keeps dark blobs).
-    table = cv2.medianBlur(value, 31).astype(np.float32)
+    # Done at quarter size: the table's brightness changes slowly and this is 16x cheaper.
+    height, width = value.shape
+    small = cv2.resize(value, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    table = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
     grey = (hsv[..., 1] < 70) & (outside > 0)
     white = (grey & (value > 1.4 * table)).astype(np.uint8) * 255
     black = (grey & (value < 0.5 * table)).astype(np.uint8) * 255

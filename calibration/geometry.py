@@ -1,0 +1,342 @@
+"""From camera pixels to board cells, and the calibration file that remembers how.
+
+The printed corner markers are found with OpenCV's ArUco detector; their known positions
+on the board give the image-to-board homography, recomputed on every frame when the
+markers are visible (a nudged camera then costs nothing). The calibration file keeps what
+cannot be re-measured per frame: the colour of each hamster under this light, the camera's
+fixed exposure, white balance and focus, and the homography to fall back on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.vision.board import (
+    ASTERISK_MARKER_IDS,
+    BOARD_MARKER_LAYOUT,
+    PIXELS_PER_CELL,
+    ROWS,
+    ColourProfile,
+    MarkerLayout,
+    marker_corners,
+    profile_from_pixels,
+    warp_plane,
+)
+from companion.vision.wheel import DEFAULT_DIVISIONS
+
+CALIBRATION_VERSION = 1
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+# Two markers give eight corners: already a well-posed homography for a flat board.
+MIN_MARKERS = 2
+
+Image = NDArray[np.uint8]
+Homography = NDArray[np.float64]
+MarkerCorners = dict[int, NDArray[np.float32]]
+
+
+class CalibrationError(ValueError):
+    """The calibration file is missing, stale or incomplete; the message says how."""
+
+
+def make_detector() -> cv2.aruco.ArucoDetector:
+    """An ArUco detector tuned for small markers seen at an angle under uneven light."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Two threshold windows instead of OpenCV's three: the markers are found just as
+    # reliably on the simulated hard frames, in roughly half the time.
+    parameters.adaptiveThreshWinSizeMin = 9
+    parameters.adaptiveThreshWinSizeMax = 21
+    parameters.adaptiveThreshWinSizeStep = 12
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    return cv2.aruco.ArucoDetector(dictionary, parameters)
+
+
+_DETECTOR = make_detector()
+# Markers are found on a copy at most this wide, then their corners are refined on the
+# full frame: detection cost grows with pixels, corner accuracy does not need them.
+DETECTION_WIDTH = 800
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+
+
+def detect_markers(frame: Image) -> MarkerCorners:
+    """Every marker seen in ``frame``: id -> its four corners in pixels (ArUco order)."""
+    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame)
+    scale = min(1.0, DETECTION_WIDTH / gray.shape[1])
+    small = (
+        gray
+        if scale == 1.0
+        else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
+    corners, ids, _rejected = _DETECTOR.detectMarkers(small)
+    if ids is None:
+        return {}
+    found = {}
+    for marker_id, quad in zip(ids.ravel(), corners, strict=True):
+        points = np.asarray(quad, np.float32).reshape(4, 2)
+        if scale < 1.0:
+            # Pixel centres sit at integers, so undo the resize about pixel corners.
+            points = (points + 0.5) / scale - 0.5
+            window = max(2, round(1.5 / scale))
+            refined = cv2.cornerSubPix(gray, points, (window, window), (-1, -1), _SUBPIX_CRITERIA)
+            points = np.asarray(refined, np.float32).reshape(4, 2)
+        found[int(marker_id)] = points
+    return found
+
+
+def homography_from_markers(
+    found: Mapping[int, NDArray[np.float32]],
+    layout: MarkerLayout = BOARD_MARKER_LAYOUT,
+    min_markers: int = MIN_MARKERS,
+) -> Homography | None:
+    """Image-to-board homography from the layout's markers in ``found``; None if too few.
+
+    All corners of all visible markers are used in one least-squares fit: the markers'
+    spread over the board matters more for accuracy than any one corner.
+    """
+    ids = [marker_id for marker_id in layout if marker_id in found]
+    if len(ids) < min_markers:
+        return None
+    image_points = np.concatenate([found[i] for i in ids]).astype(np.float64)
+    board_points = np.concatenate([marker_corners(layout[i]) for i in ids]).astype(np.float64)
+    homography, _ = cv2.findHomography(image_points, board_points, 0)
+    if homography is None:
+        return None
+    result: Homography = homography.astype(np.float64)
+    return result
+
+
+def locate_board(frame: Image, layout: MarkerLayout = BOARD_MARKER_LAYOUT) -> Homography | None:
+    """The frame's image-to-board homography, or None when its markers are hidden."""
+    return homography_from_markers(detect_markers(frame), layout)
+
+
+def asterisk_row_from_markers(
+    found: Mapping[int, NDArray[np.float32]], image_to_board: Homography
+) -> int | None:
+    """Row of the asterisk strip from its end stickers (ids 4 and 5), if any is seen.
+
+    An alternative to spotting the printed asterisks, for belts whose asterisks are faint;
+    the stickers are small, so they are found more reliably at 1280x960 than at 640x480.
+    """
+    rows = set()
+    for marker_id in ASTERISK_MARKER_IDS:
+        if marker_id in found:
+            centre = found[marker_id].mean(axis=0).reshape(1, 1, 2).astype(np.float64)
+            y = float(cv2.perspectiveTransform(centre, image_to_board)[0, 0, 1])
+            rows.add(math.floor(y))
+    if len(rows) != 1:
+        return None  # none seen, or the two ends disagree
+    row = rows.pop()
+    return row if 1 <= row <= ROWS else None
+
+
+def warp_to_board(
+    frame: Image,
+    image_to_board: Homography,
+    bounds: tuple[float, float, float, float],
+    pixels_per_cell: float = PIXELS_PER_CELL,
+) -> Image:
+    """A top-down view of the board rectangle ``bounds`` (x0, y0, x1, y1, in cells)."""
+    return warp_plane(frame, image_to_board, bounds, pixels_per_cell)
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """Fixed camera controls, so colours look the same tonight as at calibration.
+
+    Field names match ``hardware.camera.CameraSettings`` so the runtime can copy them over.
+    """
+
+    exposure_time_us: int = 20000
+    analogue_gain: float = 1.0
+    colour_gains: tuple[float, float] = (1.8, 1.5)  # red, blue (Picamera2 ColourGains)
+    lens_position: float | None = None  # dioptres; None for a fixed-focus lens
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything the board and wheel readers need to know about this table and camera."""
+
+    image_size: tuple[int, int]  # width, height
+    homography: tuple[tuple[float, ...], ...]  # image -> board, 3 x 3
+    marker_ids: tuple[int, ...]
+    colour_profiles: dict[str, ColourProfile]
+    camera: CameraSettings = field(default_factory=CameraSettings)
+    wheel_divisions: int = DEFAULT_DIVISIONS  # the seed does not say; players count theirs
+    created: str = ""
+    version: int = CALIBRATION_VERSION
+
+    @property
+    def image_to_board(self) -> Homography:
+        return np.array(self.homography, np.float64)
+
+
+def sample_colour_profiles(
+    frame: Image, image_to_board: Homography, cells: Mapping[str, tuple[int, int]]
+) -> dict[str, ColourProfile]:
+    """Profile each hamster colour from the frame where it stands on a known (row, lane)."""
+    ppc = PIXELS_PER_CELL
+    profiles = {}
+    core = np.zeros((ppc, ppc), np.uint8)
+    cv2.circle(core, (ppc // 2, ppc // 2), round(ppc * 0.22), (255,), -1)
+    for colour, (row, lane) in cells.items():
+        patch = warp_plane(frame, image_to_board, (lane - 1.0, float(row), lane, row + 1.0), ppc)
+        try:
+            profiles[colour] = profile_from_pixels(patch[core > 0])
+        except ValueError as error:
+            raise CalibrationError(
+                f"The {colour} hamster was not seen on row {row}, lane {lane}: {error}"
+            ) from error
+    return profiles
+
+
+def calibrate_board(
+    frame: Image,
+    cells: Mapping[str, tuple[int, int]],
+    camera: CameraSettings | None = None,
+    layout: MarkerLayout = BOARD_MARKER_LAYOUT,
+    wheel_divisions: int = DEFAULT_DIVISIONS,
+) -> Calibration:
+    """Build a calibration from one frame with every hamster on its named square."""
+    found = detect_markers(frame)
+    missing = sorted(set(layout) - set(found))
+    homography = homography_from_markers(found, layout, min_markers=len(layout))
+    if homography is None:
+        raise CalibrationError(
+            f"Board markers {missing} are not visible; uncover them and calibrate again."
+        )
+    height, width = frame.shape[:2]
+    return Calibration(
+        image_size=(width, height),
+        homography=tuple(tuple(float(v) for v in row) for row in homography),
+        marker_ids=tuple(sorted(layout)),
+        colour_profiles=sample_colour_profiles(frame, homography, cells),
+        camera=camera or CameraSettings(),
+        wheel_divisions=wheel_divisions,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+
+
+def save_calibration(calibration: Calibration, path: Path) -> None:
+    """Write the calibration as readable JSON (a person may want to look at it)."""
+    data = asdict(calibration)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+_REQUIRED = (
+    "version",
+    "created",
+    "image_size",
+    "homography",
+    "marker_ids",
+    "colour_profiles",
+    "camera",
+    "wheel_divisions",
+)
+_CAMERA_FIELDS = ("exposure_time_us", "analogue_gain", "colour_gains", "lens_position")
+_PROFILE_FIELDS = ("hue", "hue_tolerance", "min_saturation", "min_value")
+
+
+def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = None) -> Calibration:
+    """Read a calibration file, refusing one that is missing, stale or incomplete.
+
+    ``expected_image_size`` is the camera's current (width, height): a calibration made at
+    another resolution would put every piece on the wrong square.
+    """
+    if not path.exists():
+        raise CalibrationError(f"No calibration file at {path}; run `companion calibrate`.")
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CalibrationError(
+            f"The calibration file {path} is unreadable ({error}); run `companion calibrate`."
+        ) from error
+    if not isinstance(data, dict):
+        raise CalibrationError(f"The calibration file {path} is not a JSON object; recalibrate.")
+    missing = [name for name in _REQUIRED if name not in data]
+    if missing:
+        raise CalibrationError(
+            f"The calibration file {path} lacks {', '.join(missing)}; run `companion calibrate`."
+        )
+    if data["version"] != CALIBRATION_VERSION:
+        raise CalibrationError(
+            f"The calibration file {path} is version {data['version']}, this companion reads "
+            f"version {CALIBRATION_VERSION}; run `companion calibrate` again."
+        )
+    try:
+        return _from_json(data, path, expected_image_size)
+    except (TypeError, ValueError, KeyError) as error:
+        if isinstance(error, CalibrationError):
+            raise
+        raise CalibrationError(
+            f"The calibration file {path} has a malformed field ({error}); recalibrate."
+        ) from error
+
+
+def _from_json(
+    data: dict[str, Any], path: Path, expected_image_size: tuple[int, int] | None
+) -> Calibration:
+    width, height = (int(v) for v in data["image_size"])
+    if expected_image_size is not None and (width, height) != tuple(expected_image_size):
+        raise CalibrationError(
+            f"The calibration in {path} was made at {width}x{height} but the camera now gives "
+            f"{expected_image_size[0]}x{expected_image_size[1]}; calibrate again at this size."
+        )
+    homography = tuple(tuple(float(v) for v in row) for row in data["homography"])
+    flat = [v for row in homography for v in row]
+    if len(homography) != 3 or len(flat) != 9 or not all(math.isfinite(v) for v in flat):
+        raise CalibrationError(f"The homography in {path} is not a finite 3x3 matrix; recalibrate.")
+    camera = data["camera"]
+    missing_camera = [name for name in _CAMERA_FIELDS if name not in camera]
+    if missing_camera:
+        raise CalibrationError(
+            f"The calibration file {path} lacks camera.{', camera.'.join(missing_camera)}; "
+            "run `companion calibrate`."
+        )
+    profiles = {}
+    for colour, profile in data["colour_profiles"].items():
+        absent = [name for name in _PROFILE_FIELDS if name not in profile]
+        if absent:
+            raise CalibrationError(
+                f"The {colour} colour profile in {path} lacks {', '.join(absent)}; recalibrate."
+            )
+        profiles[colour] = ColourProfile(**{name: float(profile[name]) for name in _PROFILE_FIELDS})
+    if not profiles:
+        raise CalibrationError(f"The calibration file {path} has no colour profiles; recalibrate.")
+    lens = camera["lens_position"]
+    red_gain, blue_gain = (float(v) for v in camera["colour_gains"])
+    return Calibration(
+        image_size=(width, height),
+        homography=homography,
+        marker_ids=tuple(int(v) for v in data["marker_ids"]),
+        colour_profiles=profiles,
+        camera=CameraSettings(
+            exposure_time_us=int(camera["exposure_time_us"]),
+            analogue_gain=float(camera["analogue_gain"]),
+            colour_gains=(red_gain, blue_gain),
+            lens_position=None if lens is None else float(lens),
+        ),
+        wheel_divisions=_divisions(data["wheel_divisions"], path),
+        created=str(data["created"]),
+        version=int(data["version"]),
+    )
+
+
+def _divisions(value: Any, path: Path) -> int:
+    divisions = int(value)
+    if not 3 <= divisions <= 60:
+        raise CalibrationError(
+            f"The wheel in {path} has {divisions} divisions, expected 3 to 60; recalibrate."
+        )
+    return divisions

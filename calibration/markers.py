@@ -1,0 +1,217 @@
+"""Printable ArUco marker sheets for the board corners, asterisk strip, table and wheel rim.
+
+The vision measures everything in belt squares, so the corner markers must print exactly
+one belt square wide: each sheet carries a 100 mm bar to check the printer did not scale
+it. Sheets are written as PNG (for screens) and as a one-page PDF built by hand around the
+same image (for printers), so no PDF library is needed.
+
+    python -m calibration.markers OUTDIR [--square-mm 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.vision.board import ASTERISK_MARKER_IDS, BOARD_MARKER_LAYOUT, MARKER_GAP
+from companion.vision.wheel import RIM_MARKER_ID, TABLE_MARKER_LAYOUT
+
+ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
+DPI = 300
+A4_MM = (210.0, 297.0)
+MM_PER_INCH = 25.4
+POINTS_PER_INCH = 72.0
+DEFAULT_SQUARE_MM = 40.0
+
+Image = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One page: markers of ``side_mm`` with a caption each, plus how to place them."""
+
+    name: str
+    title: str
+    markers: tuple[tuple[int, str], ...]  # (id, caption)
+    side_mm: float
+    instructions: tuple[str, ...]
+
+
+def mm_to_px(mm: float) -> int:
+    return round(mm / MM_PER_INCH * DPI)
+
+
+def marker_image(marker_id: int, side_px: int) -> Image:
+    """The marker's black square (border included) at exactly ``side_px`` pixels."""
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
+    return np.asarray(cv2.aruco.generateImageMarker(dictionary, marker_id, side_px), np.uint8)
+
+
+def _text(page: Image, text: str, origin: tuple[int, int], scale: float = 1.6) -> None:
+    cv2.putText(page, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0,), 3, cv2.LINE_AA)
+
+
+def render_sheet(sheet: Sheet) -> Image:
+    """An A4 page at 300 dpi: title, scale bar, markers in a grid, placement notes."""
+    width, height = mm_to_px(A4_MM[0]), mm_to_px(A4_MM[1])
+    page = np.full((height, width), 255, np.uint8)
+    margin = mm_to_px(15)
+    _text(page, sheet.title, (margin, margin + 40), 2.0)
+    bar_y = margin + mm_to_px(12)
+    cv2.rectangle(page, (margin, bar_y), (margin + mm_to_px(100), bar_y + mm_to_px(3)), (0,), -1)
+    _text(page, "100 mm: measure this bar; print at 100% scale", (margin, bar_y + mm_to_px(9)), 1.2)
+
+    side = mm_to_px(sheet.side_mm)
+    cell = side + mm_to_px(max(12.0, sheet.side_mm * 0.5))
+    columns = max(1, (width - 2 * margin) // cell)
+    top = bar_y + mm_to_px(20)
+    for index, (marker_id, caption) in enumerate(sheet.markers):
+        x = margin + (index % columns) * cell
+        y = top + (index // columns) * (cell + mm_to_px(6))
+        page[y : y + side, x : x + side] = marker_image(marker_id, side)
+        _text(page, caption, (x, y + side + mm_to_px(6)), 1.0)
+
+    rows = (len(sheet.markers) + columns - 1) // columns
+    note_y = top + rows * (cell + mm_to_px(6)) + mm_to_px(8)
+    for line in sheet.instructions:
+        _text(page, line, (margin, note_y), 1.1)
+        note_y += mm_to_px(7)
+    return page
+
+
+def pdf_bytes(page: Image) -> bytes:
+    """A one-page PDF showing ``page`` (8-bit grey) across an A4 sheet at its true size.
+
+    The PDF is just five objects: catalog, page tree, page, drawing command and the image
+    (Flate-compressed with the standard library), plus the cross-reference table.
+    """
+    height, width = page.shape
+    page_w = A4_MM[0] / MM_PER_INCH * POINTS_PER_INCH
+    page_h = A4_MM[1] / MM_PER_INCH * POINTS_PER_INCH
+    pixels = zlib.compress(np.ascontiguousarray(page).tobytes(), 9)
+    drawing = f"q {page_w:.2f} 0 0 {page_h:.2f} 0 0 cm /Im0 Do Q".encode("ascii")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        (
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {page_w:.2f} {page_h:.2f}] "
+            "/Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>"
+        ).encode("ascii"),
+        b"<< /Length %d >>\nstream\n" % len(drawing) + drawing + b"\nendstream",
+        (
+            f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} "
+            f"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode "
+            f"/Length {len(pixels)} >>\nstream\n"
+        ).encode("ascii")
+        + pixels
+        + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def standard_sheets(square_mm: float = DEFAULT_SQUARE_MM) -> tuple[Sheet, ...]:
+    """The four sheets a table needs, sized so one marker is one belt square."""
+    gap_mm = MARKER_GAP * square_mm
+    corner_names = {
+        0: "Pit end, lane 1",
+        1: "Pit end, lane 5",
+        2: "far end, lane 5",
+        3: "far end, lane 1",
+    }
+    return (
+        Sheet(
+            "board-corners",
+            "Run, Hamster, Run! - belt corner markers",
+            tuple((i, f"{i}: {corner_names[i]}") for i in BOARD_MARKER_LAYOUT),
+            square_mm,
+            (
+                f"Cut out each marker. Place each {gap_mm:.0f} mm beyond the belt's end",
+                f"and {gap_mm:.0f} mm beyond the strip tabs, upright, text towards the far end.",
+                "Keep all four visible while playing; recalibrate if the belt moves.",
+            ),
+        ),
+        Sheet(
+            "table-corners",
+            "Hamster Wheel - table corner markers",
+            tuple((i, f"{i}") for i in TABLE_MARKER_LAYOUT),
+            square_mm,
+            (
+                "Lay 10, 11, 12, 13 clockwise at the corners of a 16 x 12 square area",
+                "(one square = one marker side), each 0.3 squares in from its corner.",
+            ),
+        ),
+        Sheet(
+            "asterisk-strip",
+            "Run, Hamster, Run! - asterisk strip markers",
+            tuple(
+                (i, f"{i}: {'lane-1 end' if k == 0 else 'lane-5 end'}")
+                for k, i in enumerate(ASTERISK_MARKER_IDS)
+            ),
+            square_mm * 0.4,
+            ("Stick one on each end tab of the asterisk strip, next to its asterisk.",),
+        ),
+        Sheet(
+            "wheel-rim",
+            "Hamster Wheel - rim marker",
+            tuple((RIM_MARKER_ID, "6") for _ in range(6)),
+            square_mm * 0.25,
+            (
+                "Stick ONE on the top of the rim, midway between two spokes;",
+                "the others are spares. The bright sticker gives the wheel's angle.",
+            ),
+        ),
+    )
+
+
+def write_sheets(out_dir: Path, sheets: Sequence[Sheet]) -> list[Path]:
+    """Write NAME.png and NAME.pdf for every sheet; returns the paths written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sheet in sheets:
+        page = render_sheet(sheet)
+        png = out_dir / f"{sheet.name}.png"
+        if not cv2.imwrite(str(png), page):
+            raise OSError(f"Could not write {png}; check the folder is writable.")
+        pdf = out_dir / f"{sheet.name}.pdf"
+        pdf.write_bytes(pdf_bytes(page))
+        written += [png, pdf]
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write printable ArUco marker sheets.")
+    parser.add_argument("out_dir", type=Path, help="folder for the PNG and PDF sheets")
+    parser.add_argument(
+        "--square-mm",
+        type=float,
+        default=DEFAULT_SQUARE_MM,
+        help="side of one belt square in mm (markers print this wide)",
+    )
+    args = parser.parse_args(argv)
+    for path in write_sheets(args.out_dir, standard_sheets(args.square_mm)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,208 @@
+"""Calibration: marker sheets, homography and the calibration file.
+
+A player notices a sheet that prints at the wrong size or does not scan, a homography that
+puts pieces one square off, and a stale calibration file that silently misreads the board
+instead of saying what to redo.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import (
+    CALIBRATION_VERSION,
+    Calibration,
+    CalibrationError,
+    asterisk_row_from_markers,
+    calibrate_board,
+    detect_markers,
+    homography_from_markers,
+    load_calibration,
+    locate_board,
+    save_calibration,
+    warp_to_board,
+)
+from calibration.markers import (
+    DEFAULT_SQUARE_MM,
+    main,
+    mm_to_px,
+    pdf_bytes,
+    render_sheet,
+    standard_sheets,
+)
+from companion.vision.board import BELT_X0, BELT_X1, BELT_Y1, BOARD_MARKER_LAYOUT, LANES, ROWS
+from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_belt
+
+CELLS = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
+
+
+@pytest.fixture(scope="module")
+def calibration() -> Calibration:
+    frame = render_belt(BeltScene(CELLS), np.random.default_rng(0), Conditions()).frame
+    return calibrate_board(frame, CELLS)
+
+
+def cell_centres() -> np.ndarray:
+    return np.array(
+        [[lane - 0.5, row + 0.5] for row in range(ROWS + 1) for lane in range(1, LANES + 1)],
+        np.float64,
+    )
+
+
+def test_homography_puts_every_square_within_a_twentieth_of_a_square() -> None:
+    for seed in range(8):
+        conditions = Conditions(perspective=1.0, uneven_light=0.8, noise=6.0, shadows=2)
+        rendered = render_belt(BeltScene({}), np.random.default_rng(seed), conditions)
+        homography = locate_board(rendered.frame)
+        assert homography is not None
+        in_image = cv2.perspectiveTransform(cell_centres()[None], rendered.board_to_image)
+        back = cv2.perspectiveTransform(in_image, homography)[0]
+        assert np.abs(back - cell_centres()).max() < 0.05
+
+
+def test_two_markers_are_enough_and_one_is_not() -> None:
+    rendered = render_belt(BeltScene({}), np.random.default_rng(1), Conditions(perspective=0.5))
+    found = detect_markers(rendered.frame)
+    assert homography_from_markers({i: found[i] for i in (0, 2)}) is not None
+    assert homography_from_markers({0: found[0]}) is None
+
+
+def test_warp_gives_a_straight_top_down_belt(calibration: Calibration) -> None:
+    rendered = render_belt(BeltScene({}), np.random.default_rng(2), Conditions(perspective=1.0))
+    homography = locate_board(rendered.frame)
+    assert homography is not None
+    top_down = warp_to_board(rendered.frame, homography, (BELT_X0, 1.0, BELT_X1, BELT_Y1), 20)
+    assert top_down.shape == (200, 120, 3)
+    assert top_down[10:200:20, 20:120:20].mean() > 150  # square centres are light belt
+
+
+def test_calibration_samples_one_profile_per_hamster(calibration: Calibration) -> None:
+    assert set(calibration.colour_profiles) == set(HAMSTER_COLOURS)
+    hues = sorted(profile.hue for profile in calibration.colour_profiles.values())
+    assert min(b - a for a, b in itertools.pairwise(hues)) > 20
+    assert calibration.image_size == (640, 480)
+    assert calibration.marker_ids == tuple(sorted(BOARD_MARKER_LAYOUT))
+
+
+def test_calibration_refuses_a_frame_with_a_hidden_corner() -> None:
+    frame = render_belt(BeltScene(CELLS), np.random.default_rng(0), Conditions()).frame
+    found = detect_markers(frame)
+    x, y, w, h = cv2.boundingRect(found[3].astype(np.float32))
+    frame[y - 5 : y + h + 5, x - 5 : x + w + 5] = 0
+    with pytest.raises(CalibrationError, match=r"markers \[3\] are not visible"):
+        calibrate_board(frame, CELLS)
+
+
+def test_save_and_load_round_trip(tmp_path: Path, calibration: Calibration) -> None:
+    path = tmp_path / "calibration.json"
+    save_calibration(calibration, path)
+    assert load_calibration(path, expected_image_size=(640, 480)) == calibration
+
+
+def write_edited(tmp_path: Path, calibration: Calibration, edit: dict[str, object]) -> Path:
+    path = tmp_path / "calibration.json"
+    save_calibration(calibration, path)
+    data = json.loads(path.read_text())
+    for key, value in edit.items():
+        if value is None:
+            del data[key]
+        else:
+            data[key] = value
+    path.write_text(json.dumps(data))
+    return path
+
+
+def one_sentence(message: str) -> bool:
+    return len(re.findall(r"[.!?](\s|$)", message)) == 1 and "\n" not in message
+
+
+def test_load_names_the_missing_field(tmp_path: Path, calibration: Calibration) -> None:
+    path = write_edited(tmp_path, calibration, {"colour_profiles": None})
+    with pytest.raises(CalibrationError, match="lacks colour_profiles") as error:
+        load_calibration(path)
+    assert one_sentence(str(error.value))
+
+
+def test_load_names_a_missing_camera_setting(tmp_path: Path, calibration: Calibration) -> None:
+    path = write_edited(tmp_path, calibration, {"camera": {"exposure_time_us": 100}})
+    with pytest.raises(CalibrationError, match=r"camera\.analogue_gain") as error:
+        load_calibration(path)
+    assert one_sentence(str(error.value))
+
+
+def test_load_refuses_an_old_version(tmp_path: Path, calibration: Calibration) -> None:
+    path = write_edited(tmp_path, calibration, {"version": CALIBRATION_VERSION - 1})
+    with pytest.raises(CalibrationError, match="version 0") as error:
+        load_calibration(path)
+    assert one_sentence(str(error.value))
+
+
+def test_load_refuses_another_image_size(tmp_path: Path, calibration: Calibration) -> None:
+    path = tmp_path / "calibration.json"
+    save_calibration(calibration, path)
+    with pytest.raises(
+        CalibrationError, match="640x480 but the camera now gives 1280x960"
+    ) as error:
+        load_calibration(path, expected_image_size=(1280, 960))
+    assert one_sentence(str(error.value))
+
+
+def test_load_explains_a_missing_or_broken_file(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="No calibration file"):
+        load_calibration(tmp_path / "nowhere.json")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(CalibrationError, match="unreadable"):
+        load_calibration(broken)
+
+
+def test_marker_sheets_scan_and_print_at_true_size(tmp_path: Path) -> None:
+    assert main([str(tmp_path)]) == 0
+    for sheet in standard_sheets():
+        png = cv2.imread(str(tmp_path / f"{sheet.name}.png"), cv2.IMREAD_GRAYSCALE)
+        assert png is not None
+        small = cv2.resize(png, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        found = detect_markers(small)
+        assert {marker_id for marker_id, _ in sheet.markers} <= set(found)
+        side_px = np.linalg.norm(next(iter(found.values()))[0] - next(iter(found.values()))[1])
+        assert side_px * 2 == pytest.approx(mm_to_px(sheet.side_mm), rel=0.02)
+        assert (tmp_path / f"{sheet.name}.pdf").read_bytes().startswith(b"%PDF-1.4")
+    corners = standard_sheets()[0]
+    assert corners.side_mm == DEFAULT_SQUARE_MM
+
+
+def test_pdf_cross_reference_points_at_its_objects() -> None:
+    pdf = pdf_bytes(render_sheet(standard_sheets()[3]))
+    xref_at = int(pdf.rsplit(b"startxref\n", 1)[1].split(b"\n")[0])
+    assert pdf[xref_at:].startswith(b"xref")
+    offsets = [int(line[:10]) for line in pdf[xref_at:].split(b"\n")[3:8]]
+    for number, offset in enumerate(offsets, start=1):
+        assert pdf[offset:].startswith(b"%d 0 obj" % number)
+    assert b"/Width 2480 /Height 3508" in pdf
+
+
+def test_wheel_divisions_are_kept_and_checked(tmp_path: Path, calibration: Calibration) -> None:
+    path = write_edited(tmp_path, calibration, {"wheel_divisions": 10})
+    assert load_calibration(path).wheel_divisions == 10
+    path = write_edited(tmp_path, calibration, {"wheel_divisions": 1})
+    with pytest.raises(CalibrationError, match="1 divisions"):
+        load_calibration(path)
+
+
+def test_asterisk_stickers_give_the_strip_row() -> None:
+    for seed, row in enumerate((1, 4, 10)):
+        scene = BeltScene({"red": (3, 3)}, asterisk_row=row, asterisk_markers=True)
+        conditions = Conditions(size=(1280, 960), perspective=0.7, noise=3.0)
+        frame = render_belt(scene, np.random.default_rng(seed), conditions).frame
+        found = detect_markers(frame)
+        homography = homography_from_markers(found)
+        assert homography is not None
+        assert asterisk_row_from_markers(found, homography) == row
+    assert asterisk_row_from_markers({}, np.eye(3)) is None

@@ -1,0 +1,144 @@
+"""The synthetic camera: frames must be reproducible and must show what the truth says.
+
+If the simulator lied (a hamster drawn off its square, a homography that does not match
+the picture), every vision figure built on it would be meaningless.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.geometry import detect_markers
+from companion.vision.board import BOARD_MARKER_LAYOUT, marker_corners
+from companion.vision.wheel import TABLE_MARKER_LAYOUT
+from hardware.simulator import (
+    HAMSTER_COLOURS,
+    BeltScene,
+    Conditions,
+    DiceScene,
+    Die,
+    WheelPiece,
+    WheelScene,
+    random_belt_scene,
+    random_dice_scene,
+    render_belt,
+    render_dice,
+    render_wheel,
+    wheel_video,
+)
+
+HARD = Conditions(perspective=1.0, uneven_light=1.0, noise=6.0, shadows=3)
+
+
+def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    projected: np.ndarray = cv2.perspectiveTransform(
+        points.reshape(1, -1, 2).astype(np.float64), homography
+    )[0]
+    return projected
+
+
+def test_same_seed_same_frame() -> None:
+    scene = random_belt_scene(np.random.default_rng(4))
+    first = render_belt(scene, np.random.default_rng(9), HARD)
+    second = render_belt(scene, np.random.default_rng(9), HARD)
+    assert np.array_equal(first.frame, second.frame)
+    assert np.array_equal(first.board_to_image, second.board_to_image)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1280, 960)])
+def test_frames_have_the_requested_size(size: tuple[int, int]) -> None:
+    rendered = render_belt(BeltScene({}), np.random.default_rng(1), Conditions(size=size))
+    assert rendered.frame.shape == (size[1], size[0], 3)
+    assert rendered.frame.dtype == np.uint8
+
+
+def test_markers_appear_where_the_homography_says() -> None:
+    for seed in range(5):
+        rendered = render_belt(BeltScene({}), np.random.default_rng(seed), HARD)
+        found = detect_markers(rendered.frame)
+        assert set(BOARD_MARKER_LAYOUT) <= set(found)
+        for marker_id, entry in BOARD_MARKER_LAYOUT.items():
+            expected = project(rendered.board_to_image, marker_corners(entry))
+            assert np.abs(found[marker_id] - expected).max() < 1.5
+
+
+def test_hamsters_are_drawn_on_their_squares_in_their_colours() -> None:
+    cells = {colour: (3 + k, k + 1) for k, colour in enumerate(HAMSTER_COLOURS)}
+    rendered = render_belt(BeltScene(dict(cells)), np.random.default_rng(2), Conditions())
+    for colour, (row, lane) in cells.items():
+        x, y = project(rendered.board_to_image, np.array([[lane - 0.5, row + 0.5]]))[0]
+        pixel = rendered.frame[round(y), round(x)].astype(int)
+        assert np.abs(pixel - np.array(HAMSTER_COLOURS[colour]) * 1.1).max() < 60, colour
+
+
+def test_a_hand_is_reported_when_it_reaches_over_the_board() -> None:
+    seen_over = 0
+    for seed in range(10):
+        rendered = render_belt(BeltScene({}), np.random.default_rng(seed), Conditions(hand=True))
+        assert rendered.hand_mask.any()
+        seen_over += rendered.hand_over_board
+    assert seen_over >= 5
+    plain = render_belt(BeltScene({}), np.random.default_rng(0), Conditions())
+    assert not plain.hand_over_board and not plain.hand_mask.any()
+
+
+def test_uneven_light_darkens_one_side() -> None:
+    flat = render_belt(BeltScene({}), np.random.default_rng(3), Conditions())
+    uneven = render_belt(
+        BeltScene({}),
+        np.random.default_rng(3),
+        Conditions(uneven_light=1.0, board_to_image=tuple(map(tuple, flat.board_to_image))),
+    )
+    ratio = uneven.frame.astype(float).mean(axis=2) / np.maximum(flat.frame.mean(axis=2), 1)
+    assert ratio.max() - ratio.min() > 0.3
+
+
+def test_dice_truth_matches_the_dice_drawn() -> None:
+    scene = DiceScene((Die(6, (3.0, 3.0), 20.0), Die(1, (4.02, 3.0), 20.0, colour=(30, 30, 190))))
+    rendered = render_dice(scene, np.random.default_rng(5), Conditions(perspective=0.5))
+    assert [truth.value for truth in rendered.dice] == [6, 1]
+    x, y = rendered.dice[1].centre
+    centre_pixel = rendered.frame[round(y), round(x)].astype(int)
+    assert centre_pixel.max() - centre_pixel.min() < 40  # the single pip, black on red
+    red_die = rendered.dice[1].corners
+    assert cv2.contourArea(red_die.astype(np.float32)) > 1000
+
+
+def test_random_dice_do_not_overlap_and_can_touch() -> None:
+    scene = random_dice_scene(np.random.default_rng(6), 8, touching=True)
+    centres = [die.centre for die in scene.dice]
+    gaps = [math.dist(a, b) for i, a in enumerate(centres) for b in centres[i + 1 :]]
+    assert min(gaps) >= 1.0
+    assert min(gaps) < 1.1
+    assert {die.value for die in scene.dice} <= set(range(1, 7))
+
+
+def test_wheel_rim_marker_is_the_bright_spot_on_the_rim() -> None:
+    scene = WheelScene(angle_deg=60.0)
+    rendered = render_wheel(scene, np.random.default_rng(7), Conditions())
+    rim = scene.radius - 0.175
+    at_marker = (8.0 + rim * math.cos(math.radians(60)), 6.0 + rim * math.sin(math.radians(60)))
+    opposite = (8.0 - rim * math.cos(math.radians(60)), 6.0 - rim * math.sin(math.radians(60)))
+    marker_px, opposite_px = project(rendered.board_to_image, np.array([at_marker, opposite]))
+    gray = cv2.cvtColor(rendered.frame, cv2.COLOR_BGR2GRAY)
+    x, y = np.round(opposite_px).astype(int)
+    mx, my = np.round(marker_px).astype(int)
+    assert gray[my - 2 : my + 3, mx - 2 : mx + 3].max() > gray[y, x] + 60
+
+
+def test_wheel_frames_show_the_table_markers() -> None:
+    scene = WheelScene(outside=(WheelPiece("black", (3.0, 3.0)),))
+    rendered = render_wheel(scene, np.random.default_rng(8), HARD)
+    assert set(TABLE_MARKER_LAYOUT) <= set(detect_markers(rendered.frame))
+
+
+def test_wheel_video_keeps_the_camera_still_and_rolls_the_wheel() -> None:
+    video = wheel_video(np.random.default_rng(9), 12, Conditions(perspective=0.8))
+    poses = {rendered.board_to_image.tobytes() for _, rendered in video}
+    assert len(poses) == 1
+    angles = [scene.angle_deg for scene, _ in video]
+    assert len(set(angles)) > 6
