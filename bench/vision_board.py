@@ -84,6 +84,8 @@ def board_accuracy(
     calibration: Calibration, frames: int, seed: int, size: tuple[int, int] = SIZES[0]
 ) -> None:
     """Every square of every frame must be right, unless a hand over the board blocked it."""
+    if frames <= 0:
+        return
     right = blocked_by_hand = wrong = cells_right = cells_total = 0
     for index in range(frames):
         rng = np.random.default_rng((seed, index))
@@ -115,6 +117,8 @@ def board_accuracy(
 
 def wheel_accuracy(videos: int, frames: int, seed: int) -> None:
     """Angle and fall counts on clear frames; frames with a hand must be blocked or right."""
+    if videos <= 0 or frames <= 0:
+        return
     errors: list[float] = []
     counts_right = blocked = total = hand_frames = hand_excused = 0
     for video_index in range(videos):

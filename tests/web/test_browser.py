@@ -55,6 +55,7 @@ def server(table: Table) -> Iterator[str]:
                 channel.close()
         httpd.close()  # the trigger and the listener: the loop's map empties and it returns
 
+    httpd.pull_trigger = lambda: None  # a straggling task must not poke the closed trigger
     httpd.trigger.pull_trigger(close_everything)
     thread.join(timeout=10)
 
