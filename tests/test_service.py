@@ -129,3 +129,47 @@ def test_companion_run_serves_the_page_and_resumes_after_restart(tmp_path: Path)
     finally:
         second.send_signal(signal.SIGINT)
         second.communicate(timeout=20)
+
+
+class RecordingLights:
+    """Stands in for TableButtons' LED and buzzer to see what the runtime asks of them."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+        self.changed = threading.Condition()
+
+    def set_light(self, mode: str) -> None:
+        with self.changed:
+            self.calls.append(("light", mode))
+            self.changed.notify_all()
+
+    def buzz(self, pattern: str) -> None:
+        with self.changed:
+            self.calls.append(("buzz", pattern))
+            self.changed.notify_all()
+
+    def wait_for(self, call: tuple[str, str]) -> bool:
+        with self.changed:
+            return self.changed.wait_for(lambda: call in self.calls, timeout=10)
+
+
+def test_lights_blink_while_the_table_must_act(tmp_path: Path) -> None:
+    from companion.config import GameDefaults
+    from companion.engine.events import MOVE, Event
+    from companion.store import Store
+    from companion.table import Table
+    from web.server import follow_with_lights
+
+    store = Store(tmp_path / "c.sqlite3")
+    table = Table(store, GameDefaults(players=("Ann", "Bo")))
+    table.new_game()
+    lights = RecordingLights()
+    stop = threading.Event()
+    follower = follow_with_lights(table, lights, stop)
+    seat = table.public_state()["current"]
+    table.submit(Event(MOVE, name="place", seat=seat, args={"to": [2, 2]})).result(timeout=10)
+    assert lights.wait_for(("light", "blink"))
+    stop.set()
+    table.close()
+    follower.join(timeout=10)
+    store.close()

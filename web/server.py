@@ -77,6 +77,33 @@ def start_keyboard(table: Table) -> str:
     return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
+def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> threading.Thread:
+    """LED and buzzer follow the game: blink while the table must act, sounds for the big
+    moments. Runs on its own subscription so the worker never waits for a buzzer."""
+    subscription = table.subscribe(table.public_state(with_log=False).get("seq") or 0)
+
+    def follow() -> None:
+        while not stop.is_set():
+            event = subscription.get(timeout=1.0)
+            if event is None:
+                if subscription.ended:
+                    return
+                continue
+            state = table.public_state(with_log=False)
+            notes = " ".join((state.get("view") or {}).get("notes") or [])
+            if state.get("over"):
+                buttons.buzz("game_over")
+                buttons.set_light("off")
+                continue
+            if "Chomp!" in notes and event.kind == "next":
+                buttons.buzz("chomp")
+            buttons.set_light("steady" if state.get("pending") else "blink")
+
+    thread = threading.Thread(target=follow, name="lights", daemon=True)
+    thread.start()
+    return thread
+
+
 def _press(table: Table, intent: str) -> None:
     """A button press only enqueues; a refusal is printed, never raised on gpiozero's thread."""
     table.submit_intent(intent, source="button").add_done_callback(_report)
@@ -114,6 +141,8 @@ def serve(config: Config, *, simulate: bool, host: str | None, port: int | None)
     stop = threading.Event()
     notify("READY=1")
     start_watchdog(table.worker_alive, stop)
+    if buttons is not None:
+        follow_with_lights(table, buttons, stop)
     try:
         server.run()
     finally:
