@@ -157,3 +157,9 @@ def test_next_during_resolve_finishes_the_current_hamster() -> None:
     s = position(V, [("A", 5, 3, (2, 3, 2)), ("B", 4, 1, (2, 2, 3))], declared=["run", "run"])
     s = nxt(s)
     assert s.ctx.current == 1 and ham(s, 0).did == "run"
+
+
+def test_the_free_sidestep_cannot_push() -> None:
+    s = position(V, [("A", 2, 2, (1, 3, 3)), ("B", 2, 3, (2, 2, 3))], declared=["run", "rest"])
+    with pytest.raises(IllegalMove, match="occupied by B"):
+        act(s, 0, "sidestep", to=[2, 3])

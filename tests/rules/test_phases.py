@@ -243,3 +243,35 @@ def test_tally_last_hamster_wins_and_none_left_means_alligators_win() -> None:
 def test_hat_odds_are_chips_over_all_chips() -> None:
     wins = sum(Draws(seed * 104729).hat({0: 3, 1: 1}, "test") == 0 for seed in range(4000))
     assert abs(wins / 4000 - 0.75) < 0.03
+
+
+def test_face_down_chips_turn_back_up_at_the_next_round() -> None:
+    s = position(
+        "classic", [("A", 5, 1, (3, 3, 1)), ("B", 5, 2, (3, 2, 2))], phase="new_round", current=None
+    )
+    s = evolve(s, G=s.G.with_hamster(0, evolve(ham(s, 0), down=(2, 0, 0))))
+    s = nxt(s)
+    assert s.ctx.phase == "allocate" and ham(s, 0).down == (0, 0, 0)
+
+
+def test_each_chomp_picks_its_own_pit_hamster() -> None:
+    s = _pit("classic", 2, [("A", 0, 1, (1, 5, 1)), ("B", 0, 2, (1, 5, 1)), ("C", 5, 2, (3, 2, 2))])
+    # No arrival (6); both alligators chomp (1, 1); the first hits A, the second B; both win.
+    after = nxt(s, given=[6, 1, "0", 4, 0, 1, "1", 4, 1])  # type: ignore[arg-type]
+    assert ham(after, 0).traits[1] == 4 and ham(after, 1).traits[1] == 4
+
+
+def test_v21_alligators_never_drop_below_one() -> None:
+    s = _pit("v2.1", 1, [("A", 0, 1, (1, 5, 1)), ("B", 5, 2, (3, 2, 2))])
+    # One arrives (2 now); A loses the test: ceil(2/2) = 1 chip, then one leaves (1 left).
+    after = nxt(s, given=["alligator"])  # type: ignore[arg-type]
+    assert after.G.alligators == 1 and ham(after, 0).pluck == 6
+
+
+def test_face_down_chips_count_in_a_test() -> None:
+    from tests.rules.board import outcome
+
+    s = position("v2.1", [("A", 5, 3, (3, 2, 2)), ("B", 4, 3, (2, 4, 1))], declared=["run", "rest"])
+    s = evolve(s, G=s.G.with_hamster(1, evolve(ham(s, 1), down=(0, 3, 0))))
+    drawn = outcome(s, 0, "push", direction="down")
+    assert drawn[0]["chips"] == {"0": 2, "1": 4}
