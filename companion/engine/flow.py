@@ -67,16 +67,17 @@ def step(
         game, ctx = _next(spec, phase, state.G, ctx, draws)
     else:
         raise IllegalMove(f"{event.kind!r} is not a move; undo and redo go through the session.")
-    if draws.unused_given:
+    if event.given and draws.unused_given:
         raise IllegalMove(
             f"{draws.unused_given} given outcome(s) were not needed by this "
             f"{event.name or event.kind}; remove them."
         )
     ended = spec.end_if(game, ctx)
-    ctx = replace(ctx, seq=ctx.seq + 1)
-    if ended is not None:
-        ctx = replace(ctx, over=True, winners=ended.winners, result=ended.result)
-    return State(game, ctx, draws.state), tuple(draws.outcome)
+    if ended is None:
+        ctx = replace(ctx, seq=ctx.seq + 1)
+    else:
+        ctx = replace(ctx, seq=ctx.seq + 1, over=True, winners=ended.winners, result=ended.result)
+    return State(game, ctx, draws.state), tuple(draws.outcome) if record else ()
 
 
 def _move(

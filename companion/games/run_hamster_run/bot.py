@@ -96,7 +96,9 @@ def _resolve(game: Belt, seat: int, rng: random.Random) -> Iterator[Event]:
     hamster = game.hamsters[seat]
     res = game.resolution
     action = res.action if res is not None and res.seat == seat else hamster.declared
-    acted = res is not None and res.seat == seat and res.acted
+    if res is not None and res.seat != seat:
+        res = None
+    acted = res is not None and res.acted
     if action == REST or hamster.in_pit:
         return
     neighbours = _neighbours(game, hamster)
@@ -132,10 +134,11 @@ def _resolve(game: Belt, seat: int, rng: random.Random) -> Iterator[Event]:
             yield _move(seat, "run", path=path, pay="flip")
             if game.rules != CLASSIC:
                 yield _move(seat, "run", path=path[:2], pay="spend")
-        elif game.rules != CLASSIC and action == RUN:
+        elif game.rules != CLASSIC and action == RUN and not (res and res.sidestep_used):
             for lane in (hamster.lane - 1, hamster.lane + 1):
-                yield _move(seat, "sidestep", to=[hamster.row, lane])
-    if action in (BITE, THROW) and game.rules != CLASSIC:
+                if 1 <= lane <= LANES and game.occupant(hamster.row, lane) is None:
+                    yield _move(seat, "sidestep", to=[hamster.row, lane])
+    if action in (BITE, THROW) and game.rules != CLASSIC and not (res and res.free_step_used):
         up = (hamster.row + 1, hamster.lane)
         if on_board(*up) and game.occupant(*up) is None:
             yield _move(seat, "step", to=list(up))

@@ -154,9 +154,8 @@ class Belt:
         return None
 
     def with_hamster(self, seat: int, hamster: Hamster) -> Belt:
-        hamsters = list(self.hamsters)
-        hamsters[seat] = hamster
-        return replace(self, hamsters=tuple(hamsters))
+        hamsters = self.hamsters
+        return replace(self, hamsters=(*hamsters[:seat], hamster, *hamsters[seat + 1 :]))
 
     def living(self) -> list[int]:
         return [seat for seat, h in enumerate(self.hamsters) if not h.eaten]
