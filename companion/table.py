@@ -333,6 +333,11 @@ class Table:
             "players": list(header.players),
             "phase": ctx.phase,
             "phase_title": spec.phases[ctx.phase].title,
+            "phases": [
+                {"name": name, "title": phase.title}
+                for name, phase in spec.phases.items()
+                if name != spec.first_phase or phase.new_round
+            ],
             "round": ctx.round,
             "current": ctx.current,
             "prompt": spec.prompt(state.G, ctx),

@@ -109,7 +109,7 @@ def test_a_button_press_advances_the_phase_on_the_page(
         pin = factory.pin(17)
         pin.drive_low()
         pin.drive_high()
-        expect(page.locator("#phases li.now")).to_have_text("1 Allocate")
+        expect(page.locator("#phases li.now")).to_have_text("1 Allocate Pluck")
         expect(page.locator("#prompt")).to_contain_text("Allocate Pluck in secret")
     finally:
         buttons.close()
@@ -128,7 +128,7 @@ def test_a_full_round_from_the_page_with_screenshots(
         expect(page.locator("#log li")).to_have_count(count + 1)
     expect(page.locator(".belt .token")).to_have_count(4)
     press_next(page)
-    expect(page.locator("#phases li.now")).to_have_text("1 Allocate")
+    expect(page.locator("#phases li.now")).to_have_text("1 Allocate Pluck")
     splits = [(0, 6, 1), (0, 3, 4), (4, 2, 1), (4, 2, 1)]
     for index, (s, m, f) in enumerate(splits):
         form = page.locator("#allocate form").nth(index)
@@ -145,18 +145,18 @@ def test_a_full_round_from_the_page_with_screenshots(
         page.locator("#choices button", has_text="Rest").first.click()
         expect(page.locator("#log li")).to_have_count(count + 1)
     press_next(page)
-    expect(page.locator("#phases li.now")).to_have_text("4 Resolve")
+    expect(page.locator("#phases li.now")).to_have_text("4 Resolve Actions")
     page.screenshot(path=str(shots(tmp_path) / "tablet.png"))
     for _ in range(5):  # each hamster's turn ends, then the phase
         press_next(page)
-    expect(page.locator("#phases li.now")).to_have_text("5 Belt")
+    expect(page.locator("#phases li.now")).to_have_text("5 Move the Belt")
     expect(page.locator("#notes")).to_contain_text("strip nearest the Pit")
-    for phase in ["6 Alligators", "7 Fatigue", "8 Tally", "9 New round", "1 Allocate"]:
+    for phase in ["6 Alligators", "7 Fatigue", "8 Tally", "9 New Round", "1 Allocate Pluck"]:
         press_next(page)
         expect(page.locator("#phases li.now")).to_have_text(phase)
     assert table.public_state()["round"] == 2
     page.click("#btn-undo")
-    expect(page.locator("#phases li.now")).to_have_text("9 New round")
+    expect(page.locator("#phases li.now")).to_have_text("9 New Round")
     expect(page.locator("#log li.undone")).to_have_count(1)
     phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
     phone.goto(server)

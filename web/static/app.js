@@ -3,11 +3,6 @@
 // moves the engine listed as legal.
 "use strict";
 
-const PHASES = [
-  ["allocate", "1 Allocate"], ["initiative", "2 Initiative"], ["declare", "3 Declare"],
-  ["resolve", "4 Resolve"], ["belt", "5 Belt"], ["alligators", "6 Alligators"],
-  ["fatigue", "7 Fatigue"], ["tally", "8 Tally"], ["new_round", "9 New round"],
-];
 const COLOURS = { red: "#e4574c", blue: "#4f8fe6", yellow: "#f2d04b", green: "#5cc98b",
   purple: "#a77bdb", orange: "#f39a3d", pink: "#f28cc3", white: "#f4f4f4", black: "#555" };
 const HEARTBEAT_MS = 25000;
@@ -105,15 +100,21 @@ function render() {
   $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
   $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
   $("prompt").textContent = state.prompt || "";
-  $("phases").replaceChildren(...PHASES.map(([name, title]) =>
-    el("li", { class: state.phase === name ? "now" : "" }, title)));
+  $("phases").replaceChildren(...(state.phases || []).map((phase) =>
+    el("li", { class: state.phase === phase.name ? "now" : "" }, phase.title)));
   const unlocked = Boolean(token) && state.control !== false;
   $("lock").textContent = unlocked ? "Lock" : "Unlock";
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
-  renderBelt(view);
-  renderCounters(view);
-  renderHamsters(view);
+  const hamsterdam = state.game === "hamsterdam";
+  document.body.dataset.game = state.game || "";
+  if (hamsterdam) {
+    renderDams(view);
+  } else {
+    renderBelt(view);
+    renderCounters(view);
+    renderHamsters(view);
+  }
   $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
   $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
     el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
@@ -165,7 +166,49 @@ function renderBelt(view) {
     ...inPit.map((h) => token_(h, h.seat === state.current)));
 }
 
+// Hamsterdam: each player's dam, the flood tallies, the roll and the standings.
+function renderDams(view) {
+  const table = view.table || {};
+  const tracker = view.tracker || {};
+  const roll = view.roll || {};
+  const total = (table.piles || []).reduce((a, b) => a + b, 0);
+  $("belt").replaceChildren(...(view.players || []).map((player) => {
+    const floods = new Set((roll.floods || []).filter((f) => f.seat === player.seat).map((f) => f.at));
+    const cards = player.dam.map((spot) => el("div", { class: "dam-card" + (floods.has(spot.at) ? " flooding" : "") + (spot.tokens ? " wet" : "") },
+      el("b", {}, String(spot.value)),
+      el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
+      el("span", { class: "stack" }, spot.plain ? `${spot.plain} 🐹`.replace("🐹", "h") : "—"),
+      ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
+      spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
+    const tallies = player.tallies;
+    return el("div", { class: "dam" + (player.seat === state.current ? " current" : "") },
+      el("div", { class: "dam-head" }, el("b", {}, player.name),
+        el("span", {}, `pile ${tallies.pile} · on dam ${tallies.on_dam} · total ${tallies.total}` +
+          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
+      el("div", { class: "dam-cards" }, ...cards),
+      el("div", { class: "meta" }, `reserve ${player.resting.plain} · ${player.hamsters} hamsters`));
+  }));
+  $("pit").replaceChildren(el("span", { class: "label" },
+    roll.value ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}` : "Waiting for the roll"));
+  $("speed").textContent = String(total);
+  $("speed-chips").textContent = `of ${table.threshold} tokens ends the game`;
+  $("alligators").textContent = tracker.turn ? `${tracker.turn}/${tracker.turns_per_round}` : "–";
+  $("gator-chips").textContent = "turn in this round";
+  document.querySelector(".counter .label").textContent = "Flood tokens in piles";
+  document.querySelector(".counter.gator .label").textContent = `Round ${tracker.round ?? ""}`;
+  const players = view.players || [];
+  $("hamsters").replaceChildren(...(view.standings || []).map((seat, index) => {
+    const player = players[seat] || { name: String(seat), tallies: {}, hamsters: 0 };
+    return el("div", { class: "ham" }, el("div", { class: "token", style: "background:#7fb2e5" }, String(index + 1)),
+      el("div", {}, el("div", { class: "name" }, player.name),
+        el("div", { class: "meta" }, `${player.tallies.total ?? 0} flood tokens · ${player.hamsters} hamsters`)),
+      el("div", {}));
+  }));
+}
+
 function renderCounters(view) {
+  document.querySelector(".counter .label").textContent = "Speed";
+  document.querySelector(".counter.gator .label").textContent = "Alligators";
   $("speed").textContent = view.speed ?? "–";
   $("alligators").textContent = view.alligators ?? "–";
   $("speed-chips").textContent = "●".repeat(Math.min(view.speed || 0, 12));
