@@ -14,11 +14,9 @@ import time
 from functools import partial
 from pathlib import Path
 
-from companion.engine.errors import IllegalMove
 from companion.engine.session import GameHeader, Session
 from companion.games.run_hamster_run import SPEC
-from companion.games.run_hamster_run.bot import candidates
-from companion.simulate import play_one
+from companion.simulate import play_one, play_session
 from companion.store import Store
 
 REPEATS = 5
@@ -47,14 +45,7 @@ def rebuild_seconds(events_wanted: int = 500) -> tuple[float, int]:
             header = GameHeader(SPEC.name, "classic", ("A", "B", "C", "D", "E"), seed)
             game_id = store.create_game(header)
             session = Session(SPEC, header, partial(store.append, game_id))
-            rng = random.Random(seed)
-            while not session.state.ctx.over and len(session.log) < events_wanted:
-                for event in candidates(session.state, rng):
-                    try:
-                        session.dispatch(event)
-                        break
-                    except IllegalMove:
-                        continue
+            play_session(session, random.Random(seed), events_wanted)
             if len(session.log) >= events_wanted:
                 break
             seed += 1

@@ -18,6 +18,7 @@ from typing import Any
 from companion.engine.errors import IllegalMove
 from companion.engine.events import Event
 from companion.engine.flow import initial_state, step
+from companion.engine.session import Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.games import find_game
@@ -38,6 +39,26 @@ class GameResult:
     start_rows: tuple[int, ...] = ()
     speed: int = 0
     alligators: int = 0
+
+
+def bot_turn(
+    bot: Bot, state: State[Any], rng: random.Random, apply: Callable[[Event], Any]
+) -> Event:
+    """Apply the bot's first candidate that the rules accept (NEXT comes last, always)."""
+    for event in bot(state, rng):
+        try:
+            apply(event)
+        except IllegalMove:
+            continue
+        return event
+    raise RuntimeError(f"the bot found no legal move in {state.ctx}")  # pragma: no cover
+
+
+def play_session(session: Session[Any], rng: random.Random, limit: int) -> None:
+    """Let the game's bot play a logged session until it ends or ``limit`` events are logged."""
+    bot = BOTS[session.spec.name]
+    while not session.state.ctx.over and len(session.log) < limit:
+        bot_turn(bot, session.state, rng, session.dispatch)
 
 
 def play_one(

@@ -8,13 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
 from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader
 from companion.games.run_hamster_run import SPEC, Belt
 from companion.games.run_hamster_run.bot import candidates
 from companion.games.run_hamster_run.model import CHIPS
-from companion.simulate import play_one
+from companion.simulate import bot_turn, play_one
 
 games = st.tuples(st.sampled_from(["classic", "v2.1"]), st.integers(2, 5), st.integers(0, 2**40))
 
@@ -39,12 +38,7 @@ def bot_session(rules: str, players: int, seed: int, limit: int = 400) -> Sessio
     rng = random.Random(seed)
     pit_before: set[int] = set()
     while not session.state.ctx.over and len(session.log) < limit:
-        for event in candidates(session.state, rng):
-            try:
-                session.dispatch(event)
-                break
-            except IllegalMove:
-                continue
+        bot_turn(candidates, session.state, rng, session.dispatch)
         game = session.state.G
         check_invariants(game)
         in_pit = {s for s, h in enumerate(game.hamsters) if h.row == 0}
