@@ -22,10 +22,14 @@ from companion.engine.session import Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.games import find_game
+from companion.games.hamsterdam import bot as hamsterdam_bot
 from companion.games.run_hamster_run import bot as rhr_bot
 
 Bot = Callable[[State[Any], random.Random], Iterator[Event]]
-BOTS: dict[str, Bot] = {"run-hamster-run": rhr_bot.candidates}
+BOTS: dict[str, Bot] = {
+    "run-hamster-run": rhr_bot.candidates,
+    "hamsterdam": hamsterdam_bot.candidates,
+}
 
 MAX_EVENTS = 20_000
 

@@ -6,10 +6,11 @@ from typing import Any
 
 from companion.engine.errors import UnknownGame
 from companion.engine.spec import GameSpec
-from companion.games import run_hamster_run
+from companion.games import hamsterdam, run_hamster_run
 
 GAMES: dict[str, GameSpec[Any]] = {
     run_hamster_run.NAME: run_hamster_run.SPEC,
+    hamsterdam.SPEC.name: hamsterdam.SPEC,
 }
 
 

@@ -1,0 +1,183 @@
+"""Hamsterdam declared for the engine: set-up, then turns of roll, flood, breach and dice.
+
+NEXT steps a turn through roll (one press reads the dice, the next floods) → flood →
+breach (full game only) → pass the dice. After every rotation of the dice comes movement,
+then, only if someone kept a skip-movement special ready, those specials one player at a
+time; after the round's last turn, redeployment and a "new round" stop that starts the
+round counter. Every NEXT does the plain thing the table would do when nobody chose
+otherwise: read the dice, plug with plain hamsters, flip the cheaper end, spread hamsters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.engine.spec import GameSpec, MoveSpec, PhaseSpec, TurnOrder
+from companion.games.hamsterdam import breach, effects, flood, movement, powers, setup, turns
+from companion.games.hamsterdam.catalogue import (
+    ANY_ROLL,
+    FLOOD,
+    KINDS,
+    MOVEMENT,
+    OWN_ROLL,
+    REDEPLOYMENT,
+    SKIP_MOVEMENT,
+)
+from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
+from companion.games.hamsterdam.scoring import end_if
+from companion.games.hamsterdam.text import render
+from companion.games.hamsterdam.view import prompt, view
+
+NAME = "hamsterdam"
+
+
+def _to(name: str) -> Callable[[Hamsterdam], str]:
+    return lambda game: name
+
+
+def _specials(timing: str, *, any_seat: bool = True) -> dict[str, MoveSpec[Hamsterdam]]:
+    """One move per special of this timing; ``copycat=true`` lets Copycatster imitate it."""
+    return {
+        kind.move: MoveSpec(
+            powers.power(name, effects.EFFECTS[name]),
+            f"{kind.help} (copycat=true: Copycatster imitates it)",
+            ends_turn=not any_seat,
+            any_seat=any_seat,
+        )
+        for name, kind in KINDS.items()
+        if kind.timing == timing
+    }
+
+
+FLOOD_MOVES: dict[str, MoveSpec[Hamsterdam]] = {
+    "plug": MoveSpec(flood.plug, "plug the flood: at, hamster (plain or a special)", any_seat=True),
+    "water": MoveSpec(flood.water, "let the water in where nobody stands: at", any_seat=True),
+    **_specials(FLOOD),
+}
+
+PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
+    "setup": PhaseSpec(
+        name="setup",
+        title="Set-up",
+        next=_to("round"),
+        moves={
+            "pass_cards": MoveSpec(
+                setup.pass_cards, "full: cards=[to the left, to the right]", any_seat=True
+            ),
+            "arrange": MoveSpec(
+                setup.arrange, "full: order=[values left to right], keep=[specials]", any_seat=True
+            ),
+            "place": MoveSpec(
+                setup.place, "stacks=[plain per position], specials=[[name, at]]", any_seat=True
+            ),
+            "roll_off": MoveSpec(
+                setup.roll_off, "everyone rolls two dice for first", any_seat=True
+            ),
+        },
+        blocker=setup.blocker,
+        on_end=setup.finish,
+    ),
+    "round": PhaseSpec(
+        name="round",
+        title="New round",
+        next=_to("roll"),
+        on_begin=turns.begin_round,
+        new_round=True,
+    ),
+    "roll": PhaseSpec(
+        name="roll",
+        title="1 Roll the dice",
+        next=_to("flood"),
+        moves={
+            "roll": MoveSpec(turns.roll, "enter the two dice", ends_turn=True, any_seat=True),
+            "keep_roll": MoveSpec(
+                effects.keep_roll, "after Physicster: use=old or new", any_seat=True
+            ),
+            **_specials(OWN_ROLL),
+            **_specials(ANY_ROLL),
+        },
+        on_begin=turns.begin_roll,
+        turn=TurnOrder(turns.roller_until_rolled, turns.roller_until_rolled),
+        on_turn_end=turns.roll_on_next,
+        blocker=turns.roll_blocker,
+    ),
+    "flood": PhaseSpec(
+        name="flood",
+        title="2 Flood",
+        next=lambda game: "breach" if game.rules == FULL else "dice",
+        moves=FLOOD_MOVES,
+        on_begin=flood.begin,
+        on_end=flood.finish,
+    ),
+    "breach": PhaseSpec(
+        name="breach",
+        title="3 Breaches",
+        next=_to("dice"),
+        moves={
+            "flip": MoveSpec(breach.flip, "end=left or right, sacrifice=hamster", any_seat=True)
+        },
+        on_end=breach.finish,
+    ),
+    "dice": PhaseSpec(
+        name="dice",
+        title="4 Pass the dice",
+        next=turns.after_dice,
+        on_end=turns.pass_dice,
+    ),
+    "movement": PhaseSpec(
+        name="movement",
+        title="Movement",
+        next=movement.after_moves,
+        moves={
+            "move": MoveSpec(movement.move, "from, to (next card), hamster", any_seat=True),
+            **_specials(MOVEMENT),
+        },
+        on_begin=movement.begin_movement,
+    ),
+    "skips": PhaseSpec(
+        name="skips",
+        title="Specials instead of moving",
+        next=turns.after_movement,
+        moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES},
+        on_begin=movement.begin_skips,
+        turn=TurnOrder(movement.first_skipper, movement.first_skipper),
+        on_turn_end=movement.pass_skip,
+        on_end=movement.finish_skips,
+    ),
+    "redeploy": PhaseSpec(
+        name="redeploy",
+        title="Redeployment",
+        next=_to("round"),
+        moves={
+            "clear": MoveSpec(
+                movement.clear, "a hamster leaves to clear water: at, hamster, from", any_seat=True
+            ),
+            "redeploy": MoveSpec(
+                movement.redeploy,
+                "stacks=[plain per position], specials=[[name, at]]",
+                any_seat=True,
+            ),
+            **_specials(REDEPLOYMENT),
+        },
+        on_begin=movement.begin_redeploy,
+        on_end=movement.finish_redeploy,
+    ),
+}
+
+
+SPEC: GameSpec[Hamsterdam] = GameSpec(
+    name=NAME,
+    title="Hamsterdam",
+    rule_sets=RULE_SETS,
+    default_rules=FULL,
+    min_players=2,
+    max_players=4,
+    setup=setup.setup,
+    phases=PHASES,
+    first_phase="setup",
+    end_if=end_if,
+    view=view,
+    prompt=prompt,
+    text=render,
+    seat_name=lambda game, seat: game.players[seat].name,
+)

@@ -1,0 +1,183 @@
+"""What the tablet shows: every dam, the flood tallies, the tracker, the roll, standings.
+
+Set-up secrets stay secret: another seat sees how many specials a player was dealt and
+whether they chose cards to pass, never which.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.state import Ctx
+from companion.games.hamsterdam import breach, flood, powers
+from companion.games.hamsterdam.catalogue import KINDS
+from companion.games.hamsterdam.model import (
+    CLASSIC,
+    PASS,
+    Flood,
+    Hamsterdam,
+    Player,
+    Special,
+    rotation,
+    round_length,
+    tokens_to_next_breach,
+)
+from companion.games.hamsterdam.scoring import standings
+
+
+def _special(special: Special) -> dict[str, Any]:
+    return {
+        "id": special.id,
+        "name": special.name,
+        "timing": KINDS[special.name].timing,
+        "help": KINDS[special.name].help,
+        "stops": special.stops,
+    }
+
+
+def tallies(game: Hamsterdam, player: Player) -> dict[str, Any]:
+    """The flood tallies of one player (breach figures only in the full game)."""
+    return {
+        "pile": player.pile,
+        "on_dam": player.tokens_on_dam,
+        "total": player.water,
+        "to_next_breach": None
+        if game.rules == CLASSIC
+        else (0 if breach.due(player) else tokens_to_next_breach(player.pile)),
+        "breaches": player.breaches,
+    }
+
+
+def _player(game: Hamsterdam, ctx: Ctx, seat: int, viewer: int | None) -> dict[str, Any]:
+    player = game.players[seat]
+    mine = viewer == seat
+    return {
+        "seat": seat,
+        "name": player.name,
+        "stage": player.stage,
+        "dam": [
+            {
+                "at": i + 1,
+                "value": spot.value,
+                "orange": spot.card.orange,
+                "blue": spot.card.blue,
+                "plain": spot.plain,
+                "specials": [_special(s) for s in spot.specials],
+                "tokens": spot.tokens,
+                "floods": any(f.seat == seat and f.index == i for f in game.pending),
+            }
+            for i, spot in enumerate(player.dam)
+        ],
+        "resting": {
+            "plain": player.rest_plain,
+            "specials": [_special(s) for s in player.rest_specials],
+        },
+        "flipped": [card.value for card in player.flipped],
+        "hamsters": player.hamsters,
+        "moved": player.moved,
+        "redeployed": player.redeployed,
+        "lost": player.lost,
+        "tallies": tallies(game, player),
+        "floods_at": flood.flood_value(game, seat) if ctx.phase in ("roll", "flood") else None,
+        "usable": powers.usable(game, ctx, seat),
+        "hand": [c.value for c in player.hand] if mine else len(player.hand),
+        "passing": list(player.passing) if mine else player.stage != PASS,
+        "dealt": [_special(s) for s in player.dealt] if mine else len(player.dealt),
+        "keep": player.keep,
+    }
+
+
+def _hits(game: Hamsterdam, ctx: Ctx) -> tuple[Flood, ...]:
+    """Who floods where: foreseen once the roll is in, then as resolved."""
+    if ctx.phase == "roll":
+        rolled = game.dice is not None and not game.dry and game.alternative is None
+        return flood.floods_for_roll(game) if rolled else ()
+    return game.struck
+
+
+def view(game: Hamsterdam, ctx: Ctx, viewer: int | None) -> dict[str, Any]:
+    count = len(game.players)
+    return {
+        "rules": game.rules,
+        "players": [_player(game, ctx, s, viewer) for s in range(count)],
+        "table": {
+            "piles": game.piles,
+            "threshold": game.threshold,
+            "supply": max(0, game.supply),
+            "stand_ins": max(0, -game.supply),  # tokens the box lacked (see flood.py)
+        },
+        "tracker": {
+            "round": ctx.round,
+            "turn": game.turns + 1,
+            "turns_per_round": round_length(count),
+            "turns_each": round_length(count) // count,
+            "movement_every": rotation(count),
+            "first": game.first if game.first >= 0 else None,
+            "roller": game.roller if game.first >= 0 else None,
+        },
+        "roll": {
+            "dice": list(game.dice) if game.dice else None,
+            "value": game.roll or None,
+            "dry": game.dry,
+            "alternative": list(game.alternative) if game.alternative else None,
+            "floods": [
+                {"seat": f.seat, "at": f.index + 1, "waiting": f in game.pending}
+                for f in _hits(game, ctx)
+            ],
+        },
+        "standings": standings(game),
+        "log": list(game.log[-12:]),
+    }
+
+
+def prompt(game: Hamsterdam, ctx: Ctx) -> str:
+    """One sentence: what the table must do now."""
+    if ctx.over:
+        return ctx.result
+    names = [p.name for p in game.players]
+    phase = ctx.phase
+    if phase == "setup":
+        stages = {
+            stage: ", ".join(p.name for p in game.players if p.stage == stage)
+            for stage in ("pass", "arrange", "place")
+        }
+        if stages["pass"]:
+            return f"Choose two dam cards to pass: waiting for {stages['pass']}."
+        if stages["arrange"]:
+            return f"Line up your dam and keep your specials: waiting for {stages['arrange']}."
+        if stages["place"]:
+            return f"Stand your hamsters on your dam: waiting for {stages['place']}."
+        return "Everyone is ready: roll off for the first player, then press NEXT."
+    roller = names[game.roller]
+    if phase == "round":
+        return f"Round {ctx.round} begins: press NEXT, {names[game.first]} rolls first."
+    if phase == "roll":
+        if game.dice is None:
+            return f"{roller} rolls the two dice; press NEXT when they lie still."
+        if game.dry:
+            return f"No dam shows {game.roll}: {roller} rolls again."
+        if game.alternative is not None:
+            return f"{roller} keeps the old or the new roll (Physicster)."
+        return f"{roller} rolled {game.roll}: use after-roll specials, then press NEXT to flood."
+    if phase == "flood":
+        hit = ", ".join(sorted({names[f.seat] for f in game.pending}))
+        if hit:
+            return f"Stop the floods ({hit}), or press NEXT to plug the plain way."
+        return "Every flood is resolved: press NEXT."
+    if phase == "breach":
+        due = [p.name for p in game.players if breach.due(p)]
+        if due:
+            return f"Breach: {', '.join(due)} flip a card at an end of the dam, then press NEXT."
+        return "No breach this turn: press NEXT to pass the dice."
+    if phase == "dice":
+        return f"{roller} passes the dice to the left; press NEXT."
+    if phase == "movement":
+        return "Movement: each player may move one hamster one card; press NEXT when done."
+    if phase == "skips":
+        if ctx.current is not None:
+            return f"{names[ctx.current]} may use a special instead of moving, or press NEXT."
+        return "Every skip-movement special has acted: press NEXT."
+    if phase == "redeploy":
+        late = ", ".join(p.name for p in game.players if not p.redeployed)
+        return f"Redeploy your hamsters ({late}); NEXT spreads the rest evenly."
+    return "Press NEXT."
