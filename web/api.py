@@ -119,7 +119,14 @@ def move() -> ResponseReturnValue:
         seat = players.index(seat)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
         raise ApiError(400, "'seat' must name a player of this game.")
-    return _apply(Event(MOVE, name=name, seat=seat, args=args))
+    given = body.get("given", [])
+    if (
+        not isinstance(given, list)
+        or len(given) > 12
+        or not all(isinstance(g, int) and not isinstance(g, bool) and 1 <= g <= 20 for g in given)
+    ):
+        raise ApiError(400, "'given' lists the dice as whole numbers, for example [3, 5].")
+    return _apply(Event(MOVE, name=name, seat=seat, args=args, given=tuple(given)))
 
 
 @bp.post("/game")

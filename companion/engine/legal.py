@@ -17,12 +17,21 @@ from companion.engine.state import State
 
 
 def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
-    """The game's candidate moves that the engine accepts now (labels for buttons)."""
+    """The game's candidate moves that the engine accepts now (labels for buttons).
+
+    Each is ``{"seat", "name", "label", "args"}`` and may add ``"dice": n`` when the move
+    needs n dice rolled by hand: the page then asks for the faces and sends them as
+    ``given``.
+    """
     if spec.choices is None or state.ctx.over:
         return []
     legal = []
     for choice in spec.choices(state.G, state.ctx):
-        event = Event(MOVE, name=choice["name"], seat=choice["seat"], args=choice["args"])
+        # A choice with "dice": n takes n dice the players roll; any faces test legality.
+        given = (1,) * int(choice.get("dice", 0))
+        event = Event(
+            MOVE, name=choice["name"], seat=choice["seat"], args=choice["args"], given=given
+        )
         try:
             step(spec, state, event, record=False)
         except (IllegalMove, ValueError):

@@ -256,11 +256,21 @@ function renderControls(view) {
   const parts = [];
   if (groups.size) parts.push(el("h3", {}, `${state.players[state.current] ?? ""}: what happened on the table?`));
   for (const [, choices] of groups) {
-    parts.push(el("div", { class: "choice-group" }, ...choices.map((choice) =>
-      el("button", { type: "button", onclick: () => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args }) }, choice.label))));
+    parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));
   }
   panel.replaceChildren(...parts);
   panel.hidden = parts.length === 0;
+}
+
+// A move button; a move that needs dice rolled by hand gets a picker per die first.
+function choiceControl(choice) {
+  const move = (given) => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args, given });
+  if (!choice.dice) return el("button", { type: "button", onclick: () => move([]) }, choice.label);
+  const pickers = Array.from({ length: choice.dice }, (_, i) =>
+    el("select", { class: "die", "aria-label": `die ${i + 1}` }, ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))));
+  const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, choice.label));
+  form.addEventListener("submit", (event) => { event.preventDefault(); move(pickers.map((p) => Number(p.value))); });
+  return form;
 }
 
 function renderAllocation(view) {
