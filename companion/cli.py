@@ -373,6 +373,7 @@ def _mount_optional_groups() -> None:
         ("companion.vision.dice_cli", "dice"),
         ("hardware.doctor", "doctor"),
         ("web.server", "run"),
+        ("calibration.cli", "calibrate"),
     ):
         try:
             module = importlib.import_module(module_name)

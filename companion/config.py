@@ -27,6 +27,7 @@ class WebConfig:
     port: int = 8080
     pin: str = ""  # empty: generated at first start and kept in the data file
     threads: int = 32  # enough that 20 open live streams never starve the API
+    https_port: int = 0  # e.g. 8443: also serve HTTPS (self-signed) so tablets keep awake
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,128 @@
+"""``companion calibrate``: the command-line path through calibration.
+
+The same steps the tablet's calibration panel drives: print the marker sheets, take one
+picture of the board with each hamster on a known square, save the calibration, check it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import cv2
+
+from calibration.geometry import (
+    CalibrationError,
+    calibrate_board,
+    load_calibration,
+    locate_board,
+    save_calibration,
+)
+from calibration.markers import standard_sheets, write_sheets
+
+CALIBRATION_FILE = "calibration.json"
+DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
+
+
+def calibration_path(obj: Any) -> Path:
+    return Path(obj.config.data_dir) / CALIBRATION_FILE
+
+
+def parse_cells(text: str) -> dict[str, tuple[int, int]]:
+    """``red=1,1 blue=1,2`` → {"red": (1, 1), ...}: where each hamster stands for the picture."""
+    cells: dict[str, tuple[int, int]] = {}
+    for item in text.split():
+        colour, sep, where = item.partition("=")
+        parts = where.split(",")
+        if not sep or len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise click.BadParameter(f"{item!r}: write COLOUR=ROW,LANE, for example red=1,1.")
+        cells[colour] = (int(parts[0]), int(parts[1]))
+    return cells
+
+
+def _read(image: str) -> Any:
+    frame = cv2.imread(image)
+    if frame is None:
+        raise click.ClickException(f"{image} is not a picture OpenCV can read (JPEG or PNG).")
+    return frame
+
+
+@click.group()
+def calibrate() -> None:
+    """Print marker sheets and calibrate the board from one camera picture."""
+
+
+@calibrate.command()
+@click.argument("out_dir", type=click.Path(file_okay=False))
+@click.option(
+    "--square-mm", type=float, default=40.0, show_default=True, help="Printed belt square."
+)
+def markers(out_dir: str, square_mm: float) -> None:
+    """Write the printable ArUco marker sheets (PNG and PDF)."""
+    for path in write_sheets(Path(out_dir), standard_sheets(square_mm)):
+        click.echo(path)
+
+
+@calibrate.command()
+@click.argument("image", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--cells",
+    default=" ".join(f"{c}={r},{lane}" for c, (r, lane) in DEFAULT_CELLS.items()),
+    show_default=True,
+    help="Where each hamster stands in the picture.",
+)
+@click.pass_obj
+def board(obj: Any, image: str, cells: str) -> None:
+    """Calibrate from a picture of the board with its four corner markers uncovered."""
+    try:
+        calibration = calibrate_board(_read(image), parse_cells(cells))
+    except CalibrationError as error:
+        raise click.ClickException(str(error)) from None
+    path = calibration_path(obj)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_calibration(calibration, path)
+    click.echo(
+        f"Saved {path}: {len(calibration.colour_profiles)} hamster colours, "
+        f"{calibration.image_size[0]}x{calibration.image_size[1]} pictures."
+    )
+
+
+@calibrate.command()
+@click.argument("image", type=click.Path(exists=True, dir_okay=False))
+@click.pass_obj
+def check(obj: Any, image: str) -> None:
+    """Read a picture with the saved calibration: where does it see each hamster?"""
+    from companion.vision.board import read_board
+
+    frame = _read(image)
+    try:
+        calibration = load_calibration(calibration_path(obj), frame.shape[1::-1])
+    except CalibrationError as error:
+        raise click.ClickException(str(error)) from None
+    reading = read_board(frame, locate_board(frame), calibration.colour_profiles)
+    if reading.blocked:
+        click.echo(f"View blocked: {reading.reason}.")
+        sys.exit(1)
+    for colour, cell in sorted(reading.hamsters.items()):
+        click.echo(f"{colour:>7}: row {cell[0]}, lane {cell[1]}")
+    for colour in sorted(reading.in_pit):
+        click.echo(f"{colour:>7}: in the Pit")
+    for colour in sorted(reading.missing):
+        click.echo(f"{colour:>7}: not seen")
+    click.echo(f"asterisk strip: row {reading.asterisk_row}")
+
+
+@calibrate.command()
+@click.pass_obj
+def show(obj: Any) -> None:
+    """Say whether a calibration is saved, and when it was made."""
+    try:
+        calibration = load_calibration(calibration_path(obj))
+    except CalibrationError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(
+        f"Calibrated {calibration.created} for {calibration.image_size[0]}x"
+        f"{calibration.image_size[1]} pictures; colours: {', '.join(calibration.colour_profiles)}."
+    )

@@ -1,0 +1,71 @@
+"""`companion calibrate`: sheets, one picture to calibrate, then reading the board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+from click.testing import CliRunner
+
+from companion.cli import main
+from hardware.simulator import BeltScene, Conditions, render_belt
+
+CALIBRATION_CELLS = {
+    "red": (1, 1),
+    "blue": (1, 2),
+    "yellow": (1, 3),
+    "green": (1, 4),
+    "purple": (1, 5),
+}
+
+
+def picture(
+    tmp_path: Path, name: str, hamsters: dict[str, tuple[int, int] | str], pose_seed: int = 4
+) -> Path:
+    conditions = Conditions(size=(1280, 960), perspective=0.4, noise=2.0, uneven_light=0.3)
+    rendered = render_belt(
+        BeltScene(hamsters=hamsters), np.random.default_rng(pose_seed), conditions
+    )  # type: ignore[arg-type]
+    path = tmp_path / name
+    cv2.imwrite(str(path), rendered.frame)
+    return path
+
+
+def run(tmp_path: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "data"), "calibrate", *args])
+    return result.exit_code, result.output
+
+
+def test_calibrate_then_read_where_the_hamsters_are(tmp_path: Path) -> None:
+    code, out = run(tmp_path, "board", str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS))))
+    assert code == 0 and "5 hamster colours" in out, out
+    assert run(tmp_path, "show")[0] == 0
+    moved = picture(tmp_path, "play.png", {"red": (7, 2), "blue": "pit", "green": (3, 5)})
+    code, out = run(tmp_path, "check", str(moved))
+    assert code == 0, out
+    assert (
+        "red: row 7, lane 2" in out and "green: row 3, lane 5" in out and "blue: in the Pit" in out
+    )
+
+
+def test_covered_markers_and_bad_files_get_a_sentence(tmp_path: Path) -> None:
+    frame = cv2.imread(str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS))))
+    frame[:200, :] = 128  # a hand over the far markers
+    covered = tmp_path / "covered.png"
+    cv2.imwrite(str(covered), frame)
+    code, out = run(tmp_path, "board", str(covered))
+    assert code == 1 and "not visible" in out
+    junk = tmp_path / "junk.png"
+    junk.write_text("not a picture")
+    code, out = run(tmp_path, "board", str(junk))
+    assert code == 1 and "not a picture" in out
+    code, out = run(tmp_path, "show")
+    assert code == 1 and "calibrat" in out.lower()
+
+
+def test_marker_sheets_are_written(tmp_path: Path) -> None:
+    code, out = run(tmp_path, "markers", str(tmp_path / "sheets"))
+    assert code == 0
+    written = sorted(p.suffix for p in (tmp_path / "sheets").iterdir())
+    assert ".pdf" in written and ".png" in written

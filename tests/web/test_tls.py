@@ -1,0 +1,80 @@
+"""HTTPS beside HTTP: a self-signed certificate made once, and the page and live stream
+served through the TLS front unchanged."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import ssl
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import waitress.server
+
+from companion.table import Table
+from tests.web.conftest import PIN
+from web import create_app
+from web.tls import TlsFront, ensure_certificate
+
+
+@pytest.fixture
+def https(table: Table, tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    app = create_app(table, PIN, heartbeat_seconds=0.2)
+    httpd: Any = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    cert, key = ensure_certificate(tmp_path, host_name="companion")
+    front = TlsFront(cert, key, "127.0.0.1", 0, ("127.0.0.1", httpd.effective_port))
+    port = front.start()
+    yield port, cert
+    front.stop()
+    table.close()
+    httpd.task_dispatcher.shutdown(timeout=10)
+
+    def close_everything() -> None:
+        for channel in list(httpd._map.values()):
+            if channel is not httpd and channel is not httpd.trigger:
+                channel.close()
+        httpd.close()
+
+    httpd.pull_trigger = lambda: None
+    httpd.trigger.pull_trigger(close_everything)
+    thread.join(timeout=10)
+
+
+def connect(port: int, cert: Path) -> http.client.HTTPSConnection:
+    context = ssl.create_default_context(cafile=str(cert))  # the certificate verifies itself
+    return http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
+
+
+def test_the_certificate_is_made_once_and_kept(tmp_path: Path) -> None:
+    cert, key = ensure_certificate(tmp_path, host_name="companion")
+    first = cert.read_bytes()
+    assert ensure_certificate(tmp_path, host_name="companion") == (cert, key)
+    assert cert.read_bytes() == first and oct(key.stat().st_mode & 0o777) == "0o600"
+
+
+def test_page_and_api_over_https(https: tuple[int, Path]) -> None:
+    port, cert = https
+    connection = connect(port, cert)
+    connection.request("GET", "/api/state")
+    state = json.loads(connection.getresponse().read())
+    assert state["game"] == "run-hamster-run"
+    connection.request("GET", "/")
+    assert b"Hamster table companion" in connection.getresponse().read()
+    connection.close()
+
+
+def test_live_stream_over_https(https: tuple[int, Path]) -> None:
+    port, cert = https
+    connection = connect(port, cert)
+    connection.request("GET", "/api/stream?after=0")
+    response = connection.getresponse()
+    assert response.getheader("Content-Type", "").startswith("text/event-stream")
+    seen = b""
+    while b"event: ping" not in seen:
+        seen += response.fp.readline()
+    connection.close()
