@@ -7,12 +7,13 @@ with waitress). The page only reads state and sends intents; every rule stays in
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from companion.table import Table
-from web import api, errors, pages, stream
+from web import api, calibrate, errors, pages, stream
 from web.auth import TablePin
 from web.context import Companion
 
@@ -25,6 +26,8 @@ def create_app(
     *,
     heartbeat_seconds: float = 10.0,
     device_status: Callable[[], dict[str, str]] | None = None,
+    camera: Any | None = None,
+    data_dir: Path | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
     app = Flask(__name__)
@@ -36,9 +39,12 @@ def create_app(
         pin=TablePin(pin),
         heartbeat_seconds=heartbeat_seconds,
         device_status=device_status or (lambda: {}),
+        camera=camera,
+        data_dir=data_dir or Path.cwd(),
     )
     errors.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
+    app.register_blueprint(calibrate.bp)
     return app

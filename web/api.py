@@ -60,6 +60,12 @@ def state() -> ResponseReturnValue:
     return jsonify(data)
 
 
+@bp.get("/devices")
+def devices() -> ResponseReturnValue:
+    """One line per device (buttons, camera, keyboard), polled by the page's camera panel."""
+    return jsonify(companion().devices())
+
+
 @bp.get("/games")
 def games() -> ResponseReturnValue:
     return jsonify(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from flask import current_app
 
@@ -17,6 +19,8 @@ class Companion:
     pin: TablePin
     heartbeat_seconds: float = 10.0
     device_status: Callable[[], dict[str, str]] = field(default=lambda: {})
+    camera: Any | None = None  # the dice watcher: its jpeg() shows what the camera reads
+    data_dir: Path = field(default_factory=Path.cwd)  # where the calibration is kept
 
     def devices(self) -> dict[str, str]:
         return self.device_status()

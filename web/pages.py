@@ -5,6 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, render_template
 from flask.typing import ResponseReturnValue
 
+from web.context import companion
+from web.errors import ApiError
+
 bp = Blueprint("pages", __name__)
 
 
@@ -27,3 +30,13 @@ def manifest() -> Response:
     )
     response.mimetype = "application/manifest+json"
     return response
+
+
+@bp.get("/camera.jpg")
+def camera_view() -> ResponseReturnValue:
+    """The latest camera frame with each die outlined and labelled (404 with no camera)."""
+    camera = companion().camera
+    image = camera.jpeg() if camera is not None else None
+    if image is None:
+        raise ApiError(404, "No camera picture yet: the camera is off or still starting.")
+    return Response(image, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

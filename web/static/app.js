@@ -106,6 +106,7 @@ function render() {
   $("lock").textContent = unlocked ? "Lock" : "Unlock";
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
+  $("calibration-box").hidden = !unlocked;
   const hamsterdam = state.game === "hamsterdam";
   document.body.dataset.game = state.game || "";
   if (hamsterdam) {
@@ -335,11 +336,38 @@ async function keepAwake() {
   }
 }
 
+// The camera panel: the latest frame with the dice it read, refreshed while it is live.
+async function refreshCamera() {
+  let status = "";
+  try { status = (await api("/api/devices")).camera || ""; } catch (_) { return; }
+  $("camera-status").textContent = status;
+  if (!status.startsWith("camera live")) { $("camera-box").hidden = !status; return; }
+  const image = new Image();
+  image.onload = () => { $("camera").src = image.src; $("camera-box").hidden = false; };
+  image.src = `/camera.jpg?t=${Date.now()}`;
+}
+
+async function refreshCalibration() {
+  try {
+    const data = await api("/api/calibration");
+    $("calibration-status").textContent = data.message;
+    $("calibration-cells").textContent = Object.entries(data.cells || {}).map(([c, [r, l]]) => `${c}: row ${r}, lane ${l}`).join(" · ");
+  } catch (error) { $("calibration-status").textContent = error.message; }
+  const image = new Image();
+  image.onload = () => { $("calibration-view").src = image.src; };
+  image.src = `/calibration.jpg?t=${Date.now()}`;
+}
+
 function setup() {
   $("btn-next").addEventListener("click", () => send("/api/intent", { intent: "next" }));
   $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo" }));
   $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo" }));
   $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));
+  $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
+  $("btn-calibrate").addEventListener("click", async () => {
+    try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
+    refreshCalibration();
+  });
   $("lock").addEventListener("click", () => {
     if (token) { token = ""; sessionStorage.removeItem("tableToken"); render(); return; }
     $("pin-error").textContent = "";
@@ -381,6 +409,7 @@ function setup() {
   setInterval(() => { if (Date.now() - lastMessage > HEARTBEAT_MS) { lastMessage = Date.now(); connect(); } }, 5000);
   refresh().then(connect);
   keepAwake();
+  setInterval(() => { if (document.visibilityState === "visible") refreshCamera(); }, 1500);
 }
 
 setup();

@@ -1,0 +1,139 @@
+"""Calibration from the browser: see the camera's view with the belt grid drawn over it,
+then calibrate from the current frame with one tap.
+
+The same steps as ``companion calibrate``, driven by the page: the hamsters stand where the
+game says they are (or on row 1 in colour order before the game places them), the corner
+markers must be uncovered, and the result is saved in the data folder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from calibration.cli import CALIBRATION_FILE, DEFAULT_CELLS
+from calibration.geometry import (
+    CalibrationError,
+    calibrate_board,
+    load_calibration,
+    locate_board,
+    save_calibration,
+)
+from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
+from web.api import _require_control
+from web.context import companion
+from web.errors import ApiError
+
+bp = Blueprint("calibration", __name__)
+
+
+def _latest_frame() -> Any:
+    camera = companion().camera
+    frame = camera.latest_frame() if camera is not None else None
+    if frame is None:
+        raise ApiError(409, "The camera has no picture yet: check it is connected and uncovered.")
+    return frame
+
+
+def _cells_from_game() -> dict[str, tuple[int, int]]:
+    """Where the game has each hamster, by colour; row 1 in colour order before placement."""
+    view = companion().table.public_state(with_log=False).get("view") or {}
+    cells = {
+        h["colour"]: (h["row"], h["lane"])
+        for h in view.get("hamsters", [])
+        if h.get("row") and h.get("lane") and not h.get("in_pit") and not h.get("eaten")
+    }
+    return cells or dict(DEFAULT_CELLS)
+
+
+@bp.get("/api/calibration")
+def status() -> ResponseReturnValue:
+    path = companion().data_dir / CALIBRATION_FILE
+    try:
+        calibration = load_calibration(path)
+    except CalibrationError as error:
+        return jsonify(calibrated=False, message=str(error), cells=_cells_from_game())
+    return jsonify(
+        calibrated=True,
+        message=f"Calibrated {calibration.created} for {len(calibration.colour_profiles)} colours.",
+        created=calibration.created,
+        colours=sorted(calibration.colour_profiles),
+        cells=_cells_from_game(),
+    )
+
+
+@bp.post("/api/calibration")
+def calibrate() -> ResponseReturnValue:
+    _require_control()
+    body = request.get_json(silent=True)
+    cells = _cells_from_game()
+    if isinstance(body, dict) and isinstance(body.get("cells"), dict):
+        try:
+            cells = {str(c): (int(v[0]), int(v[1])) for c, v in body["cells"].items()}
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise ApiError(400, "'cells' maps a colour to [row, lane].") from None
+    try:
+        calibration = calibrate_board(_latest_frame(), cells)
+    except CalibrationError as error:
+        raise ApiError(409, str(error)) from None
+    path = companion().data_dir / CALIBRATION_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_calibration(calibration, path)
+    return jsonify(calibrated=True, message=f"Saved: {len(cells)} hamster colours sampled.")
+
+
+@bp.get("/calibration.jpg")
+def overlay() -> ResponseReturnValue:
+    """The camera frame with the belt grid where the markers put it, and the pieces found."""
+    frame = _latest_frame().copy()
+    image_to_board = locate_board(frame)
+    if image_to_board is not None:
+        board_to_image = np.linalg.inv(image_to_board)
+
+        def to_image(points: list[tuple[float, float]]) -> Any:
+            array = np.array([points], np.float64)
+            return cv2.perspectiveTransform(array, board_to_image)[0].astype(np.int32)
+
+        for row in range(ROWS + 2):
+            cv2.polylines(
+                frame, [to_image([(BELT_X0, row), (BELT_X1, row)])], False, (80, 220, 80), 2
+            )
+        for lane in range(LANES + 1):
+            cv2.polylines(
+                frame, [to_image([(lane, 0.0), (lane, ROWS + 1.0)])], False, (80, 220, 80), 2
+            )
+        try:
+            profiles = load_calibration(companion().data_dir / CALIBRATION_FILE).colour_profiles
+        except CalibrationError:
+            profiles = {}
+        reading = read_board(frame, image_to_board, profiles)
+        for colour, (row, lane) in reading.hamsters.items():
+            centre = to_image([(lane - 0.5, row + 0.5)])[0]
+            cv2.circle(frame, (int(centre[0]), int(centre[1])), 18, (255, 255, 255), 3)
+            cv2.putText(
+                frame,
+                colour,
+                (int(centre[0]) + 20, int(centre[1])),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.7,
+                (255, 255, 255),
+                2,
+            )
+    else:
+        cv2.putText(
+            frame,
+            "corner markers not visible",
+            (20, 40),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            1.0,
+            (40, 40, 230),
+            2,
+        )
+    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:
+        raise ApiError(500, "The picture could not be encoded.")
+    return Response(bytes(encoded), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
