@@ -77,10 +77,21 @@ class TlsFront:
         return int(self._server.sockets[0].getsockname()[1])
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._loop.call_soon_threadsafe(self._server.close)
+        """Close the listener, end every open pipe, then stop the loop (nothing left pending)."""
+        if self._server is None or not self._loop.is_running():
+            return
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
+
+    async def _shutdown(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        current = asyncio.current_task()
+        pipes = [task for task in asyncio.all_tasks() if task is not current]
+        for task in pipes:
+            task.cancel()
+        await asyncio.gather(*pipes, return_exceptions=True)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
