@@ -66,6 +66,6 @@ def test_covered_markers_and_bad_files_get_a_sentence(tmp_path: Path) -> None:
 
 def test_marker_sheets_are_written(tmp_path: Path) -> None:
     code, out = run(tmp_path, "markers", str(tmp_path / "sheets"))
-    assert code == 0
+    assert code == 0, out
     written = sorted(p.suffix for p in (tmp_path / "sheets").iterdir())
     assert ".pdf" in written and ".png" in written
