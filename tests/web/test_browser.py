@@ -7,10 +7,8 @@ Screenshots go to $SCREENSHOT_DIR (``make screenshots`` points it at docs/screen
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -20,6 +18,7 @@ from companion.engine.events import MOVE, Event
 from companion.table import Table
 from hardware.buttons import ButtonsConfig, TableButtons
 from tests.web.conftest import PIN
+from tests.web.serving import serving
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -38,26 +37,8 @@ FLAGS = [
 
 @pytest.fixture
 def server(table: Table) -> Iterator[str]:
-    import waitress.server
-
-    app = create_app(table, PIN, heartbeat_seconds=1.0)
-    httpd: Any = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.effective_port}"
-    table.close()  # ends the live streams first, so no request outlives the server
-    httpd.task_dispatcher.shutdown(timeout=10)
-
-    def close_everything() -> None:
-        """Runs inside waitress's loop thread, so no socket closes under its select()."""
-        for channel in list(httpd._map.values()):
-            if channel is not httpd and channel is not httpd.trigger:
-                channel.close()
-        httpd.close()  # the trigger and the listener: the loop's map empties and it returns
-
-    httpd.pull_trigger = lambda: None  # a straggling task must not poke the closed trigger
-    httpd.trigger.pull_trigger(close_everything)
-    thread.join(timeout=10)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

@@ -6,43 +6,25 @@ from __future__ import annotations
 import http.client
 import json
 import ssl
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import waitress.server
 
 from companion.table import Table
 from tests.web.conftest import PIN
+from tests.web.serving import serving
 from web import create_app
 from web.tls import TlsFront, ensure_certificate
 
 
 @pytest.fixture
 def https(table: Table, tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    app = create_app(table, PIN, heartbeat_seconds=0.2)
-    httpd: Any = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
-    cert, key = ensure_certificate(tmp_path, host_name="companion")
-    front = TlsFront(cert, key, "127.0.0.1", 0, ("127.0.0.1", httpd.effective_port))
-    port = front.start()
-    yield port, cert
-    front.stop()
-    table.close()
-    httpd.task_dispatcher.shutdown(timeout=10)
-
-    def close_everything() -> None:
-        for channel in list(httpd._map.values()):
-            if channel is not httpd and channel is not httpd.trigger:
-                channel.close()
-        httpd.close()
-
-    httpd.pull_trigger = lambda: None
-    httpd.trigger.pull_trigger(close_everything)
-    thread.join(timeout=10)
+    with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, threads=4) as port:
+        cert, key = ensure_certificate(tmp_path, host_name="companion")
+        front = TlsFront(cert, key, "127.0.0.1", 0, ("127.0.0.1", port))
+        yield front.start(), cert
+        front.stop()
 
 
 def connect(port: int, cert: Path) -> http.client.HTTPSConnection:
