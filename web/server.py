@@ -77,6 +77,46 @@ def start_keyboard(table: Table) -> str:
     return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
+def start_camera(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
+    """The dice camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted demo."""
+    from pathlib import Path
+
+    from hardware.camera import (
+        CameraSettings,
+        FolderSource,
+        OpenCVSource,
+        Picamera2Source,
+        SimulatedSource,
+    )
+    from hardware.vision_loop import DemoDice, DiceWatcher
+
+    choice = "simulated" if simulate else config.camera.source
+    size = (config.camera.width, config.camera.height)
+    source: Any
+    if choice == "none":
+        return None, "camera off (camera.source = none): enter dice on the page"
+    if choice == "simulated":
+        source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
+    elif choice == "folder":
+        source = FolderSource(Path(config.camera.device).expanduser(), fps=2)
+    elif choice == "picamera2" or (choice == "auto" and _has_module("picamera2")):
+        source = Picamera2Source(CameraSettings(size=size))
+    elif choice == "usb" or (choice == "auto" and Path("/dev/video0").exists()):
+        device = config.camera.device
+        source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
+    else:
+        return None, "no camera found (no picamera2, no /dev/video0): enter dice on the page"
+    watcher = DiceWatcher(table, source, stable_frames=config.camera.stable_frames)
+    watcher.start()
+    return watcher, f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
 def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> threading.Thread:
     """LED and buzzer follow the game: blink while the table must act, sounds for the big
     moments. Runs on its own subscription so the worker never waits for a buzzer."""
@@ -115,7 +155,36 @@ def _report(future: Any) -> None:
         click.secho(str(error), fg="red")
 
 
-def serve(config: Config, *, simulate: bool, host: str | None, port: int | None) -> None:
+def start_https(config: Config, host: str, port: int, https_port: int | None) -> Any | None:
+    """The optional HTTPS front (needed for the Screen Wake Lock); None when not asked for."""
+    wanted = https_port if https_port is not None else config.web.https_port
+    if not wanted:
+        return None
+    from web.tls import TlsError, TlsFront, ensure_certificate
+
+    try:
+        cert, key = ensure_certificate(config.data_dir)
+        upstream = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        front = TlsFront(cert, key, host, wanted, (upstream, port))
+        actual = front.start()
+    except TlsError as error:
+        click.secho(f"  https: off ({error})", fg="yellow")
+        return None
+    click.secho(
+        f"Secure page:  https://{_address(host)}:{actual}/  (accept the certificate once)",
+        bold=True,
+    )
+    return front
+
+
+def serve(
+    config: Config,
+    *,
+    simulate: bool,
+    host: str | None,
+    port: int | None,
+    https_port: int | None = None,
+) -> None:
     store = Store(config.database)
     table = Table(store, config.game)
     if table.game_id is None:
@@ -123,16 +192,23 @@ def serve(config: Config, *, simulate: bool, host: str | None, port: int | None)
     pin = table_pin(config, store)
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
-    devices = {
-        "buttons": button_status,
-        "camera": "no camera in use: enter dice and positions on this page",
-        "keyboard": keyboard_status,
-    }
-    app = create_app(table, pin, device_status=lambda: devices)
+    camera, camera_status = start_camera(config, table, simulate)
+
+    def device_status() -> dict[str, str]:
+        return {
+            "buttons": button_status,
+            "camera": camera.status if camera is not None else camera_status,
+            "keyboard": keyboard_status,
+        }
+
+    app = create_app(
+        table, pin, device_status=device_status, camera=camera, data_dir=config.data_dir
+    )
     host = host or config.web.host
     port = port or config.web.port
     click.secho(f"Tablet page: http://{_address(host)}:{port}/   table PIN: {pin}", bold=True)
-    for name, status in devices.items():
+    front = start_https(config, host, port, https_port)
+    for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     server = waitress.create_server(
@@ -150,6 +226,10 @@ def serve(config: Config, *, simulate: bool, host: str | None, port: int | None)
         notify("STOPPING=1")
         if buttons is not None:
             buttons.close()
+        if camera is not None:
+            camera.stop()
+        if front is not None:
+            front.stop()
         table.close()
         store.close()
 
@@ -158,14 +238,17 @@ def serve(config: Config, *, simulate: bool, host: str | None, port: int | None)
 @click.option("--simulate", is_flag=True, help="Use every device's simulated twin.")
 @click.option("--host", default=None, help="Address to serve the page on (default from config).")
 @click.option("--port", type=int, default=None, help="Port for the page (default 8080).")
+@click.option("--https-port", type=int, default=None, help="Also serve HTTPS here (e.g. 8443).")
 @click.pass_obj
-def run(obj: Any, simulate: bool, host: str | None, port: int | None) -> None:
+def run(
+    obj: Any, simulate: bool, host: str | None, port: int | None, https_port: int | None
+) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     from companion.cli import EXPECTED, _fail
 
     try:
         config: Config = obj.config
-        serve(config, simulate=simulate, host=host, port=port)
+        serve(config, simulate=simulate, host=host, port=port, https_port=https_port)
     except EXPECTED as error:
         _fail(error)
     except OSError as error:

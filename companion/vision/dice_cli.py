@@ -1,0 +1,89 @@
+"""Command line for the dice reader: read one photo, or score a labelled folder.
+
+``eval`` prints its figures as one JSON object on the last stdout line so scripts and CI
+can parse it without scraping the human-readable table above it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+import cv2
+
+from companion.vision.dice import AUTO_ACCEPT, read_dice
+from companion.vision.dice_eval import Report, count_images, iter_results
+
+
+@click.group(name="dice")
+def dice() -> None:
+    """Read dice from camera photos."""
+
+
+@dice.command(name="read")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the dice as JSON.")
+def read_command(image: Path, as_json: bool) -> None:
+    """Read the dice in IMAGE."""
+    frame = cv2.imread(str(image))
+    if frame is None:
+        raise click.ClickException(f"cannot read image {image}")
+    found = read_dice(frame)
+    if as_json:
+        rows = [
+            {
+                "value": d.value,
+                "centre": [round(d.centre[0], 1), round(d.centre[1], 1)],
+                "size": round(d.size, 1),
+                "confidence": d.confidence,
+                "auto_accept": d.value is not None and d.confidence >= AUTO_ACCEPT,
+            }
+            for d in found
+        ]
+        click.echo(json.dumps(rows))
+        return
+    click.echo(f"{len(found)} dice")
+    for d in found:
+        value = "?" if d.value is None else str(d.value)
+        sure = "auto" if d.value is not None and d.confidence >= AUTO_ACCEPT else "ask"
+        x, y = d.centre
+        click.echo(
+            f"  {value}  at ({x:.0f}, {y:.0f})  size {d.size:.0f}px  "
+            f"confidence {d.confidence:.2f} ({sure})"
+        )
+
+
+@dice.command(name="eval")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--labels",
+    "labels_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="labels.json to use (default: FOLDER/labels.json).",
+)
+def eval_command(folder: Path, labels_file: Path | None) -> None:
+    """Score the reader on the labelled photos in FOLDER."""
+    report = Report()
+    total = count_images(folder, labels_file)
+    with click.progressbar(length=total, label="reading dice", file=sys.stderr) as bar:
+        for result in iter_results(folder, labels_file):
+            report.results.append(result)
+            bar.update(1)
+    click.echo("confusion (rows: labelled value; columns: read value)")
+    columns = ["1", "2", "3", "4", "5", "6", "None", "missed"]
+    click.echo("      " + "".join(f"{c:>7}" for c in columns))
+    for value, row in sorted(report.confusion().items()):
+        click.echo(f"{value:>6}" + "".join(f"{row.get(c, 0):>7}" for c in columns))
+    click.echo("worst images (errors: labelled -> read)")
+    for result in report.worst():
+        labelled = sorted(d.value for d in result.labelled)
+        read = sorted((d.value for d in result.found), key=lambda v: (v is None, v or 0))
+        click.echo(f"  {result.errors:>3}  {result.file}: {labelled} -> {read}")
+    click.echo(json.dumps(report.figures()))
+
+
+if __name__ == "__main__":
+    dice()

@@ -1,0 +1,171 @@
+"""Score the dice reader against a folder of labelled photos.
+
+The folder holds ``labels.json`` and ``images/`` (see ``shared/data/dice/SOURCE.md``).
+Found dice are matched one-to-one to labelled dice by position: a found centre must lie
+inside the labelled box (grown a little, because some sources box only the pip pattern)
+and the nearest such pair wins. The figures separate *coverage* (how often the reader is
+sure enough to skip asking the player) from *confident accuracy* (how often it is then
+right), because a wrong auto-accepted roll is what a player would actually notice.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
+
+# Grow each labelled box by this share of its longer side (at least MIN_MARGIN_PX) when
+# matching, so a die centre a few pixels outside a tight pip-only box still matches.
+MARGIN_SHARE = 0.25
+MIN_MARGIN_PX = 8.0
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: face value and box [x, y, w, h] in pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass
+class ImageResult:
+    """What the reader found in one image, matched against the labels."""
+
+    file: str
+    labelled: list[LabelledDie]
+    found: list[Die]
+    pairs: list[tuple[int, int]]  # (labelled index, found index)
+    ms: float
+
+    @property
+    def errors(self) -> int:
+        """Labelled dice missed or misread, plus spurious dice: what the worst list sorts by."""
+        right = sum(1 for li, fi in self.pairs if self.found[fi].value == self.labelled[li].value)
+        return len(self.labelled) - right + len(self.found) - len(self.pairs)
+
+
+@dataclass
+class Report:
+    """All figures of one evaluation run."""
+
+    results: list[ImageResult] = field(default_factory=list)
+
+    def confusion(self) -> dict[int, dict[str, int]]:
+        """Rows = labelled value; columns = read value as text ('None', 'missed')."""
+        table: dict[int, dict[str, int]] = {v: {} for v in range(1, 7)}
+        for result in self.results:
+            matched = dict(result.pairs)
+            for li, die in enumerate(result.labelled):
+                fi = matched.get(li)
+                key = "missed" if fi is None else str(result.found[fi].value)
+                row = table.setdefault(die.value, {})
+                row[key] = row.get(key, 0) + 1
+        return table
+
+    def figures(self) -> dict[str, Any]:
+        """The summary dict: accuracies, coverage, false dice and median speed."""
+        labelled = right = accepted = accepted_right = false_dice = counts_ok = 0
+        for result in self.results:
+            labelled += len(result.labelled)
+            false_dice += len(result.found) - len(result.pairs)
+            counts_ok += len(result.found) == len(result.labelled)
+            for li, fi in result.pairs:
+                die = result.found[fi]
+                ok = die.value == result.labelled[li].value
+                right += ok
+                if die.value is not None and die.confidence >= AUTO_ACCEPT:
+                    accepted += 1
+                    accepted_right += ok
+        images = len(self.results)
+        return {
+            "images": images,
+            "dice": labelled,
+            "dice_accuracy": round(right / max(1, labelled), 4),
+            "count_accuracy": round(counts_ok / max(1, images), 4),
+            "false_dice": false_dice,
+            "coverage": round(accepted / max(1, labelled), 4),
+            "confident_accuracy": round(accepted_right / max(1, accepted), 4),
+            "auto_accept": AUTO_ACCEPT,
+            "ms_per_image": round(statistics.median(r.ms for r in self.results), 2)
+            if self.results
+            else 0.0,
+        }
+
+    def worst(self, count: int = 10) -> list[ImageResult]:
+        """Images with the most errors first, to look at by eye."""
+        ranked = sorted(self.results, key=lambda r: r.errors, reverse=True)
+        return [r for r in ranked[:count] if r.errors > 0]
+
+
+def load_labels(labels_file: Path) -> list[tuple[str, list[LabelledDie]]]:
+    """Read labels.json into (file name, labelled dice) pairs, skipping unboxed dice."""
+    data = json.loads(labels_file.read_text())
+    images = []
+    for entry in data["images"]:
+        dice = [
+            LabelledDie(int(d["value"]), (d["bbox"][0], d["bbox"][1], d["bbox"][2], d["bbox"][3]))
+            for d in entry["dice"]
+            if d.get("bbox") is not None
+        ]
+        images.append((str(entry["file"]), dice))
+    return images
+
+
+def match(labelled: list[LabelledDie], found: list[Die]) -> list[tuple[int, int]]:
+    """Pair labelled and found dice one-to-one, nearest first, centre inside grown box."""
+    candidates = []
+    for li, die in enumerate(labelled):
+        x, y, w, h = die.box
+        margin = max(MIN_MARGIN_PX, MARGIN_SHARE * max(w, h))
+        bx, by = x + w / 2, y + h / 2
+        for fi, seen in enumerate(found):
+            fx, fy = seen.centre
+            if x - margin <= fx <= x + w + margin and y - margin <= fy <= y + h + margin:
+                candidates.append(((fx - bx) ** 2 + (fy - by) ** 2, li, fi))
+    pairs = []
+    used_l: set[int] = set()
+    used_f: set[int] = set()
+    for _, li, fi in sorted(candidates):
+        if li not in used_l and fi not in used_f:
+            used_l.add(li)
+            used_f.add(fi)
+            pairs.append((li, fi))
+    return pairs
+
+
+def iter_results(
+    folder: Path,
+    labels_file: Path | None = None,
+    reader: Callable[[Any], list[Die]] = read_dice,
+) -> Iterator[ImageResult]:
+    """Run the reader on each labelled image (one core, as on the Pi) and match."""
+    cv2.setNumThreads(1)
+    labels_path = labels_file or folder / "labels.json"
+    image_dir = folder / "images" if (folder / "images").is_dir() else folder
+    for name, labelled in load_labels(labels_path):
+        frame = cv2.imread(str(image_dir / name))
+        if frame is None:
+            raise FileNotFoundError(image_dir / name)
+        start = time.perf_counter()
+        found = reader(frame)
+        ms = (time.perf_counter() - start) * 1000.0
+        yield ImageResult(name, labelled, found, match(labelled, found), ms)
+
+
+def count_images(folder: Path, labels_file: Path | None = None) -> int:
+    """How many images an evaluation will read, for a progress bar."""
+    return len(load_labels(labels_file or folder / "labels.json"))
+
+
+def evaluate(folder: Path, labels_file: Path | None = None) -> Report:
+    """Evaluate the reader on every labelled image of a folder."""
+    return Report(list(iter_results(folder, labels_file)))

@@ -1,0 +1,113 @@
+"""Camera → dice → table: a settled roll becomes the game's roll; an unsure one waits."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.config import GameDefaults
+from companion.engine.session import GameHeader
+from companion.games.hamsterdam import bot
+from companion.simulate import bot_turn
+from companion.store import Store
+from companion.table import Table
+from companion.vision.dice import Die
+from hardware.camera import SimulatedSource
+from hardware.simulator import Conditions, DiceScene, render_dice
+from hardware.simulator import Die as SimDie
+from hardware.vision_loop import DemoDice, DiceWatcher
+
+
+@pytest.fixture
+def table_at_roll(tmp_path: Path) -> Iterator[Table]:
+    """A 3-player Hamsterdam game played by the bot up to the first roll."""
+    store = Store(tmp_path / "c.sqlite3")
+    table = Table(store, GameDefaults(players=("Ann", "Bo", "Cy")))
+    table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
+    rng = random.Random(3)
+    while True:
+        state = table.snapshot.state
+        assert state is not None
+        if state.ctx.phase == "roll" and getattr(state.G, "dice", None) is None:
+            break
+        bot_turn(bot.candidates, state, rng, lambda e: table.submit(e).result(timeout=10))
+    yield table
+    table.close()
+    store.close()
+
+
+def settled_frame(values: tuple[int, int]) -> np.ndarray:
+    dice = tuple(
+        SimDie(value=v, centre=(4.0 + 3 * i, 4.5), angle_deg=10.0 * i) for i, v in enumerate(values)
+    )
+    return render_dice(DiceScene(dice), np.random.default_rng(1), Conditions(noise=1.0)).frame
+
+
+def test_a_confident_stable_roll_is_applied(table_at_roll: Table) -> None:
+    watcher = DiceWatcher(
+        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
+    )
+    seq = table_at_roll.public_state()["seq"]
+    applied = watcher.propose([Die(3, (10, 10), 40, 0.99), Die(5, (60, 10), 40, 0.99)])
+    assert applied is not None
+    applied.result(timeout=10)
+    table_at_roll.submit("undo").result(timeout=10)  # the roll went in as an event: undo works
+    log = table_at_roll.public_state()["log"]
+    roll = next(e for e in log if e["seq"] == seq + 1)
+    assert roll["name"] == "roll" and roll["given"] == [3, 5] and roll["source"] == "camera"
+
+
+def test_an_unsure_roll_waits_for_read(table_at_roll: Table) -> None:
+    watcher = DiceWatcher(
+        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
+    )
+    seq = table_at_roll.public_state()["seq"]
+    waiting = watcher.propose([Die(3, (10, 10), 40, 0.99), Die(5, (60, 10), 40, 0.1)])
+    assert waiting is not None
+    waiting.result(timeout=10)
+    state = table_at_roll.public_state()
+    assert state["seq"] == seq and "3 and 5" in (state["pending"] or "")
+    table_at_roll.submit("read").result(timeout=10)
+    assert table_at_roll.public_state()["seq"] == seq + 1
+
+
+def test_an_unreadable_die_is_never_guessed(table_at_roll: Table) -> None:
+    watcher = DiceWatcher(
+        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
+    )
+    seq = table_at_roll.public_state()["seq"]
+    assert watcher.propose([Die(3, (10, 10), 40, 0.99), Die(None, (60, 10), 40, 0.0)]) is None
+    assert table_at_roll.public_state()["seq"] == seq
+    assert "?" in watcher.last_roll and "Check the die" in watcher.last_roll
+
+
+def test_frames_from_the_camera_reach_the_table_once_settled(table_at_roll: Table) -> None:
+    frame = settled_frame((2, 6))
+    delivered = threading.Event()
+    source = SimulatedSource(lambda: frame, fps=50)
+    watcher = DiceWatcher(table_at_roll, source, stable_frames=3)
+    watcher.start()
+    try:
+        deadline = threading.Event()
+        for _ in range(200):
+            state = table_at_roll.public_state()
+            if state["pending"] or any(e.get("source") == "camera" for e in state["log"]):
+                delivered.set()
+                break
+            deadline.wait(0.05)
+        assert delivered.is_set(), watcher.status
+        assert watcher.jpeg() is not None
+    finally:
+        watcher.stop()
+
+
+def test_the_demo_camera_tumbles_then_settles() -> None:
+    demo = DemoDice(seed=2, tumble=2, rest=3)
+    frames = [demo() for _ in range(5)]
+    assert not np.array_equal(frames[0], frames[1])  # tumbling
+    assert np.abs(frames[3].astype(int) - frames[4].astype(int)).mean() < 3  # settled

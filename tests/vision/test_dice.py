@@ -1,0 +1,198 @@
+"""Behaviour of the dice reader that a player would notice, on real and drawn photos."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
+from companion.vision.dice_cli import dice as dice_cli
+from companion.vision.dice_eval import evaluate, load_labels
+from companion.vision.stabiliser import DiceStabiliser
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice"
+needs_data = pytest.mark.skipif(not (DATA / "labels.json").exists(), reason="no dice photos")
+
+
+def _photo(name: str) -> np.ndarray:
+    frame = cv2.imread(str(DATA / "images" / name))
+    assert frame is not None
+    return frame
+
+
+# ----------------------------------------------------------------------- real photos
+
+
+@needs_data
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("matteop65_train_six_58.jpg", [2, 3, 5, 5, 6]),
+        ("byler_IMG_20191208_111833.jpg", [1, 4, 5, 5, 6, 6]),
+        ("byler_IMG_20191208_111228.jpg", None),
+    ],
+)
+def test_photo_reads_every_die_it_should(name: str, values: list[int] | None) -> None:
+    found = read_dice(_photo(name))
+    if values is None:
+        # Busy tray of 22 dice: most must be found and read as some value.
+        assert len(found) >= 15
+    else:
+        assert sorted(d.value for d in found if d.value is not None) == values
+
+
+@needs_data
+def test_whole_folder_accuracy_stays_above_floor() -> None:
+    figures = evaluate(DATA).figures()
+    assert figures["images"] == 200
+    assert figures["dice_accuracy"] >= 0.60
+    assert figures["false_dice"] <= 120
+
+
+@needs_data
+def test_empty_felt_has_no_dice() -> None:
+    frame = _photo("byler_IMG_20191208_111228.jpg")
+    felt = np.ascontiguousarray(frame[400:480, 150:450])
+    assert read_dice(felt) == []
+
+
+# ----------------------------------------------------------------------- drawn frames
+
+
+def _draw_die(
+    frame: np.ndarray,
+    centre: tuple[int, int],
+    value: int,
+    side: int,
+    angle: float,
+    body: tuple[int, int, int],
+    pip: tuple[int, int, int],
+) -> None:
+    offsets = {
+        1: [(0, 0)],
+        2: [(-1, -1), (1, 1)],
+        3: [(-1, -1), (0, 0), (1, 1)],
+        4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+        5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+        6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+    }[value]
+    rect = ((float(centre[0]), float(centre[1])), (float(side), float(side)), angle)
+    corners = cv2.boxPoints(rect).astype(np.int32)
+    cv2.fillConvexPoly(frame, corners, body, lineType=cv2.LINE_AA)
+    turn = np.deg2rad(angle)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    for ox, oy in offsets:
+        px, py = rot @ np.array([ox, oy]) * side * 0.27 + np.array(centre)
+        cv2.circle(frame, (round(px), round(py)), max(2, side // 10), pip, -1, cv2.LINE_AA)
+
+
+def _table(width: int = 640, height: int = 480) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    frame = np.full((height, width, 3), (150, 160, 165), np.uint8)
+    noise = rng.normal(0, 4, frame.shape)
+    return np.clip(frame + noise, 0, 255).astype(np.uint8)
+
+
+WHITE, BLACK, RED = (235, 235, 235), (25, 25, 25), (40, 40, 200)
+
+
+def test_drawn_dice_are_found_where_drawn() -> None:
+    frame = _table()
+    spots = [(120, 120), (320, 140), (520, 120), (200, 340), (440, 340)]
+    for value, spot in enumerate(spots, start=1):
+        _draw_die(frame, spot, value, 60, 17.0 * value, WHITE, BLACK)
+    found = read_dice(frame)
+    for spot in spots:
+        assert any(
+            abs(d.centre[0] - spot[0]) < 20 and abs(d.centre[1] - spot[1]) < 20 for d in found
+        )
+
+
+@pytest.mark.xfail(reason="face classifier is trained on real photos only; drawn dice not yet read")
+@pytest.mark.parametrize(("body", "pip"), [(WHITE, BLACK), (BLACK, WHITE), (RED, WHITE)])
+def test_drawn_rotated_and_touching_dice_read_right(
+    body: tuple[int, int, int], pip: tuple[int, int, int]
+) -> None:
+    frame = _table()
+    _draw_die(frame, (200, 200), 5, 60, 30.0, body, pip)
+    _draw_die(frame, (260, 204), 2, 60, 30.0, body, pip)  # touching its neighbour
+    _draw_die(frame, (450, 300), 6, 60, 0.0, body, pip)
+    values = sorted(d.value for d in read_dice(frame) if d.value is not None)
+    assert values == [2, 5, 6]
+
+
+def test_blank_square_is_never_given_a_value() -> None:
+    frame = _table()
+    _draw_die(frame, (320, 240), 1, 70, 20.0, WHITE, WHITE)  # pips the colour of the face
+    for die in read_dice(frame):
+        assert die.value is None or die.confidence < AUTO_ACCEPT
+
+
+def test_die_is_frozen_and_grey_frames_are_refused() -> None:
+    die = Die(value=3, centre=(1.0, 2.0), size=30.0, confidence=0.9)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        die.value = 4  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        read_dice(np.zeros((100, 100), np.uint8))
+
+
+# ----------------------------------------------------------------------- stabiliser
+
+
+def _reading(*dice: tuple[int, float, float]) -> list[Die]:
+    return [Die(v, (x, y), 40.0, 0.99) for v, x, y in dice]
+
+
+def test_stabiliser_silent_while_tumbling_then_reports_once() -> None:
+    stabiliser = DiceStabiliser(frames_required=3)
+    tumbling = [
+        _reading((1, 100, 100), (4, 300, 100)),
+        _reading((5, 130, 110), (2, 280, 120)),
+        _reading((3, 160, 115), (6, 260, 140)),
+        _reading((3, 175, 118), (6, 250, 150)),  # same faces, still sliding
+    ]
+    assert all(stabiliser.update(frame) is None for frame in tumbling)
+    settled = [_reading((3, 190 + jitter, 120), (1, 245, 152 - jitter)) for jitter in (0, 1, 0)]
+    assert [stabiliser.update(frame) for frame in settled] == [None, None, [1, 3]]
+    assert all(stabiliser.update(settled[0]) is None for _ in range(5)), "reported only once"
+
+
+def test_stabiliser_resets_when_dice_move() -> None:
+    stabiliser = DiceStabiliser(frames_required=2)
+    still = _reading((6, 100, 100))
+    assert stabiliser.update(still) is None
+    assert stabiliser.update(still) == [6]
+    moved = _reading((6, 180, 100))  # same value, pushed across the table
+    assert stabiliser.update(moved) is None
+    assert stabiliser.update(moved) == [6]
+
+
+# ----------------------------------------------------------------------- command line
+
+
+@needs_data
+def test_cli_eval_ends_with_json_figures(tmp_path: Path) -> None:
+    labels = json.loads((DATA / "labels.json").read_text())
+    labels["images"] = labels["images"][:2] + labels["images"][-2:]
+    small = tmp_path / "labels.json"
+    small.write_text(json.dumps(labels))
+    result = CliRunner().invoke(dice_cli, ["eval", str(DATA), "--labels", str(small)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["images"] == 4
+    assert {"dice_accuracy", "coverage", "confident_accuracy", "false_dice"} <= figures.keys()
+    assert len(load_labels(small)) == 4
+
+
+@needs_data
+def test_cli_read_json_lists_dice() -> None:
+    image = DATA / "images" / "matteop65_train_three_35.jpg"
+    result = CliRunner().invoke(dice_cli, ["read", str(image), "--json"])
+    assert result.exit_code == 0, result.output
+    assert isinstance(json.loads(result.stdout), list)
