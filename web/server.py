@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import socket
+import subprocess
 import sys
 import threading
 from typing import Any
@@ -39,13 +40,17 @@ def table_pin(config: Config, store: Store) -> str:
 
 
 def _address(host: str) -> str:
-    """The address to type on the tablet: the Pi's own name resolves to its LAN address."""
+    """What to type on the tablet: the Pi's LAN address (``hostname -I``), else its name."""
     if host not in ("0.0.0.0", "::", ""):
         return host
     try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "localhost"
+        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2)
+        for address in found.stdout.split():
+            if "." in address and not address.startswith("127."):
+                return address
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return f"{socket.gethostname()}.local"
 
 
 def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
