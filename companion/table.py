@@ -242,6 +242,7 @@ class Table:
         self._pending: Observation | None = None
         self._hub = _Hub()
         self._snapshot = Snapshot()
+        self._public_cache: dict[tuple[int | None, bool], tuple[Snapshot, dict[str, Any]]] = {}
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._accepting = threading.Lock()
         self._closed = False
@@ -322,6 +323,17 @@ class Table:
         snap = self._snapshot
         if snap.state is None or snap.spec is None or snap.header is None:
             return {"game": None, "prompt": self.resume_error or NO_GAME, "log": []}
+        # Twenty tablets ask for the same snapshot after every change: build it once.
+        key = (seat, with_log)
+        cached = self._public_cache.get(key)
+        if cached is not None and cached[0] is snap:
+            return dict(cached[1])
+        data = self._public_state(snap, seat, with_log)
+        self._public_cache[key] = (snap, data)
+        return dict(data)
+
+    def _public_state(self, snap: Snapshot, seat: int | None, with_log: bool) -> dict[str, Any]:
+        assert snap.state is not None and snap.spec is not None and snap.header is not None
         spec, state, header = snap.spec, snap.state, snap.header
         ctx = state.ctx
         log_ = snap.log
