@@ -172,13 +172,13 @@ function renderDams(view) {
   const table = view.table || {};
   const tracker = view.tracker || {};
   const roll = view.roll || {};
-  const total = (table.piles || []).reduce((a, b) => a + b, 0);
+  const total = table.piles ?? 0;
   $("belt").replaceChildren(...(view.players || []).map((player) => {
     const floods = new Set((roll.floods || []).filter((f) => f.seat === player.seat).map((f) => f.at));
     const cards = player.dam.map((spot) => el("div", { class: "dam-card" + (floods.has(spot.at) ? " flooding" : "") + (spot.tokens ? " wet" : "") },
       el("b", {}, String(spot.value)),
       el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
-      el("span", { class: "stack" }, spot.plain ? `${spot.plain} 🐹`.replace("🐹", "h") : "—"),
+      el("span", { class: "stack", title: "hamsters on this card" }, spot.plain ? `×${spot.plain}` : "—"),
       ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
       spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
     const tallies = player.tallies;
@@ -255,7 +255,10 @@ function renderControls(view) {
   }
   const panel = $("choices");
   const parts = [];
-  if (groups.size) parts.push(el("h3", {}, `${state.players[state.current] ?? ""}: what happened on the table?`));
+  if (groups.size) {
+    const who = state.current === null || state.current === undefined ? "" : `${state.players[state.current]}: `;
+    parts.push(el("h3", {}, `${who}what happened on the table?`));
+  }
   for (const [, choices] of groups) {
     parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));
   }

@@ -3,7 +3,8 @@
 Modules, one job each: ``model`` (state), ``deck`` + ``deck.json`` (editable card data),
 ``catalogue`` (the 18 specials), ``setup``, ``turns`` (roll, dice), ``flood``, ``breach``,
 ``movement`` (movement, skip-movement specials, redeployment), ``powers`` (special effects),
-``layout`` (standing hamsters on a dam), ``scoring``, ``view``, ``text``, ``bot``, ``spec``.
+``layout`` (standing hamsters on a dam), ``scoring``, ``view``, ``text``, ``bot``,
+``choices`` (the tablet's legal-move buttons), ``spec``.
 
 Where the project's rulings (``shared/rules/hamsterdam.md``) go beyond or against the seed
 text, the rulings win: a token reaching the flood pile from a flipped card counts toward the

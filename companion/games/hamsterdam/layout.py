@@ -104,3 +104,24 @@ def default_layout(player: Player) -> tuple[list[int], list[list[int]]]:
     ranked = sorted(open_spots, key=lambda i: -chance(player.dam[i].value))
     placed = [[s.id, ranked[k % len(ranked)] + 1] for k, s in enumerate(pieces)]
     return counts, placed
+
+
+def spread_layout(player: Player) -> tuple[list[int], list[list[int]]]:
+    """Like :func:`default_layout`, but the hamsters already standing stay where they are.
+
+    This finishes a step-wise placement ("spread the rest"): only resting hamsters move.
+    """
+    counts = [spot.plain for spot in player.dam]
+    placed = [[s.id, i + 1] for i, spot in enumerate(player.dam) for s in spot.specials]
+    open_spots = [i for i, spot in enumerate(player.dam) if spot.tokens == 0]
+    if not player.dam:
+        return counts, placed
+    swimmers = [s for s in player.rest_specials if s.name == SWIMSTER]
+    if not open_spots:
+        return counts, placed + [[s.id, 1] for s in swimmers]
+    for _ in range(player.rest_plain):
+        best = max(open_spots, key=lambda i: chance(player.dam[i].value) / (counts[i] + 1))
+        counts[best] += 1
+    ranked = sorted(open_spots, key=lambda i: -chance(player.dam[i].value))
+    placed += [[s.id, ranked[k % len(ranked)] + 1] for k, s in enumerate(player.rest_specials)]
+    return counts, placed

@@ -109,7 +109,7 @@ class Player:
     hand: tuple[DamCard, ...] = ()  # set-up: cards held before the dam is arranged
     passing: tuple[int, ...] = ()  # set-up: values chosen to pass (left, right)
     dealt: tuple[Special, ...] = ()  # set-up: specials to choose from
-    keep: int = 0  # set-up: how many of the dealt specials to keep
+    keep: int = 0  # set-up: how many of the dealt specials are still to be kept
     mob: int = 0  # Mobster this roll: the flood comes this much higher or lower
     dodged: bool = False  # Ninjaster this roll: the roll does not flood this player
     moved: bool = False  # movement phase: the one move is made (or skipped)

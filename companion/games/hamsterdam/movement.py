@@ -19,8 +19,8 @@ from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.hamsterdam import flood, pieces
 from companion.games.hamsterdam.catalogue import COPYCATSTER, KINDS, SKIP_MOVEMENT
-from companion.games.hamsterdam.layout import default_layout, lay_out
-from companion.games.hamsterdam.model import Hamsterdam
+from companion.games.hamsterdam.layout import default_layout, lay_out, pool, spread_layout
+from companion.games.hamsterdam.model import PLACE, READY, Hamsterdam
 from companion.games.hamsterdam.turns import after_movement
 
 Args = Mapping[str, Any]
@@ -119,14 +119,36 @@ def redeploy(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
     """Stand every remaining hamster anew: ``stacks`` and ``specials`` as at set-up."""
     _not_yet(game, seat)
     game = lay_out(game, seat, args.get("stacks", ()), args.get("specials", []))
-    return game.with_player(seat, replace(game.players[seat], redeployed=True))
+    return game.with_player(seat, replace(game.players[seat], redeployed=True, stage=READY))
+
+
+def lift(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Pick every hamster up off the dam, to stand them anew one at a time (``stand``).
+
+    The step-wise redeployment the tablet's buttons drive; water is cleared first (``clear``,
+    Janitster), since a lifted Janitster can no longer mop. Lifting never finishes the
+    redeployment by itself, even when no card is dry: the player may still clear water with
+    a resting hamster, then stand the others (``spread`` or NEXT finishes).
+    """
+    _not_yet(game, seat)
+    player = game.players[seat]
+    if player.stage == PLACE:
+        raise IllegalMove(f"{player.name} has already picked up their hamsters.")
+    plain, specials = pool(player)
+    dam = tuple(replace(spot, plain=0, specials=()) for spot in player.dam)
+    player = replace(player, dam=dam, rest_plain=plain, rest_specials=specials, stage=PLACE)
+    return game.with_player(seat, player)
 
 
 def finish_redeploy(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
-    """NEXT: players who have not redeployed get the default arrangement."""
+    """NEXT: players who have not redeployed get the default arrangement.
+
+    One who picked up their hamsters (``lift``) keeps those already standing anew.
+    """
     for seat, player in enumerate(game.players):
         if not player.redeployed:
-            stacks, specials = default_layout(player)
+            layout = spread_layout if player.stage == PLACE else default_layout
+            stacks, specials = layout(player)
             game = lay_out(game, seat, stacks, specials)
-    players = tuple(replace(p, redeployed=True) for p in game.players)
+    players = tuple(replace(p, redeployed=True, stage=READY) for p in game.players)
     return replace(game, players=players)

@@ -17,9 +17,9 @@ from companion.engine.errors import IllegalMove
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
-from companion.games.hamsterdam.catalogue import KINDS, TWINSTERS
+from companion.games.hamsterdam.catalogue import KINDS, SWIMSTER, TWINSTERS
 from companion.games.hamsterdam.deck import load_deck
-from companion.games.hamsterdam.layout import default_layout, lay_out
+from companion.games.hamsterdam.layout import default_layout, lay_out, spread_layout
 from companion.games.hamsterdam.model import (
     ARRANGE,
     CLASSIC,
@@ -32,6 +32,7 @@ from companion.games.hamsterdam.model import (
     Special,
     Spot,
 )
+from companion.games.hamsterdam.pieces import index_of, put, take_from_rest
 
 Args = Mapping[str, Any]
 
@@ -153,8 +154,77 @@ def _cards(game: Hamsterdam, names: Sequence[str]) -> tuple[Hamsterdam, tuple[Sp
     return replace(game, next_id=game.next_id + len(cards)), cards
 
 
+def pass_card(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """One card at a time (``card``): the first goes to the left, the second to the right.
+
+    The tablet offers eleven buttons, then ten, instead of 110 pairs; ``pass_cards`` does
+    both at once for the terminal and scripts.
+    """
+    player = _stage(game, seat, PASS)
+    card = args.get("card")
+    values = [c.value for c in player.hand]
+    if card not in values or card in player.passing:
+        raise IllegalMove(f"{player.name} passes a dam card they hold and have not chosen yet.")
+    if not player.passing:
+        return game.with_player(seat, replace(player, passing=(int(card),)))
+    return pass_cards(game, ctx, seat, {"cards": [player.passing[0], int(card)]}, draws)
+
+
+def _lay(game: Hamsterdam, seat: int, value: object) -> Hamsterdam:
+    """The next dam card, to the right of those already laid."""
+    player = game.players[seat]
+    card = next((c for c in player.hand if c.value == value), None)
+    if card is None:
+        held = sorted(c.value for c in player.hand)
+        raise IllegalMove(f"{player.name} holds no {value} card to lay; they hold {held}.")
+    hand = list(player.hand)
+    hand.remove(card)
+    return game.with_player(seat, replace(player, hand=tuple(hand), dam=(*player.dam, Spot(card))))
+
+
+def _keep(game: Hamsterdam, seat: int, ref: object) -> Hamsterdam:
+    """Keep one dealt special card: it becomes its piece(s) in the reinforcement pile."""
+    player = game.players[seat]
+    if player.keep <= 0:
+        raise IllegalMove(f"{player.name} has kept every special they may (one per blue dot).")
+    dealt = next(
+        (s for s in player.dealt if s.id == ref or s.name.lower() == str(ref).lower()), None
+    )
+    if dealt is None:
+        raise IllegalMove(f"{player.name} was not dealt {ref} (or not that many).")
+    game, pieces = _pieces(game, [dealt.name])
+    player = game.players[seat]
+    return game.with_player(
+        seat,
+        replace(
+            player,
+            dealt=tuple(s for s in player.dealt if s is not dealt),
+            keep=player.keep - 1,
+            rest_specials=(*player.rest_specials, *pieces),
+        ),
+    )
+
+
+def _arranged(game: Hamsterdam, seat: int) -> Hamsterdam:
+    """Every card laid and every special kept: one plain hamster per orange dot, then place."""
+    player = game.players[seat]
+    if player.hand or player.keep:
+        return game
+    player = replace(
+        player,
+        dealt=(),
+        rest_plain=sum(spot.card.orange for spot in player.dam),
+        stage=PLACE,
+    )
+    return game.with_player(seat, player)
+
+
 def arrange(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
-    """Order the dam (``order``: values left to right) and keep specials (``keep``)."""
+    """Order the dam (``order``: values left to right) and keep specials (``keep``).
+
+    After some ``lay_card``/``keep_special`` steps it completes what is left: ``order``
+    then lists the cards still held and ``keep`` the specials still to keep.
+    """
     player = _stage(game, seat, ARRANGE)
     order = args.get("order")
     held = sorted(c.value for c in player.hand)
@@ -165,31 +235,23 @@ def arrange(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> 
         raise IllegalMove(
             f"{player.name} keeps {player.keep} of the dealt specials (one per blue dot)."
         )
-    left = list(player.dealt)
-    chosen: list[str] = []
     for ref in kept:
-        dealt = next((s for s in left if s.id == ref or s.name.lower() == str(ref).lower()), None)
-        if dealt is None:
-            raise IllegalMove(f"{player.name} was not dealt {ref} (or not that many).")
-        left.remove(dealt)
-        chosen.append(dealt.name)
-    cards = list(player.hand)
-    dam = []
+        game = _keep(game, seat, ref)
     for value in order:
-        card = next(c for c in cards if c.value == value)
-        cards.remove(card)
-        dam.append(Spot(card))
-    game, pieces = _pieces(game, chosen)
-    player = replace(
-        player,
-        dam=tuple(dam),
-        hand=(),
-        dealt=(),
-        rest_plain=sum(spot.card.orange for spot in dam),
-        rest_specials=pieces,
-        stage=PLACE,
-    )
-    return game.with_player(seat, player)
+        game = _lay(game, seat, value)
+    return _arranged(game, seat)
+
+
+def lay_card(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Lay the next dam card (``card``), building the dam from its left end."""
+    _stage(game, seat, ARRANGE)
+    return _arranged(_lay(game, seat, args.get("card")), seat)
+
+
+def keep_special(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Keep one of the dealt specials (``special``: its id or name)."""
+    _stage(game, seat, ARRANGE)
+    return _arranged(_keep(game, seat, args.get("special")), seat)
 
 
 def place(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
@@ -199,15 +261,75 @@ def place(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ha
     return game.with_player(seat, replace(game.players[seat], stage=READY))
 
 
+def stand(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Stand one resting hamster (``hamster``: plain or a special's id) on card ``at``.
+
+    The step-wise way to place at set-up and after ``lift`` at redeployment: the player is
+    done once nothing resting can stand anywhere (no hamster on a card with a flood token,
+    except Swimster).
+    """
+    player = _stage(game, seat, PLACE)
+    if ctx.phase == "redeploy" and player.redeployed:
+        raise IllegalMove(f"{player.name} has already redeployed this round.")
+    index = index_of(player, args.get("at"), "where the hamster stands")
+    player, piece = take_from_rest(player, args.get("hamster"))
+    spot = player.dam[index]
+    if spot.tokens and (piece is None or piece.name != SWIMSTER):
+        raise IllegalMove(
+            f"No hamster may be put on {player.name}'s {spot.value} card: it has a flood token "
+            "(only Swimster may)."
+        )
+    game = put(game.with_player(seat, player), seat, index, piece)
+    if not can_stand(game.players[seat]):
+        game = placed(game, ctx, seat)
+    return game
+
+
+def can_stand(player: Player) -> bool:
+    """Some resting hamster has a card it may stand on."""
+    dry = any(not spot.tokens for spot in player.dam)
+    swimmer = any(s.name == SWIMSTER for s in player.rest_specials)
+    resting = player.rest_plain or player.rest_specials
+    return bool(player.dam) and bool(resting) and (dry or swimmer)
+
+
+def placed(game: Hamsterdam, ctx: Ctx, seat: int) -> Hamsterdam:
+    """The player has stood every hamster they can: ready (and, in redeployment, done)."""
+    player = replace(game.players[seat], stage=READY)
+    if ctx.phase == "redeploy":
+        player = replace(player, redeployed=True)
+    return game.with_player(seat, player)
+
+
+def spread(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Stand the resting hamsters the plain way, leaving those already standing in place."""
+    _stage(game, seat, PLACE)
+    stacks, specials = spread_layout(game.players[seat])
+    return placed(lay_out(game, seat, stacks, specials), ctx, seat)
+
+
 def place_default(game: Hamsterdam, seat: int) -> Hamsterdam:
     stacks, specials = default_layout(game.players[seat])
     return lay_out(game, seat, stacks, specials)
 
 
 def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
-    """Everyone rolls two dice; the highest rolls first every round (ties roll again)."""
+    """Everyone rolls two dice; the highest rolls first every round (ties roll again).
+
+    The table may roll by hand and say who won (``first``: a seat), which spares the
+    tablet a picker per die and per tie-break; without it the dice are drawn.
+    """
     if game.first >= 0:
         raise IllegalMove(f"{game.players[game.first].name} already rolls first.")
+    if "first" in args:
+        first = args["first"]
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise IllegalMove("Say which seat won the roll-off.")
+        if not 0 <= first < len(game.players):
+            raise IllegalMove(f"There is no seat {first} at this table.")
+        return replace(game, first=first).note(
+            f"{game.players[first].name} won the roll-off and rolls first every round."
+        )
     contenders = list(range(len(game.players)))
     while len(contenders) > 1:
         totals = {

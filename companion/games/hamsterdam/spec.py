@@ -6,6 +6,11 @@ then, only if someone kept a skip-movement special ready, those specials one pla
 time; after the round's last turn, redeployment and a "new round" stop that starts the
 round counter. Every NEXT does the plain thing the table would do when nobody chose
 otherwise: read the dice, plug with plain hamsters, flip the cheaper end, spread hamsters.
+
+Set-up and redeployment have one-shot moves (``pass_cards``, ``arrange``, ``place``,
+``redeploy``) for scripts and the terminal, and step-wise ones (``pass_card``,
+``lay_card``, ``keep_special``, ``lift``, ``stand``, ``spread``) that the tablet's buttons
+can offer without listing every combination (see :mod:`choices`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.engine.spec import GameSpec, MoveSpec, PhaseSpec, TurnOrder
-from companion.games.hamsterdam import breach, effects, flood, movement, powers, setup, turns
+from companion.games.hamsterdam import (
+    breach,
+    effects,
+    flood,
+    movement,
+    powers,
+    setup,
+    turns,
+)
 from companion.games.hamsterdam.catalogue import (
     ANY_ROLL,
     FLOOD,
@@ -23,6 +36,7 @@ from companion.games.hamsterdam.catalogue import (
     REDEPLOYMENT,
     SKIP_MOVEMENT,
 )
+from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
 from companion.games.hamsterdam.scoring import end_if
 from companion.games.hamsterdam.text import render
@@ -55,6 +69,12 @@ FLOOD_MOVES: dict[str, MoveSpec[Hamsterdam]] = {
     **_specials(FLOOD),
 }
 
+# Placing one hamster at a time (set-up, and redeployment after ``lift``), or the rest at once.
+STANDING: dict[str, MoveSpec[Hamsterdam]] = {
+    "stand": MoveSpec(setup.stand, "a resting hamster onto a card: at, hamster", any_seat=True),
+    "spread": MoveSpec(setup.spread, "the resting hamsters, the plain way", any_seat=True),
+}
+
 PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
     "setup": PhaseSpec(
         name="setup",
@@ -64,14 +84,24 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
             "pass_cards": MoveSpec(
                 setup.pass_cards, "full: cards=[to the left, to the right]", any_seat=True
             ),
+            "pass_card": MoveSpec(
+                setup.pass_card, "full: card (first to the left, then to the right)", any_seat=True
+            ),
+            "lay_card": MoveSpec(
+                setup.lay_card, "full: card, the next one from the left", any_seat=True
+            ),
+            "keep_special": MoveSpec(
+                setup.keep_special, "full: special (id or name) to keep", any_seat=True
+            ),
             "arrange": MoveSpec(
                 setup.arrange, "full: order=[values left to right], keep=[specials]", any_seat=True
             ),
             "place": MoveSpec(
                 setup.place, "stacks=[plain per position], specials=[[name, at]]", any_seat=True
             ),
+            **STANDING,
             "roll_off": MoveSpec(
-                setup.roll_off, "everyone rolls two dice for first", any_seat=True
+                setup.roll_off, "everyone rolls two dice for first (or first=seat)", any_seat=True
             ),
         },
         blocker=setup.blocker,
@@ -157,6 +187,10 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
                 "stacks=[plain per position], specials=[[name, at]]",
                 any_seat=True,
             ),
+            "lift": MoveSpec(
+                movement.lift, "pick every hamster up to stand them anew", any_seat=True
+            ),
+            **STANDING,
             **_specials(REDEPLOYMENT),
         },
         on_begin=movement.begin_redeploy,
@@ -180,4 +214,5 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     prompt=prompt,
     text=render,
     seat_name=lambda game, seat: game.players[seat].name,
+    choices=choices,
 )

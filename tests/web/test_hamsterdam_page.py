@@ -1,0 +1,199 @@
+"""A whole game of Hamsterdam, each variant, played in a real headless Chromium.
+
+Only the page is used: the PIN dialog, the legal-move buttons the engine offers, the dice
+pickers and NEXT. A seeded random player chooses which button to tap, so every run plays
+the same game; the table runs on a temporary SQLite store behind a real waitress server,
+shut down the careful way of ``test_browser.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from companion.config import GameDefaults
+from companion.engine.session import GameHeader
+from companion.games.hamsterdam import bot
+from companion.simulate import bot_turn
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PLAYERS = ("Ann", "Bo", "Cy")
+SEEDS = {"full": 5, "classic": 8}
+TAPS = 1500  # far more than a game needs; a stuck page fails instead of hanging
+
+
+@pytest.fixture(params=["full", "classic"])
+def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=PLAYERS))
+    variant = str(request.param)
+    table.new_game(GameHeader("hamsterdam", variant, PLAYERS, SEEDS[variant]))
+    yield table
+    table.close()
+    store.close()
+
+
+@pytest.fixture
+def server(table: Table) -> Iterator[str]:
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def unlock(page: Page) -> None:
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button.primary")
+    expect(page.locator("#controls")).to_be_visible()
+
+
+# What the player looks at before each tap, read in one round trip to the page.
+LOOK = """() => ({
+  over: document.getElementById("btn-next").disabled,
+  log: document.querySelectorAll("#log li").length,
+  buttons: [...document.querySelectorAll("#choices > .choice-group > button")]
+    .map((b) => b.textContent),
+  forms: document.querySelectorAll("#choices form.dice-entry").length,
+  wet: document.querySelectorAll(".dam-card.wet").length,
+})"""
+
+
+def tap(page: Page, seen: dict[str, Any], rng: random.Random) -> str:
+    """Tap one button a player might; return what was tapped (for the failure message).
+
+    Steps that block NEXT (set-up, Physicster's keep) are always answered with a button;
+    a form with dice pickers (the roll, Physicster, Whack-a-Mole) is always filled in and
+    sent; otherwise a button is tapped now and then, and NEXT does the plain thing.
+    """
+    labels: list[str] = seen["buttons"]
+
+    def pick(*parts: str) -> int | None:
+        found = [i for i, label in enumerate(labels) if any(p in label for p in parts)]
+        return rng.choice(found) if found else None
+
+    if seen["forms"]:
+        form = page.locator("#choices form.dice-entry").nth(rng.randrange(seen["forms"]))
+        for die in range(2):
+            form.locator("select.die").nth(die).select_option(str(rng.randint(1, 6)))
+        label = form.locator("button").inner_text()
+        form.locator("button").click()
+        return label
+    choice = pick("won the roll-off", ": pass ", ": keep ")  # keep a special, or a roll
+    if choice is None and rng.random() < 0.3:
+        choice = pick(" in the dam", " on ")  # one card or hamster at a time, now and then
+    if choice is None:
+        choice = pick("the rest in order", "spread the rest")
+    if choice is None and labels and rng.random() < 0.3:
+        choice = rng.randrange(len(labels))
+    if choice is None:
+        page.click("#btn-next")
+        return "NEXT"
+    page.locator("#choices > .choice-group > button").nth(choice).click()
+    return labels[choice]
+
+
+def shown(page: Page, entries: int, what: str) -> None:
+    """Wait until the log shows ``entries`` events; if it never does, say why (the toast)."""
+    try:
+        page.wait_for_function(
+            "n => document.querySelectorAll('#log li').length === n", arg=entries, timeout=5000
+        )
+    except PlaywrightTimeout:
+        toast = page.locator("#toast").inner_text()
+        raise AssertionError(f"{what} changed nothing on the page ({toast!r})") from None
+
+
+def play_to_the_end(page: Page, seed: int, screenshot: Path | None) -> int:
+    """Tap until the page says the game is over; return the number of taps."""
+    rng = random.Random(seed)
+    for taps in range(TAPS):
+        seen: dict[str, Any] = page.evaluate(LOOK)
+        if seen["over"]:
+            return taps
+        if screenshot and seen["wet"] >= 2 and len(seen["buttons"]) >= 3:
+            page.screenshot(path=str(screenshot), full_page=True)
+            screenshot = None
+        what = tap(page, seen, rng)
+        shown(page, seen["log"] + 1, f"tap {taps}: {what}")
+    raise AssertionError(f"No end after {TAPS} taps: {page.locator('#prompt').inner_text()}")
+
+
+def test_a_whole_game_is_played_from_the_page(
+    browser: Browser, server: str, table: Table, tmp_path: Path
+) -> None:
+    rules = table.public_state()["rules"]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server)
+    expect(page.locator("#game-title")).to_contain_text("Hamsterdam")
+    unlock(page)
+    shot = shots(tmp_path) / "hamsterdam.png" if rules == "full" else None
+    taps = play_to_the_end(page, SEEDS[rules], shot)
+    public = table.public_state()
+    assert public["over"], public["prompt"]
+    expect(page.locator("#prompt")).to_have_text(public["result"])
+    assert "flood tokens have broken through" in public["result"]
+    assert public["view"]["table"]["piles"] >= public["view"]["table"]["threshold"]
+    assert not errors, errors
+    assert taps > 50, "a whole game takes more than a handful of taps"
+    if shot:
+        assert shot.exists()
+    page.close()
+
+
+@pytest.mark.parametrize("table", ["classic"], indirect=True)
+def test_the_page_draws_a_table_with_water_in_a_flood_pile(
+    browser: Browser, server: str, table: Table
+) -> None:
+    """Regression: the page once summed the table's pile total as a list and stopped updating."""
+    rng = random.Random(1)
+    while table.public_state()["view"]["table"]["piles"] == 0:
+        state = table.snapshot.state
+        assert state is not None
+        bot_turn(bot.candidates, state, rng, lambda e: table.submit(e).result(timeout=10))
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server)
+    expect(page.locator("#prompt")).to_have_text(table.public_state()["prompt"])
+    page.evaluate("0")  # a round trip: the page's errors have reached us
+    assert not errors, errors
+    expect(page.locator("#log li")).to_have_count(len(table.public_state()["log"]))
+    page.close()
