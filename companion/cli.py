@@ -351,12 +351,15 @@ def simulate(
             f"seed {seed}, in {seconds:.1f} s ({data['games_per_second']} games/s)"
         )
         click.echo(f"  win rate by seat:      {data['win_rate_by_seat']}")
-        click.echo(f"  win rate by start row: {data['win_rate_by_start_row']}")
-        click.echo(f"  alligators win:        {data['alligator_wins']:.1%}")
+        if "win_rate_by_start_row" in data:
+            click.echo(f"  win rate by start row: {data['win_rate_by_start_row']}")
+        if "alligator_wins" in data:
+            click.echo(f"  alligators win:        {data['alligator_wins']:.1%}")
         click.echo(f"  rounds: mean {data['mean_rounds']}, max {data['max_rounds']}")
-        click.echo(
-            f"  speed at the end: mean {data['mean_speed_at_end']}, max {data['max_speed_at_end']}"
-        )
+        for key, value in data.items():
+            if key.startswith("mean_") and key != "mean_rounds":
+                name = key[5:].replace("_", " ")
+                click.echo(f"  {name}: mean {value}, max {data['max_' + key[5:]]}")
     click.echo(json.dumps(data))
 
 

@@ -41,8 +41,26 @@ class GameResult:
     events: int
     finished: bool
     start_rows: tuple[int, ...] = ()
-    speed: int = 0
-    alligators: int = 0
+    at_end: dict[str, float] = field(default_factory=dict)  # the game's own figures
+
+
+def _belt_figures(game: Any) -> dict[str, float]:
+    return {"speed_at_end": game.speed, "alligators_at_end": game.alligators}
+
+
+def _dam_figures(game: Any) -> dict[str, float]:
+    return {
+        "flood_tokens_at_end": sum(p.water for p in game.players),
+        "breaches": sum(p.breaches for p in game.players),
+        "hamsters_lost": sum(p.lost for p in game.players),
+    }
+
+
+# What each game's balance report adds to the common figures (wins, rounds).
+FIGURES: dict[str, Callable[[Any], dict[str, float]]] = {
+    "run-hamster-run": _belt_figures,
+    "hamsterdam": _dam_figures,
+}
 
 
 def bot_turn(
@@ -91,8 +109,7 @@ def play_one(
         events=events,
         finished=state.ctx.over,
         start_rows=tuple(getattr(h, "start_row", 0) for h in getattr(game, "hamsters", ())),
-        speed=int(getattr(game, "speed", 0)),
-        alligators=int(getattr(game, "alligators", 0)),
+        at_end=FIGURES[spec.name](game) if spec.name in FIGURES else {},
     )
 
 
@@ -118,8 +135,7 @@ class Report:
     wins_by_start_row: Counter[int] = field(default_factory=Counter)
     starts_by_row: Counter[int] = field(default_factory=Counter)
     rounds: list[int] = field(default_factory=list)
-    speeds: list[int] = field(default_factory=list)
-    alligators: list[int] = field(default_factory=list)
+    figures: dict[str, list[float]] = field(default_factory=dict)
     events: int = 0
 
     def add(self, result: GameResult) -> None:
@@ -129,8 +145,8 @@ class Report:
             self.unfinished += 1
             return
         self.rounds.append(result.rounds)
-        self.speeds.append(result.speed)
-        self.alligators.append(result.alligators)
+        for name, value in result.at_end.items():
+            self.figures.setdefault(name, []).append(value)
         for row in result.start_rows:
             self.starts_by_row[row] += 1
         if not result.winners:
@@ -142,7 +158,7 @@ class Report:
 
     def as_dict(self) -> dict[str, Any]:
         finished = max(1, self.games - self.unfinished)
-        return {
+        data: dict[str, Any] = {
             "game": self.game,
             "rules": self.rules,
             "players": self.players,
@@ -151,18 +167,22 @@ class Report:
             "win_rate_by_seat": {
                 str(s + 1): round(self.wins_by_seat[s] / finished, 4) for s in range(self.players)
             },
-            "win_rate_by_start_row": {
-                str(r): round(self.wins_by_start_row[r] / max(1, self.starts_by_row[r]), 4)
-                for r in sorted(self.starts_by_row)
-            },
-            "alligator_wins": round(self.nobody_wins / finished, 4),
+            "no_winner": round(self.nobody_wins / finished, 4),
             "mean_rounds": round(sum(self.rounds) / finished, 2),
             "max_rounds": max(self.rounds, default=0),
-            "mean_speed_at_end": round(sum(self.speeds) / finished, 2),
-            "max_speed_at_end": max(self.speeds, default=0),
-            "mean_alligators_at_end": round(sum(self.alligators) / finished, 2),
-            "events": self.events,
         }
+        if self.starts_by_row:
+            data["win_rate_by_start_row"] = {
+                str(r): round(self.wins_by_start_row[r] / max(1, self.starts_by_row[r]), 4)
+                for r in sorted(self.starts_by_row)
+            }
+        if self.game == "run-hamster-run":
+            data["alligator_wins"] = data["no_winner"]
+        for name, values in self.figures.items():
+            data[f"mean_{name}"] = round(sum(values) / max(1, len(values)), 2)
+            data[f"max_{name}"] = max(values, default=0)
+        data["events"] = self.events
+        return data
 
 
 def simulate(
