@@ -12,12 +12,15 @@ from typing import Any, TypeVar
 
 from companion.engine.errors import IllegalMove
 from companion.engine.events import MOVE, NEXT, Event
+from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws, seed_state
 from companion.engine.spec import GameSpec, PhaseSpec
 from companion.engine.state import Ctx, State
 
 G = TypeVar("G")
+
+_copy_ctx = copier_for(Ctx)  # every step copies the context at least once: skip the wrapper
 
 Outcome = tuple[dict[str, Any], ...]
 
@@ -74,9 +77,9 @@ def step(
         )
     ended = spec.end_if(game, ctx)
     if ended is None:
-        ctx = replace(ctx, seq=ctx.seq + 1)
+        ctx = _copy_ctx(ctx, seq=ctx.seq + 1)
     else:
-        ctx = replace(ctx, seq=ctx.seq + 1, over=True, winners=ended.winners, result=ended.result)
+        ctx = _copy_ctx(ctx, seq=ctx.seq + 1, over=True, winners=ended.winners, result=ended.result)
     return State(game, ctx, draws.state), tuple(draws.outcome) if record else ()
 
 

@@ -124,7 +124,7 @@ def _not_in_pit(hamster: Hamster) -> None:
 
 
 def _save(game: Belt, seat: int, hamster: Hamster, res: Resolution) -> Belt:
-    return replace(game.with_hamster(seat, hamster), resolution=res)
+    return game.with_hamster(seat, hamster, resolution=res)
 
 
 def _place(hamster: Hamster, square: Square) -> Hamster:
@@ -484,8 +484,7 @@ def finish(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     if res.action == REST and not res.finished:
         game = rest(game, ctx, seat, args, draws)
         hamster = game.hamsters[seat]
-    hamster = replace(hamster, did=res.action)
-    return replace(game.with_hamster(seat, hamster), resolution=None)
+    return game.with_hamster(seat, replace(hamster, did=res.action), resolution=None)
 
 
 def _acting_or_done(game: Belt, seat: int) -> tuple[Resolution, Hamster]:

@@ -7,6 +7,7 @@ pile and every gain moves one back, so ``traits + fatigue == 7`` holds by constr
 from __future__ import annotations
 
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.games.run_hamster_run.model import (
@@ -20,6 +21,7 @@ from companion.games.run_hamster_run.model import (
 )
 
 ALLIGATOR = "alligator"
+_copy_hamster = copier_for(Hamster)  # chips change on almost every move
 RECENT_TESTS = 12
 
 
@@ -36,7 +38,7 @@ def flip(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
             f"{hamster.name} has {hamster.up(trait)} face-up {TRAIT_TITLES[trait]} chip(s), "
             f"not the {count} this needs."
         )
-    return replace(hamster, down=_set(hamster.down, trait, hamster.down[trait] + count))
+    return _copy_hamster(hamster, down=_set(hamster.down, trait, hamster.down[trait] + count))
 
 
 def spend(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
@@ -46,7 +48,7 @@ def spend(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
             f"{hamster.name} has {hamster.up(trait)} face-up {TRAIT_TITLES[trait]} chip(s) "
             f"to spend, not {count}."
         )
-    return replace(
+    return _copy_hamster(
         hamster,
         traits=_set(hamster.traits, trait, hamster.traits[trait] - count),
         fatigue=hamster.fatigue + count,
@@ -60,7 +62,7 @@ def lose_from(hamster: Hamster, trait: int, *, face_up_first: bool = False) -> H
     down = hamster.down[trait]
     if down > 0 and not (face_up_first and hamster.up(trait) > 0):
         down -= 1
-    return replace(
+    return _copy_hamster(
         hamster,
         traits=_set(hamster.traits, trait, hamster.traits[trait] - 1),
         down=_set(hamster.down, trait, down),
@@ -87,7 +89,7 @@ def regain(hamster: Hamster, trait: int) -> Hamster:
     """Take one chip back from the Fatigue pile into a trait."""
     if hamster.fatigue == 0:
         raise IllegalMove(f"{hamster.name} has no chip in the Fatigue pile to take back.")
-    return replace(
+    return _copy_hamster(
         hamster,
         traits=_set(hamster.traits, trait, hamster.traits[trait] + 1),
         fatigue=hamster.fatigue - 1,
