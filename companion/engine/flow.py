@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 from companion.engine.errors import IllegalMove
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.evolve import copier_for
-from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws, seed_state
 from companion.engine.spec import GameSpec, PhaseSpec
 from companion.engine.state import Ctx, State
@@ -104,7 +103,7 @@ def _move(
         )
     game = move.fn(game, ctx, event.seat, event.args, draws)
     if move.ends_turn and phase.turn is not None:
-        ctx = replace(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
+        ctx = _copy_ctx(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
     return game, ctx
 
 
@@ -112,7 +111,7 @@ def _next(spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, draws: Draw
     if ctx.current is not None and phase.turn is not None:
         if phase.on_turn_end is not None:
             game = phase.on_turn_end(game, ctx, draws)
-        return game, replace(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
+        return game, _copy_ctx(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
     if phase.blocker is not None:
         reason = phase.blocker(game, ctx)
         if reason:
@@ -124,7 +123,7 @@ def _next(spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, draws: Draw
 
 def _enter(spec: GameSpec[G], game: G, ctx: Ctx, name: str, draws: Draws) -> tuple[G, Ctx]:
     phase = spec.phases[name]
-    ctx = replace(
+    ctx = _copy_ctx(
         ctx,
         phase=name,
         current=None,
@@ -136,5 +135,5 @@ def _enter(spec: GameSpec[G], game: G, ctx: Ctx, name: str, draws: Draws) -> tup
     if phase.turn is not None:
         first = phase.turn.first(game, ctx)
         if first is not None:
-            ctx = replace(ctx, current=first)
+            ctx = _copy_ctx(ctx, current=first)
     return game, ctx

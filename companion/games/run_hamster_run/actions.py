@@ -12,6 +12,7 @@ from math import ceil
 from typing import Any
 
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -41,6 +42,7 @@ from companion.games.run_hamster_run.model import (
 )
 
 Args = Mapping[str, Any]
+_copy_hamster = copier_for(Hamster)  # hamsters change on most moves
 
 ACTION_TITLES = {REST: "Rest", RUN: "Run", PUSH: "Push", THROW: "Throw", BITE: "Bite"}
 
@@ -95,7 +97,7 @@ def declare(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     action = _action(args, game.rules)
     if hamster.passed_out and action != REST:
         raise IllegalMove(f"{hamster.name} has passed out (no Pluck in traits) and may only Rest.")
-    return game.with_hamster(seat, replace(hamster, declared=action, did=""))
+    return game.with_hamster(seat, _copy_hamster(hamster, declared=action, did=""))
 
 
 # ----------------------------------------------------------------------------- resolve helpers
@@ -128,7 +130,9 @@ def _save(game: Belt, seat: int, hamster: Hamster, res: Resolution) -> Belt:
 
 
 def _place(hamster: Hamster, square: Square) -> Hamster:
-    return replace(hamster, row=square[0], lane=square[1] if square[0] != PIT else hamster.lane)
+    return _copy_hamster(
+        hamster, row=square[0], lane=square[1] if square[0] != PIT else hamster.lane
+    )
 
 
 def _check_step(game: Belt, start: Square, square: Square, who: str) -> None:
@@ -484,7 +488,7 @@ def finish(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     if res.action == REST and not res.finished:
         game = rest(game, ctx, seat, args, draws)
         hamster = game.hamsters[seat]
-    return game.with_hamster(seat, replace(hamster, did=res.action), resolution=None)
+    return game.with_hamster(seat, _copy_hamster(hamster, did=res.action), resolution=None)
 
 
 def _acting_or_done(game: Belt, seat: int) -> tuple[Resolution, Hamster]:

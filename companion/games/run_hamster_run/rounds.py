@@ -11,6 +11,7 @@ from math import ceil
 from typing import Any
 
 from companion.engine.errors import IllegalMove
+from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -36,6 +37,7 @@ from companion.games.run_hamster_run.model import (
 )
 
 Args = Mapping[str, Any]
+_copy_hamster = copier_for(Hamster)  # hamsters change on most moves
 
 
 # ----------------------------------------------------------------------------- set-up
@@ -49,7 +51,7 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
         for name, colour in zip(players, colours, strict=True)
     )
     # Until allocation, all seven chips wait in the hamster's hand: count them as Scamper.
-    hamsters = tuple(replace(h, traits=(CHIPS, 0, 0)) for h in hamsters)
+    hamsters = tuple(_copy_hamster(h, traits=(CHIPS, 0, 0)) for h in hamsters)
     order = draws.shuffle(list(range(len(players))), "placement order (one chip each in the HAT)")
     return Belt(rules=rules, hamsters=hamsters, placement=tuple(order))
 
@@ -63,7 +65,7 @@ def place(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
         )
     if game.occupant(row, lane) is not None:
         raise IllegalMove(f"Row {row}, lane {lane} is taken; pick an empty square.")
-    return game.with_hamster(seat, replace(hamster, row=row, lane=lane, start_row=row))
+    return game.with_hamster(seat, _copy_hamster(hamster, row=row, lane=lane, start_row=row))
 
 
 def placement_first(game: Belt, ctx: Ctx) -> int | None:
@@ -114,7 +116,7 @@ def allocate(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
         if sorted(indices) != [0, 1, 2]:
             raise IllegalMove("'loss_order' must name each trait once.")
         loss_order = (indices[0], indices[1], indices[2])
-    return game.with_hamster(seat, replace(hamster, allocation=split, loss_order=loss_order))
+    return game.with_hamster(seat, _copy_hamster(hamster, allocation=split, loss_order=loss_order))
 
 
 def allocation_blocker(game: Belt, ctx: Ctx) -> str | None:
@@ -124,7 +126,9 @@ def allocation_blocker(game: Belt, ctx: Ctx) -> str | None:
 
 def reveal(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     hamsters = tuple(
-        h if h.eaten or h.allocation is None else replace(h, traits=h.allocation, allocation=None)
+        h
+        if h.eaten or h.allocation is None
+        else _copy_hamster(h, traits=h.allocation, allocation=None)
         for h in game.hamsters
     )
     return replace(game, hamsters=hamsters)
@@ -184,7 +188,7 @@ def end_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
 
 def begin_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     """All chips are turned face-up when actions are declared (v2.1; harmless in classic)."""
-    hamsters = tuple(replace(h, down=(0, 0, 0)) if any(h.down) else h for h in game.hamsters)
+    hamsters = tuple(_copy_hamster(h, down=(0, 0, 0)) if any(h.down) else h for h in game.hamsters)
     return replace(game, hamsters=hamsters, notes=())
 
 
@@ -197,7 +201,7 @@ def move_belt(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
         strip = game.strips[0]
         falling = [s for s, h in enumerate(game.hamsters) if h.row == 1 and not h.eaten]
         hamsters = tuple(
-            h if h.row < 1 or h.eaten else replace(h, row=h.row - 1 if h.row > 1 else PIT)
+            h if h.row < 1 or h.eaten else _copy_hamster(h, row=h.row - 1 if h.row > 1 else PIT)
             for h in game.hamsters
         )
         game = replace(game, hamsters=hamsters, strips=(*game.strips[1:], strip))
@@ -334,7 +338,7 @@ def _alligators_v21(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
 
 def _eaten(game: Belt, seat: int, sentence: str) -> Belt:
     hamster = game.hamsters[seat]
-    gone = replace(hamster, eaten=True, traits=(0, 0, 0), down=(0, 0, 0), fatigue=CHIPS)
+    gone = _copy_hamster(hamster, eaten=True, traits=(0, 0, 0), down=(0, 0, 0), fatigue=CHIPS)
     return game.with_hamster(seat, gone).note(sentence, f"Take {hamster.name} off the table.")
 
 
