@@ -27,6 +27,7 @@ from companion.vision.dice import (
     Image,
     blob_pose,
     die_patch,
+    face_probabilities,
     find_die_blobs,
     patch_features,
     work_lab,
@@ -163,8 +164,7 @@ def cross_validate(candidates: list[Candidate]) -> list[tuple[int, NDArray[np.fl
         train = [c for c in candidates if fold_of[c.image] != fold]
         test = [c for c in candidates if fold_of[c.image] == fold]
         model = fit(*dataset(train, AUGMENTED_COPIES, rng))
-        x = np.array([features(c, None) for c in test], dtype=np.float32)
-        out = model.probabilities(x)
+        out = face_probabilities(model, [die_patch(c.lab, *c.pose) for c in test])
         held_out.extend(zip((c.label for c in test), out, strict=True))
         print(f"fold {fold}: {len(train)} train, {len(test)} test", file=sys.stderr)
     return held_out

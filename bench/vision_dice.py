@@ -1,0 +1,54 @@
+"""Benchmark the dice reader: speed on one core at two frame sizes, and accuracy.
+
+    python bench/vision_dice.py [DATA_DIR]
+
+Speed is measured on the labelled photos resized to 640x480 and 1280x960, single-threaded
+(``cv2.setNumThreads(1)``) because the Pi also runs the game and the web server. Times are
+process CPU time, so a busy development machine does not inflate them.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.dice import read_dice
+from companion.vision.dice_eval import evaluate, load_labels
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice"
+SIZES = ((640, 480), (1280, 960))
+
+
+def time_reads(frames: list[np.ndarray]) -> tuple[float, float]:
+    """Median and 95th percentile milliseconds of read_dice over the frames."""
+    times = []
+    for frame in frames:
+        start = time.process_time()
+        read_dice(frame)
+        times.append((time.process_time() - start) * 1000.0)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
+
+
+def main() -> None:
+    """Print speed per frame size, then the evaluation figures as JSON."""
+    data = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_DATA
+    cv2.setNumThreads(1)
+    names = [name for name, _ in load_labels(data / "labels.json")]
+    photos = [cv2.imread(str(data / "images" / name)) for name in names]
+    read_dice(photos[0])  # load the model outside the timing
+    for width, height in SIZES:
+        frames = [cv2.resize(p, (width, height), interpolation=cv2.INTER_LINEAR) for p in photos]
+        median, p95 = time_reads(frames)
+        print(f"{width}x{height}: median {median:.1f} ms, p95 {p95:.1f} ms per frame")
+    print(json.dumps(evaluate(data).figures()))
+
+
+if __name__ == "__main__":
+    main()
