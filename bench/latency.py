@@ -162,6 +162,41 @@ def throughput(data_dir: Path, listeners: int, events: int) -> float:
     return round(events / elapsed, 1)
 
 
+def camera_fps(data_dir: Path, seconds: float = 4.0) -> dict[str, float]:
+    """Frames per second the runtime sustains from the simulated camera (640x480 dice
+    frames), with the vision pipeline off (frames only) and on (dice reader + stabiliser)."""
+    import numpy as np
+
+    from hardware.camera import CameraSupervisor, SimulatedSource
+    from hardware.simulator import Conditions, random_dice_scene, render_dice
+    from hardware.vision_loop import DiceWatcher
+
+    rng = np.random.default_rng(3)
+    frame = render_dice(random_dice_scene(rng, 2), rng, Conditions(noise=2.0)).frame
+    figures: dict[str, float] = {}
+    counted = [0]
+
+    def count(_: Any) -> None:
+        counted[0] += 1
+
+    supervisor = CameraSupervisor(SimulatedSource(lambda: frame), count)
+    supervisor.start()
+    time.sleep(seconds)
+    supervisor.stop()
+    figures["camera_fps_vision_off"] = round(counted[0] / seconds, 1)
+    store = Store(data_dir / "camera.sqlite3")
+    table = Table(store, resume=False)
+    table.new_game(HEADER)
+    watcher = DiceWatcher(table, SimulatedSource(lambda: frame), stable_frames=5)
+    watcher.start()
+    time.sleep(seconds)
+    watcher.stop()
+    figures["camera_fps_vision_on"] = round(watcher.supervisor.stats.frames_delivered / seconds, 1)
+    table.close()
+    store.close()
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--events", type=int, default=1000)
@@ -179,6 +214,11 @@ def main() -> None:
                 f"{result['delivered_p50_ms']:.2f} ms, p99 {result['delivered_p99_ms']:.2f} ms; "
                 f"{rate:.0f} events/s"
             )
+        figures.update(camera_fps(Path(tmp)))
+        print(
+            f"simulated camera 640x480: {figures['camera_fps_vision_off']:.0f} frames/s without "
+            f"vision, {figures['camera_fps_vision_on']:.1f} frames/s reading dice"
+        )
     print(json.dumps(figures))
 
 
