@@ -187,10 +187,25 @@ function renderDams(view) {
         el("span", {}, `pile ${tallies.pile} · on dam ${tallies.on_dam} · total ${tallies.total}` +
           (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
       el("div", { class: "dam-cards" }, ...cards),
-      el("div", { class: "meta" }, `reserve ${player.resting.plain} · ${player.hamsters} hamsters`));
+      el("div", { class: "meta" }, [
+        `reserve ${player.resting.plain}`,
+        player.resting.specials.length ? `resting specials: ${player.resting.specials.map((sp) => sp.name).join(", ")}` : "",
+        player.flipped.length ? `flipped cards: ${player.flipped.join(", ")}` : "",
+        `${player.hamsters} hamsters`,
+        player.lost ? `${player.lost} lost` : "",
+      ].filter(Boolean).join(" · ")),
+      player.usable && player.usable.length
+        ? el("div", { class: "meta usable" }, `can use now: ${player.usable.join(", ")}`)
+        : "");
   }));
-  $("pit").replaceChildren(el("span", { class: "label" },
-    roll.value ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}` : "Waiting for the roll"));
+  const rollText = roll.value
+    ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}`
+    : "Waiting for the roll";
+  const floods = (roll.floods || []).map((f) => `${(view.players[f.seat] || {}).name} at card ${f.at}${f.waiting ? " (to resolve)" : ""}`);
+  $("pit").replaceChildren(el("span", { class: "label" }, rollText),
+    roll.alternative ? el("span", { class: "label" }, `Physicster's new roll: ${roll.alternative.join(" + ")}`) : "",
+    floods.length ? el("span", { class: "label" }, `Floods: ${floods.join(", ")}`) : "",
+    el("span", { class: "label" }, `Token supply: ${table.supply}${table.stand_ins ? ` (+${table.stand_ins} stand-in markers)` : ""}`));
   $("speed").textContent = String(total);
   $("speed-chips").textContent = `of ${table.threshold} tokens ends the game`;
   $("alligators").textContent = tracker.turn ? `${tracker.turn}/${tracker.turns_per_round}` : "–";
