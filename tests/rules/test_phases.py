@@ -275,3 +275,20 @@ def test_face_down_chips_count_in_a_test() -> None:
     s = evolve(s, G=s.G.with_hamster(1, evolve(ham(s, 1), down=(0, 3, 0))))
     drawn = outcome(s, 0, "push", direction="down")
     assert drawn[0]["chips"] == {"0": 2, "1": 4}
+
+
+def test_belt_moves_as_many_times_as_speed_chips_at_the_start_of_the_phase() -> None:
+    s = nxt(_belt("classic", 1, 1))  # type: ignore[arg-type]
+    assert s.G.speed == 2  # the asterisks came round during the move...
+    assert [n for n in s.G.notes if n.startswith("Move")] == [
+        n for n in s.G.notes if "Move 1 of 1" in n
+    ]  # ...but the belt still moved only once
+
+
+def test_v21_chips_turn_face_up_when_actions_are_declared() -> None:
+    s = position(
+        "v2.1", [("A", 5, 1, (3, 3, 1)), ("B", 5, 2, (3, 2, 2))], phase="initiative", current=None
+    )
+    s = evolve(s, G=s.G.with_hamster(0, evolve(ham(s, 0), down=(2, 1, 0))))
+    s = nxt(s)
+    assert s.ctx.phase == "declare" and ham(s, 0).down == (0, 0, 0)
