@@ -92,6 +92,7 @@ class Snapshot:
     can_undo: bool = False
     can_redo: bool = False
     pending: Observation | None = None
+    put_back: str = ""  # after an undo or redo: what to change on the real table
 
     @property
     def log(self) -> list[Event]:
@@ -240,6 +241,7 @@ class Table:
         self._session: Session[Any] | None = None
         self._game_id: int | None = None
         self._pending: Observation | None = None
+        self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
         self._public_cache: dict[tuple[int | None, bool], tuple[Snapshot, dict[str, Any]]] = {}
@@ -366,6 +368,7 @@ class Table:
             "can_undo": snap.can_undo,
             "can_redo": snap.can_redo,
             "pending": None if snap.pending is None else snap.pending.summary,
+            "put_back": snap.put_back or None,
         }
 
     # ------------------------------------------------------------------ lifecycle
@@ -454,9 +457,14 @@ class Table:
         else:
             known = ", ".join(BUTTON_INTENTS)
             raise IllegalMove(f"Unknown command {intent!r}; the table understands: {known}.")
+        before = session.state
         logged = session.dispatch(event)  # stored in SQLite before the state changes
         if from_camera:
             self._pending = None
+        self._put_back = ""
+        if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:
+            # Undo reverses the log, not the pieces: say what to move on the table.
+            self._put_back = session.spec.table_changes(before.G, session.state.G)
         self._hub.publish(logged, self._refresh)
         return logged
 
@@ -476,6 +484,7 @@ class Table:
             can_undo=session.can_undo,
             can_redo=session.can_redo,
             pending=self._pending,
+            put_back=self._put_back,
         )
 
 

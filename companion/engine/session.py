@@ -75,15 +75,6 @@ class Session(Generic[G]):
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def state_before(self, seq: int) -> State[G]:
-        """The state just before the applied event ``seq`` (for undo hints)."""
-        previous = self.initial
-        for event, state in self._applied:
-            if event.seq == seq:
-                return previous
-            previous = state
-        raise KeyError(seq)
-
     def dispatch(self, event: Event) -> Event:
         """Check, record and apply one event; return it as logged (with seq and outcome)."""
         logged, change = self._prepare(replace(event, seq=len(self.log) + 1))

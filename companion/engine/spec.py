@@ -83,6 +83,8 @@ class GameSpec(Generic[G]):
     seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
     # candidate moves for the tablet's buttons; the engine filters out illegal ones
     choices: Callable[[G, Ctx], list[dict[str, Any]]] | None = None
+    # after an undo or redo: what to change on the real table (before, after) -> sentence
+    table_changes: Callable[[G, G], str] | None = None
 
     @property
     def rules_default(self) -> str:

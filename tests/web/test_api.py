@@ -146,3 +146,15 @@ def test_hostile_input_never_500_and_never_changes_the_game_unless_legal(
     if response.status_code != 200 or path in ("/api/login",):
         after = table.public_state(with_log=False)
         assert after["seq"] == before["seq"] and after["game_id"] == before["game_id"]
+
+
+def test_undo_says_what_to_put_back_on_the_table(client: FlaskClient, token: str) -> None:
+    post(client, "/api/move", {"seat": 0, "name": "place", "args": {"to": [5, 3]}}, token)
+    undone = post(client, "/api/intent", {"intent": "undo"}, token).get_json()["state"]
+    assert undone["put_back"] == "Take Alice off the belt (not placed yet)."
+    redone = post(client, "/api/intent", {"intent": "redo"}, token).get_json()["state"]
+    assert redone["put_back"] == "Put Alice on row 5, lane 3."
+    moved_on = post(
+        client, "/api/move", {"seat": 1, "name": "place", "args": {"to": [4, 3]}}, token
+    )
+    assert moved_on.get_json()["state"]["put_back"] is None

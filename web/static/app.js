@@ -99,7 +99,7 @@ function render() {
   const view = state.view || {};
   $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
   $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
-  $("prompt").textContent = state.prompt || "";
+  $("prompt").textContent = state.put_back ? `${state.put_back} ${state.prompt || ""}` : state.prompt || "";
   $("phases").replaceChildren(...(state.phases || []).map((phase) =>
     el("li", { class: state.phase === phase.name ? "now" : "" }, phase.title)));
   const unlocked = Boolean(token) && state.control !== false;

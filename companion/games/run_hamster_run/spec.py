@@ -12,7 +12,7 @@ from companion.games.run_hamster_run import actions, rounds
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
 from companion.games.run_hamster_run.text import render
-from companion.games.run_hamster_run.view import prompt, view
+from companion.games.run_hamster_run.view import prompt, table_changes, view
 
 NAME = "run-hamster-run"
 
@@ -147,4 +147,5 @@ SPEC: GameSpec[Belt] = GameSpec(
     text=render,
     seat_name=lambda game, seat: game.hamsters[seat].name,
     choices=choices,
+    table_changes=table_changes,
 )

@@ -111,3 +111,29 @@ def prompt(game: Belt, ctx: Ctx) -> str:
         "new_round": "",
     }.get(phase, "")
     return f"{notes} {follow}".strip()
+
+
+def table_changes(before: Belt, after: Belt) -> str:
+    """What to move on the real table after an undo or redo: pieces, belt and counters."""
+    moves = []
+    for old, new in zip(before.hamsters, after.hamsters, strict=True):
+        if old.square == new.square and old.eaten == new.eaten:
+            continue
+        if new.eaten:
+            moves.append(f"take {new.name} off the table")
+        elif new.row == 0:
+            moves.append(f"put {new.name} in the Pit")
+        elif new.row > 0:
+            moves.append(f"put {new.name} on row {new.row}, lane {new.lane}")
+        else:
+            moves.append(f"take {new.name} off the belt (not placed yet)")
+    if before.strips != after.strips:
+        moves.append(f"lay the belt so the asterisk strip is row {after.asterisk_row}")
+    if before.speed != after.speed:
+        moves.append(f"set the speed pool to {after.speed}")
+    if before.alligators != after.alligators:
+        moves.append(f"leave {after.alligators} alligator(s) in the Pit")
+    if not moves:
+        return ""
+    text = "; ".join(moves)
+    return text[0].upper() + text[1:] + "."
