@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Browser, sync_playwright
 
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
@@ -16,6 +18,17 @@ from companion.table import Table
 from web import create_app
 
 PIN = "246810"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# As root, in a closed network: no sandbox, and no background calls home to be refused.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")
 
 
@@ -44,3 +57,21 @@ def token(client: FlaskClient) -> str:
     response = client.post("/api/login", json={"pin": PIN})
     assert response.status_code == 200
     return str(response.get_json()["token"])
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium, driven by Playwright (no browser download)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: $SCREENSHOT_DIR (``make screenshots``) or the test's tmp dir."""
+    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -6,53 +6,27 @@ Screenshots go to $SCREENSHOT_DIR (``make screenshots`` points it at docs/screen
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from companion.engine.events import MOVE, Event
 from companion.table import Table
 from hardware.buttons import ButtonsConfig, TableButtons
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, shots
 from tests.web.serving import serving
 from web import create_app
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
 def server(table: Table) -> Iterator[str]:
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield browser
-        browser.close()
-
-
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def place_everyone(table: Table) -> None:

@@ -8,14 +8,13 @@ shut down the careful way of ``test_browser.py``.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.config import GameDefaults
@@ -24,22 +23,12 @@ from companion.games.hamsterdam import bot
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, shots
 from tests.web.serving import serving
 from web import create_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PLAYERS = ("Ann", "Bo", "Cy")
 SEEDS = {"full": 5, "classic": 8}
 TAPS = 1500  # far more than a game needs; a stuck page fails instead of hanging
@@ -60,20 +49,6 @@ def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
 def server(table: Table) -> Iterator[str]:
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield browser
-        browser.close()
-
-
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def unlock(page: Page) -> None:
