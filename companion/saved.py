@@ -11,10 +11,9 @@ from companion.store import Store
 
 def start_game(store: Store, header: GameHeader) -> tuple[int, Session[Any]]:
     """Check the set-up (an illegal one raises before anything is written), then store it."""
-    spec = find_game(header.game)
-    Session(spec, header)  # validates rules, players and options
+    session: Session[Any] = Session(find_game(header.game), header)  # validates the set-up
     game_id = store.create_game(header)
-    return game_id, _bound(store, game_id, Session(spec, header))
+    return game_id, _bound(store, game_id, session)
 
 
 def resume_game(store: Store, game_id: int | None = None) -> tuple[int, Session[Any]] | None:

@@ -46,12 +46,11 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
     colours = options.get("colours") or COLOURS[: len(players)]
     if len(colours) != len(players) or len(set(colours)) != len(colours):
         raise IllegalMove("Give every hamster its own colour, one colour per player.")
+    # Until allocation, all seven chips wait in the hamster's hand: count them as Scamper.
     hamsters = tuple(
-        Hamster(name=name, colour=str(colour), traits=(0, 0, 0), fatigue=0)
+        Hamster(name=name, colour=str(colour), traits=(CHIPS, 0, 0))
         for name, colour in zip(players, colours, strict=True)
     )
-    # Until allocation, all seven chips wait in the hamster's hand: count them as Scamper.
-    hamsters = tuple(_copy_hamster(h, traits=(CHIPS, 0, 0)) for h in hamsters)
     order = draws.shuffle(list(range(len(players))), "placement order (one chip each in the HAT)")
     return Belt(rules=rules, hamsters=hamsters, placement=tuple(order))
 
