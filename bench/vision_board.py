@@ -1,19 +1,23 @@
 """Speed and accuracy of the board and wheel vision on simulated frames.
 
     .venv/bin/python bench/vision_board.py [--board-frames 500] [--hd-board-frames 100]
-        [--videos 5] [--video-frames 60] [--seed 0]
+        [--videos 5] [--video-frames 60] [--speed-frames 30] [--seed 0] [--frames N]
 
 Prints milliseconds per frame (median, p95) for reading the belt and the wheel, marker
 detection included, at 640x480 and 1280x960; then the belt accuracy over random hard
 frames (perspective, uneven light, noise, shadows, hands) and the wheel's angle error and
-fallen-piece counts over simulated videos. Rendering time is not counted.
+fallen-piece counts over simulated videos. Rendering time is not counted. The last line is
+one JSON object with the figures (``bench/vision.py`` collects it); ``--frames N`` is a
+quick check with N frames for every part and one video.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,7 +68,13 @@ def timed(frames: list[Frame], reader: Callable[[Frame], object]) -> tuple[float
     return float(np.median(costs)), float(np.percentile(costs, 95))
 
 
-def speed(calibration: Calibration, seed: int, count: int = 30) -> None:
+def ms(timing: tuple[float, float]) -> dict[str, float]:
+    return {"median": round(timing[0], 1), "p95": round(timing[1], 1)}
+
+
+def speed(calibration: Calibration, seed: int, count: int = 30) -> dict[str, Any]:
+    """Milliseconds per frame by size, for the belt and for the wheel."""
+    figures: dict[str, Any] = {"belt": {}, "wheel": {}}
     for size in SIZES:
         rng = np.random.default_rng(seed)
         belts = [
@@ -78,14 +88,17 @@ def speed(calibration: Calibration, seed: int, count: int = 30) -> None:
         label = f"{size[0]}x{size[1]}"
         print(f"board {label}: median {board_ms[0]:.1f} ms, p95 {board_ms[1]:.1f} ms per frame")
         print(f"wheel {label}: median {wheel_ms[0]:.1f} ms, p95 {wheel_ms[1]:.1f} ms per frame")
+        figures["belt"][label] = ms(board_ms)
+        figures["wheel"][label] = ms(wheel_ms)
+    return figures
 
 
 def board_accuracy(
     calibration: Calibration, frames: int, seed: int, size: tuple[int, int] = SIZES[0]
-) -> None:
+) -> dict[str, int]:
     """Every square of every frame must be right, unless a hand over the board blocked it."""
     if frames <= 0:
-        return
+        return {"frames": 0, "exactly_right": 0, "blocked_reported": 0, "wrong": 0}
     right = blocked_by_hand = wrong = cells_right = cells_total = 0
     for index in range(frames):
         rng = np.random.default_rng((seed, index))
@@ -113,12 +126,18 @@ def board_accuracy(
         f"{blocked_by_hand} blocked by a hand, {wrong} wrong; "
         f"{share:.2f}% of pieces and asterisk rows right"
     )
+    return {
+        "frames": frames,
+        "exactly_right": right,
+        "blocked_reported": blocked_by_hand,
+        "wrong": wrong,
+    }
 
 
-def wheel_accuracy(videos: int, frames: int, seed: int) -> None:
+def wheel_accuracy(videos: int, frames: int, seed: int) -> dict[str, Any]:
     """Angle and fall counts on clear frames; frames with a hand must be blocked or right."""
     if videos <= 0 or frames <= 0:
-        return
+        return {}
     errors: list[float] = []
     counts_right = blocked = total = hand_frames = hand_excused = 0
     for video_index in range(videos):
@@ -146,6 +165,17 @@ def wheel_accuracy(videos: int, frames: int, seed: int) -> None:
         f"{np.max(errors):.3f} deg; fallen pieces right on {counts_right}/{total} clear frames "
         f"({blocked} blocked); {hand_excused}/{hand_frames} frames with a hand blocked or right"
     )
+    return {
+        "angle_error_deg": {
+            "median": round(float(np.median(errors)), 3),
+            "p95": round(float(np.percentile(errors, 95)), 3),
+        },
+        "fallen_right": counts_right,
+        "fallen_total": total,
+        "blocked_clear_frames": blocked,
+        "hand_frames_blocked_or_right": hand_excused,
+        "hand_frames": hand_frames,
+    }
 
 
 def main() -> None:
@@ -154,13 +184,23 @@ def main() -> None:
     parser.add_argument("--videos", type=int, default=5)
     parser.add_argument("--video-frames", type=int, default=60)
     parser.add_argument("--hd-board-frames", type=int, default=100, help="at 1280x960")
+    parser.add_argument("--speed-frames", type=int, default=30, help="timed frames per size")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--frames", type=int, default=None, help="quick check: N of each")
     args = parser.parse_args()
+    if args.frames is not None:
+        args.board_frames = args.hd_board_frames = args.speed_frames = args.frames
+        args.videos, args.video_frames = 1, args.frames
     calibration = board_calibration()
-    speed(calibration, args.seed)
-    board_accuracy(calibration, args.board_frames, args.seed)
-    board_accuracy(calibration, args.hd_board_frames, args.seed + 1, SIZES[1])
-    wheel_accuracy(args.videos, args.video_frames, args.seed)
+    timings = speed(calibration, args.seed, args.speed_frames)
+    belt = board_accuracy(calibration, args.board_frames, args.seed)
+    belt_hd = board_accuracy(calibration, args.hd_board_frames, args.seed + 1, SIZES[1])
+    wheel = wheel_accuracy(args.videos, args.video_frames, args.seed)
+    figures = {
+        "belt": {**belt, "ms": timings["belt"], "at_1280x960": belt_hd},
+        "wheel": {**wheel, "ms": timings["wheel"]},
+    }
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -44,13 +44,19 @@ class ButtonPins:
     buzzer_pin: int | None = None
 
 
+CAMERA_SOURCES = ("auto", "picamera2", "usb", "folder", "simulated", "none")
+MAX_STABLE_FRAMES = 100
+
+
 @dataclass(frozen=True)
 class CameraConfig:
     source: str = "auto"  # auto, picamera2, usb, folder, simulated, none
     device: str = "0"  # USB index or a path for 'folder'
     width: int = 1280
     height: int = 960
-    stable_frames: int = 5  # a dice reading must hold this many frames to count
+    stable_frames: int = 5  # a reading (dice, belt, fallen pieces) must hold this many frames
+    watch_board: bool = True  # compare the belt with the game (needs a saved calibration)
+    watch_wheel: bool = False  # follow the Hamster Wheel (table markers 10-13 in view)
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,7 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{path} is not valid TOML: {error}.") from None
         config = _merge(config, raw, str(path), "")
+        _check_camera(config.camera, str(path))
     if data_dir is not None:
         config = replace(config, data_dir=Path(data_dir))
     return replace(config, data_dir=config.data_dir.expanduser())
@@ -140,3 +147,17 @@ def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:
     if not isinstance(value, str):
         raise ConfigError(f"{source}: {name!r} must be text in quotes, not {value!r}.")
     return value
+
+
+def _check_camera(camera: CameraConfig, source: str) -> None:
+    """Values of the right type that still cannot work: say so before anything starts."""
+    if camera.source not in CAMERA_SOURCES:
+        raise ConfigError(
+            f"{source}: 'camera.source' must be one of {', '.join(CAMERA_SOURCES)}, "
+            f"not {camera.source!r}."
+        )
+    if not 1 <= camera.stable_frames <= MAX_STABLE_FRAMES:
+        raise ConfigError(
+            f"{source}: 'camera.stable_frames' must be between 1 and {MAX_STABLE_FRAMES} "
+            f"frames, not {camera.stable_frames!r}."
+        )

@@ -18,6 +18,11 @@ registration for live events are taken under one lock, so an event published whi
 reconnects lands in exactly one of the two — no gap, no duplicate. That log is loaded from
 the store at resume and only ever extended after a successful write, so it equals the stored
 events of the current game.
+
+Why the camera's read-only notes (belt check, wheel) also go through the queue: a check is
+only meaningful against the game state it was made for, and only the worker knows which
+state is current. A check made before the latest event is dropped or hidden; the notes are
+never logged and never change the game.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Self
 
+from companion.camera_notes import BoardCheck, WheelStatus
 from companion.config import GameDefaults
 from companion.engine.errors import IllegalMove
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
@@ -93,6 +99,8 @@ class Snapshot:
     can_redo: bool = False
     pending: Observation | None = None
     put_back: str = ""  # after an undo or redo: what to change on the real table
+    board_check: BoardCheck | None = None  # the camera's read-only view of the positions
+    wheel: WheelStatus | None = None  # the Hamster Wheel as the camera follows it
 
     @property
     def log(self) -> list[Event]:
@@ -241,6 +249,8 @@ class Table:
         self._session: Session[Any] | None = None
         self._game_id: int | None = None
         self._pending: Observation | None = None
+        self._board_check: BoardCheck | None = None
+        self._wheel: WheelStatus | None = None
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
@@ -265,6 +275,19 @@ class Table:
     def observe(self, observation: Observation | None) -> Future[None]:
         """The camera's latest steady reading (``None``: it no longer sees one)."""
         return self._enqueue(lambda: self._set_pending(observation))
+
+    def observe_board(self, check: BoardCheck | None) -> Future[bool]:
+        """The camera's comparison of the belt with the game (``None``: no check running).
+
+        Read-only: it is shown beside the game and never applied. The future says whether
+        it was kept; a check made against an older game state than the current one is
+        dropped, because the move since then may already have settled its differences.
+        """
+        return self._enqueue(lambda: self._set_board_check(check))
+
+    def observe_wheel(self, wheel: WheelStatus | None) -> Future[None]:
+        """The wheel's latest reading (``None``: nobody watches the wheel); read-only."""
+        return self._enqueue(lambda: self._set_wheel(wheel))
 
     def new_game(self, header: GameHeader | None = None, timeout: float | None = 30.0) -> int:
         """Start a game (default: the configured one with a fresh seed); returns its id.
@@ -369,6 +392,8 @@ class Table:
             "can_redo": snap.can_redo,
             "pending": None if snap.pending is None else snap.pending.summary,
             "put_back": snap.put_back or None,
+            "board_check": None if snap.board_check is None else snap.board_check.to_json(),
+            "wheel": None if snap.wheel is None else snap.wheel.to_json(),
         }
 
     # ------------------------------------------------------------------ lifecycle
@@ -430,10 +455,26 @@ class Table:
 
     def _switch(self, game_id: int, session: Session[Any], events: list[Event], why: str) -> None:
         self._session, self._game_id, self._pending = session, game_id, None
+        self._board_check = None  # it compared another game's positions
         self._hub.switch(game_id, events, why, self._refresh)
 
     def _set_pending(self, observation: Observation | None) -> None:
         self._pending = observation
+        self._refresh()
+
+    def _seq(self) -> int:
+        events = self._hub.events
+        return events[-1].seq if events else 0
+
+    def _set_board_check(self, check: BoardCheck | None) -> bool:
+        if check is not None and (check.game_id, check.seq) != (self._game_id, self._seq()):
+            return False
+        self._board_check = check
+        self._refresh()
+        return True
+
+    def _set_wheel(self, wheel: WheelStatus | None) -> None:
+        self._wheel = wheel
         self._refresh()
 
     def _apply(self, intent: Intent, source: str) -> Event:
@@ -471,8 +512,11 @@ class Table:
     def _refresh(self) -> None:
         session = self._session
         if session is None:
-            self._snapshot = Snapshot(pending=self._pending)
+            self._snapshot = Snapshot(pending=self._pending, wheel=self._wheel)
             return
+        check = self._board_check
+        if check is not None and (check.game_id, check.seq) != (self._game_id, self._seq()):
+            check = None  # made against an older state: hidden until the camera looks again
         self._snapshot = Snapshot(
             game_id=self._game_id,
             header=session.header,
@@ -485,6 +529,8 @@ class Table:
             can_redo=session.can_redo,
             pending=self._pending,
             put_back=self._put_back,
+            board_check=check,
+            wheel=self._wheel,
         )
 
 

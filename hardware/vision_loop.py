@@ -9,11 +9,15 @@ for N frames, so tumbling dice are never reported. Then:
 - otherwise: it waits on the tablet as a one-tap confirmation (the READ button accepts).
 
 A die that cannot be read is never guessed: the page says which one to check.
+
+The same frames feed the belt and wheel watchers (``listeners``): each is handed the frame
+first and reads it on its own thread, so the dice are never slowed down by them.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -48,8 +52,10 @@ class DiceWatcher:
         stable_frames: int = 5,
         auto_accept: float = AUTO_ACCEPT,
         supervisor_options: dict[str, Any] | None = None,
+        listeners: Sequence[Callable[[Frame], None]] = (),
     ) -> None:
         self.table = table
+        self.listeners = tuple(listeners)  # must not block: e.g. BoardWatcher.offer
         self.auto_accept = auto_accept
         self.stabiliser = DiceStabiliser(stable_frames)
         self.last_roll = ""
@@ -69,6 +75,8 @@ class DiceWatcher:
         return f"{self.supervisor.status}{roll}"
 
     def _on_frame(self, frame: Frame) -> None:
+        for listener in self.listeners:
+            listener(frame)
         dice = read_dice(frame)
         with self._lock:
             self._view = DiceView(frame, tuple(dice))

@@ -19,6 +19,7 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     config = load_config(None, data_dir=tmp_path)
     assert config.web.port == 8080 and config.buttons.next_pin == 17
     assert config.database == tmp_path / "companion.sqlite3"
+    assert config.camera.watch_board is True and config.camera.watch_wheel is False
 
 
 def test_values_override_defaults(tmp_path: Path) -> None:
@@ -42,6 +43,9 @@ def test_values_override_defaults(tmp_path: Path) -> None:
         ("web = 3\n", "'web' must be a [web] table"),
         ("[web\n", "not valid TOML"),
         ("[game]\nplayers = 'Ann'\n", "'game.players' must be a list"),
+        ("[camera]\nwatch_board = 'yes'\n", "'camera.watch_board' must be true or false"),
+        ("[camera]\nsource = 'webcam'\n", "'camera.source' must be one of auto, picamera2"),
+        ("[camera]\nstable_frames = 0\n", "'camera.stable_frames' must be between 1 and 100"),
     ],
 )
 def test_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:

@@ -66,6 +66,17 @@ def devices() -> ResponseReturnValue:
     return jsonify(companion().devices())
 
 
+@bp.get("/vision")
+def vision() -> ResponseReturnValue:
+    """The camera's read-only notes (belt check, wheel), polled by the page between events.
+
+    They change without a game event (a hand moves a piece, the wheel rolls), so the live
+    stream, whose ids are event numbers, does not carry them on its own.
+    """
+    data = companion().table.public_state(with_log=False)
+    return jsonify(board_check=data.get("board_check"), wheel=data.get("wheel"))
+
+
 @bp.get("/games")
 def games() -> ResponseReturnValue:
     return jsonify(

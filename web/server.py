@@ -82,8 +82,36 @@ def start_keyboard(table: Table) -> str:
     return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
-def start_camera(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
-    """The dice camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted demo."""
+def start_watchers(config: Config, table: Table) -> dict[str, Any]:
+    """The belt and wheel watchers the config asks for, started and waiting for frames.
+
+    They share the dice camera's frames (each reads the newest one on its own thread) and
+    only ever add read-only notes to the tablet: ``camera.watch_board`` compares the belt
+    with the game using the saved calibration, ``camera.watch_wheel`` follows the wheel.
+    """
+    from calibration.cli import CALIBRATION_FILE
+    from hardware.board_watch import BoardWatcher
+    from hardware.wheel_watch import WheelWatcher
+
+    path = config.data_dir / CALIBRATION_FILE
+    frames = config.camera.stable_frames
+    watchers: dict[str, Any] = {}
+    if config.camera.watch_board:
+        watchers["board"] = BoardWatcher(table, path, stable_frames=frames)
+    if config.camera.watch_wheel:
+        watchers["wheel"] = WheelWatcher(table, path, stable_frames=frames)
+    for watcher in watchers.values():
+        watcher.start()
+    return watchers
+
+
+def start_camera(
+    config: Config, table: Table, simulate: bool
+) -> tuple[Any | None, str, dict[str, Any]]:
+    """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
+
+    Its frames go to the dice reader and to the belt and wheel watchers the config enables.
+    """
     from pathlib import Path
 
     from hardware.camera import (
@@ -99,7 +127,7 @@ def start_camera(config: Config, table: Table, simulate: bool) -> tuple[Any | No
     size = (config.camera.width, config.camera.height)
     source: Any
     if choice == "none":
-        return None, "camera off (camera.source = none): enter dice on the page"
+        return None, "camera off (camera.source = none): enter dice on the page", {}
     if choice == "simulated":
         source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
     elif choice == "folder":
@@ -110,10 +138,21 @@ def start_camera(config: Config, table: Table, simulate: bool) -> tuple[Any | No
         device = config.camera.device
         source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
     else:
-        return None, "no camera found (no picamera2, no /dev/video0): enter dice on the page"
-    watcher = DiceWatcher(table, source, stable_frames=config.camera.stable_frames)
+        return (
+            None,
+            "no camera found (no picamera2, no /dev/video0): enter dice on the page",
+            {},
+        )
+    watchers = start_watchers(config, table)
+    watcher = DiceWatcher(
+        table,
+        source,
+        stable_frames=config.camera.stable_frames,
+        listeners=[w.offer for w in watchers.values()],
+    )
     watcher.start()
-    return watcher, f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
+    status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
+    return watcher, status, watchers
 
 
 def _has_module(name: str) -> bool:
@@ -142,7 +181,8 @@ def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> thr
                 continue
             if "Chomp!" in notes and event.kind == "next":
                 buttons.buzz("chomp")
-            buttons.set_light("steady" if state.get("pending") else "blink")
+            disagrees = (state.get("board_check") or {}).get("status") == "differ"
+            buttons.set_light("steady" if state.get("pending") or disagrees else "blink")
 
     thread = threading.Thread(target=follow, name="lights", daemon=True)
     thread.start()
@@ -197,13 +237,14 @@ def serve(
     pin = table_pin(config, store)
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
-    camera, camera_status = start_camera(config, table, simulate)
+    camera, camera_status, watchers = start_camera(config, table, simulate)
 
     def device_status() -> dict[str, str]:
         return {
             "buttons": button_status,
             "camera": camera.status if camera is not None else camera_status,
             "keyboard": keyboard_status,
+            **{name: watcher.status for name, watcher in watchers.items()},
         }
 
     app = create_app(
@@ -233,6 +274,8 @@ def serve(
             buttons.close()
         if camera is not None:
             camera.stop()
+        for watcher in watchers.values():
+            watcher.stop()
         if front is not None:
             front.stop()
         table.close()

@@ -119,6 +119,7 @@ function render() {
   $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
   $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
     el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
+  renderVision();
   if (unlocked) renderControls(view);
   $("log").replaceChildren(...log.slice().reverse().map((e) =>
     el("li", { class: e.undone ? "undone" : "", value: e.seq }, describe(e))));
@@ -251,6 +252,41 @@ function renderHamsters(view) {
       el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · "))), traits);
   });
   $("hamsters").replaceChildren(...rows);
+}
+
+// The camera's read-only notes: where it disagrees with the belt (the game is never
+// changed by them), and the wheel it follows.
+function renderVision() {
+  const check = state.board_check;
+  const box = $("board-check");
+  box.hidden = !check;
+  if (check) {
+    box.className = `board-check ${check.status}`;
+    const title = check.status === "differ" ? [el("b", {}, "Camera disagrees (the game was not changed):")] : [];
+    box.replaceChildren(...title, ...check.notes.map((note) => el("p", {}, note)));
+  }
+  const wheel = state.wheel;
+  $("wheel-box").hidden = !wheel;
+  if (!wheel) return;
+  const fallen = Object.entries(wheel.fallen).filter(([, n]) => n > 0).map(([colour, n]) => `${n} ${colour}`);
+  const lines = wheel.seen
+    ? [`Rolled ${wheel.roll_turns.toFixed(2)} turns (${wheel.rolled_distance.toFixed(1)} squares along the table)`,
+       `Marker at ${Math.round(wheel.angle_deg)}° · ${wheel.drift_distance.toFixed(1)} squares from the centre`,
+       `Fallen out: ${fallen.length ? `${fallen.join(", ")} (${wheel.fallen_total})` : "none"}`]
+    : ["The camera has not found the wheel yet."];
+  if (wheel.blocked) lines.push(`Not read just now: ${wheel.reason}.`);
+  $("wheel").replaceChildren(...lines.map((line) => el("p", {}, line)),
+    ...(wheel.hint ? [el("p", { class: "hint-strong" }, wheel.hint)] : []));
+}
+
+async function refreshVision() {
+  if (!state || !state.game) return;
+  try {
+    const data = await api("/api/vision");
+    state.board_check = data.board_check;
+    state.wheel = data.wheel;
+    renderVision();
+  } catch (_) { /* the live stream's banner already says when the companion is away */ }
 }
 
 function renderControls(view) {
@@ -427,7 +463,7 @@ function setup() {
   setInterval(() => { if (Date.now() - lastMessage > HEARTBEAT_MS) { lastMessage = Date.now(); connect(); } }, 5000);
   refresh().then(connect);
   keepAwake();
-  setInterval(() => { if (document.visibilityState === "visible") refreshCamera(); }, 1500);
+  setInterval(() => { if (document.visibilityState === "visible") { refreshCamera(); refreshVision(); } }, 1500);
 }
 
 setup();

@@ -1,0 +1,40 @@
+"""The saved calibration file as a long-running reader sees it: reloaded when it changes.
+
+The players may recalibrate from the tablet in the middle of an evening; the camera
+watchers must then use the new colours and homography from the next frame on, without a
+restart. Reading the file costs a JSON parse, so it is read again only when its
+modification time or size changes; a bad file keeps raising its one-sentence
+:class:`CalibrationError` until it is fixed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from calibration.geometry import Calibration, CalibrationError, load_calibration
+
+
+class WatchedCalibration:
+    """``get(frame_size)`` gives the current calibration, or raises CalibrationError."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: tuple[int, int, tuple[int, int]] | None = None
+        self._loaded: Calibration | None = None
+
+    def get(self, image_size: tuple[int, int]) -> Calibration:
+        """The calibration for frames of ``image_size`` (width, height)."""
+        try:
+            stat = self.path.stat()
+        except OSError:
+            self._stamp, self._loaded = None, None
+            raise CalibrationError(
+                f"No calibration file at {self.path}; calibrate from the page or run "
+                "`companion calibrate`."
+            ) from None
+        stamp = (stat.st_mtime_ns, stat.st_size, image_size)
+        if stamp != self._stamp or self._loaded is None:
+            self._stamp, self._loaded = None, None
+            self._loaded = load_calibration(self.path, image_size)
+            self._stamp = stamp
+        return self._loaded

@@ -1,0 +1,142 @@
+"""Camera frames → wheel reading → the table's public state, for the Hamster Wheel.
+
+The watcher finds the table's corner markers (10-13) in the newest frame, measures the
+wheel, and keeps a :class:`~companion.vision.wheel.WheelTracker` so the roll adds up past
+a full turn. It publishes a :class:`~companion.camera_notes.WheelStatus` through the
+table's worker queue (``Table.observe_wheel``), which is what a Hamster Wheel game would
+take as its input once the engine has one: roll in turns, distance rolled, drift from the
+table's centre and the fallen pieces by colour. Like every camera note it is read-only.
+
+Fallen counts only change once the new count has held for ``stable_frames`` frames, so a
+piece still tumbling is not counted twice. The angle changes every frame, so the state is
+republished at most every ``publish_every`` seconds unless something a player must act on
+changed (a fall, the drift warning, a blocked view).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+from calibration.geometry import CalibrationError, locate_board
+from calibration.watched import WatchedCalibration
+from companion.camera_notes import WheelStatus
+from companion.table import Table
+from companion.vision.steady import Steady
+from companion.vision.wheel import (
+    DEFAULT_DIVISIONS,
+    TABLE_MARKER_LAYOUT,
+    WHEEL_PIECE_NAMES,
+    WheelReading,
+    WheelTracker,
+    read_wheel,
+)
+from hardware.frame_worker import Frame, LatestFrameWorker
+
+Counts = tuple[tuple[str, int], ...]
+
+
+class WheelWatcher:
+    """Follows the wheel; feed it frames with :meth:`offer` (or :meth:`process` in tests)."""
+
+    def __init__(
+        self,
+        table: Table,
+        calibration_path: Path | None = None,
+        *,
+        stable_frames: int = 5,
+        publish_every: float = 0.5,
+        drift_warning: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table = table
+        self.calibration = (
+            None if calibration_path is None else WatchedCalibration(calibration_path)
+        )
+        self.tracker = WheelTracker(drift_warning=drift_warning)
+        self.steady_fallen: Steady[Counts] = Steady(stable_frames)
+        self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+        self.worker = LatestFrameWorker(self.process, "wheel-watcher")
+        self.publish_every = publish_every
+        self._clock = clock
+        self._game_id: int | None = None
+        self._published: WheelStatus | None = None
+        self._published_at = float("-inf")
+        self._status = "wheel: waiting for the first frame"
+
+    def offer(self, frame: Frame) -> None:
+        """For the camera's delivery thread: never blocks, never queues."""
+        self.worker.offer(frame)
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    @property
+    def status(self) -> str:
+        """One line for the page's device list."""
+        return self._status
+
+    def divisions(self, image_size: tuple[int, int]) -> int:
+        """Spokes of this wheel, from the calibration when there is one."""
+        if self.calibration is None:
+            return DEFAULT_DIVISIONS
+        try:
+            return self.calibration.get(image_size).wheel_divisions
+        except CalibrationError:
+            return DEFAULT_DIVISIONS  # the wheel needs no colours: the default spokes do
+
+    def process(self, frame: Frame) -> Future[None] | None:
+        """Read one frame; returns the table's future when a new reading was sent to it."""
+        game_id = self.table.snapshot.game_id
+        if game_id != self._game_id:
+            # The roll counts from the start of each game, as a wheel game would score it.
+            self._game_id = game_id
+            self.tracker = WheelTracker(drift_warning=self.tracker.drift_warning)
+        height, width = frame.shape[:2]
+        image_to_table = locate_board(frame, TABLE_MARKER_LAYOUT)
+        reading = read_wheel(frame, image_to_table, divisions=self.divisions((width, height)))
+        self.tracker.update(reading)
+        if not reading.blocked:
+            counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
+            if counts is not None:
+                self.fallen = dict(counts)
+        wheel = self._status_of(reading)
+        self._status = (
+            f"wheel: {wheel.roll_turns:+.2f} turns, {wheel.fallen_total} fallen"
+            if wheel.seen
+            else f"wheel: not seen yet ({reading.reason})"
+        )
+        return self._publish(wheel)
+
+    def _status_of(self, reading: WheelReading) -> WheelStatus:
+        tracker = self.tracker
+        last = tracker.last
+        return WheelStatus(
+            seen=last is not None,
+            blocked=reading.blocked,
+            reason=reading.reason,
+            angle_deg=last.angle_deg if last is not None else 0.0,
+            roll_turns=tracker.total_roll_deg / 360.0,
+            rolled_distance=tracker.rolled_distance,
+            centre=last.centre if last is not None else (0.0, 0.0),
+            drift=tracker.drift,
+            drifted_far=tracker.drifted_far,
+            fallen=dict(self.fallen),
+        )
+
+    def _publish(self, wheel: WheelStatus) -> Future[None] | None:
+        now = self._clock()
+        before = self._published
+        urgent = before is None or (
+            (before.blocked, before.drifted_far, before.fallen, before.seen)
+            != (wheel.blocked, wheel.drifted_far, wheel.fallen, wheel.seen)
+        )
+        if not urgent and (wheel == before or now - self._published_at < self.publish_every):
+            return None
+        self._published, self._published_at = wheel, now
+        return self.table.observe_wheel(wheel)

@@ -1,0 +1,70 @@
+"""``companion run`` hands the camera's frames to the dice reader and to the watchers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.config import load_config
+from companion.store import Store
+from companion.table import Table
+from web.server import start_camera
+
+WAIT = 10.0
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store)
+    table.new_game()
+    yield table
+    table.close()
+    store.close()
+
+
+def config_file(tmp_path: Path, camera: str) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(f"[camera]\n{camera}\n")
+    return path
+
+
+def test_the_simulated_camera_feeds_the_board_and_wheel_watchers(
+    table: Table, tmp_path: Path
+) -> None:
+    config = load_config(config_file(tmp_path, "watch_wheel = true"), data_dir=tmp_path)
+    camera, status, watchers = start_camera(config, table, simulate=True)
+    assert camera is not None and "demo dice" in status
+    try:
+        assert set(watchers) == {"board", "wheel"}
+        assert camera.listeners == (watchers["board"].offer, watchers["wheel"].offer)
+        for watcher in watchers.values():
+            assert watcher.worker.wait_handled(1, WAIT), watcher.status
+        # The demo shows dice only: no calibration yet, no wheel in sight. Both say so.
+        assert "No calibration file" in watchers["board"].status
+        assert watchers["wheel"].status.startswith("wheel: not seen yet")
+        assert table.public_state()["board_check"] is None
+    finally:
+        camera.stop()
+        for watcher in watchers.values():
+            watcher.stop()
+
+
+def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:
+    config = load_config(
+        config_file(tmp_path, 'source = "none"\nwatch_board = false'), data_dir=tmp_path
+    )
+    assert start_camera(config, table, simulate=False) == (
+        None,
+        "camera off (camera.source = none): enter dice on the page",
+        {},
+    )
+    config = load_config(config_file(tmp_path, "watch_board = false"), data_dir=tmp_path)
+    camera, _status, watchers = start_camera(config, table, simulate=True)
+    assert camera is not None
+    try:
+        assert watchers == {} and camera.listeners == ()
+    finally:
+        camera.stop()

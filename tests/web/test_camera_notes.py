@@ -1,0 +1,62 @@
+"""The tablet shows where the camera disagrees with the belt, and the wheel it follows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from flask.testing import FlaskClient
+from playwright.sync_api import Browser, expect
+
+from companion.table import Table
+from hardware.board_watch import BoardWatcher
+from hardware.simulator import Conditions, WheelScene, render_wheel
+from hardware.wheel_watch import WheelWatcher
+from tests.camera_scenes import PLACES, belt_frame, make_calibration, place_everyone, save
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+MOVED = "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lane 3."
+
+
+@pytest.fixture
+def disagreeing(table: Table, tmp_path: Path) -> Iterator[Table]:
+    """The belt with Bob's piece one row off, as the board watcher reports it."""
+    place_everyone(table)
+    watcher = BoardWatcher(table, save(make_calibration(), tmp_path), stable_frames=1)
+    published = watcher.process(belt_frame({**PLACES, "blue": (4, 3)}))
+    assert published is not None and published.result(10)
+    yield table
+
+
+def test_state_and_vision_carry_the_differences(disagreeing: Table, client: FlaskClient) -> None:
+    state = client.get("/api/state").get_json()
+    assert state["board_check"]["status"] == "differ"
+    assert state["board_check"]["differences"] == [MOVED]
+    vision = client.get("/api/vision").get_json()
+    assert vision == {"board_check": state["board_check"], "wheel": None}
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="board-check"' in page and 'id="wheel-box"' in page
+
+
+def test_vision_carries_the_wheel(table: Table, client: FlaskClient) -> None:
+    frame = render_wheel(WheelScene(angle_deg=45.0), np.random.default_rng(1), Conditions()).frame
+    published = WheelWatcher(table, stable_frames=1).process(frame)
+    assert published is not None
+    published.result(10)
+    wheel = client.get("/api/vision").get_json()["wheel"]
+    assert wheel["seen"] and abs(wheel["angle_deg"] - 45.0) < 2.0
+    assert wheel["fallen_total"] == 0 and wheel["hint"] == ""
+
+
+@pytest.mark.browser
+def test_the_page_lists_the_differences(disagreeing: Table, browser: Browser) -> None:
+    with serving(create_app(disagreeing, PIN, heartbeat_seconds=1.0), disagreeing) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator("#board-check")).to_contain_text("Camera disagrees")
+        expect(page.locator("#board-check")).to_contain_text(MOVED)
+        page.close()
