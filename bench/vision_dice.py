@@ -43,11 +43,14 @@ def main() -> None:
     names = [name for name, _ in load_labels(data / "labels.json")]
     photos = [cv2.imread(str(data / "images" / name)) for name in names]
     read_dice(photos[0])  # load the model outside the timing
+    speed = {}
     for width, height in SIZES:
         frames = [cv2.resize(p, (width, height), interpolation=cv2.INTER_LINEAR) for p in photos]
         median, p95 = time_reads(frames)
         print(f"{width}x{height}: median {median:.1f} ms, p95 {p95:.1f} ms per frame")
-    print(json.dumps(evaluate(data).figures()))
+        speed[f"{width}x{height}"] = {"median": round(median, 1), "p95": round(p95, 1)}
+    figures = evaluate(data).figures()
+    print(json.dumps({"ms": speed, **figures}))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,16 @@ def dice_event(spec: GameSpec[Any], state: State[Any], values: Sequence[int]) ->
     return Event(MOVE, name=ROLL_MOVE, seat=seat, given=tuple(values), source="camera")
 
 
+def dice_needed(spec: GameSpec[Any], state: State[Any]) -> int | None:
+    """How many dice the roll the game waits for takes (None: it names no number)."""
+    from companion.engine.legal import legal_moves  # the legal list is only needed here
+
+    for choice in legal_moves(spec, state):
+        if choice["name"] == ROLL_MOVE and choice.get("dice"):
+            return int(choice["dice"])
+    return None
+
+
 def describe_dice(values: Sequence[int | None]) -> str:
     """ "The dice show 3 and 5." — one sentence for the tablet and the log."""
     shown = [str(v) if v is not None else "?" for v in values]

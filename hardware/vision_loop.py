@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.observations import describe_dice, dice_event
+from companion.observations import describe_dice, dice_event, dice_needed
 from companion.table import Observation, Table
 from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
 from companion.vision.stabiliser import DiceStabiliser
@@ -96,6 +96,14 @@ class DiceWatcher:
             return None
         event = dice_event(snapshot.spec, snapshot.state, [int(v) for v in values if v])
         if event is None:
+            return None
+        needed = dice_needed(snapshot.spec, snapshot.state)
+        if needed is not None and needed != len(values):
+            # A stray die, or something the reader took for one: never a silent wrong roll.
+            self.last_roll += (
+                f" The roll takes {needed} dice but the camera sees {len(values)}:"
+                " move other dice out of view, or type the roll."
+            )
             return None
         if min(die.confidence for die in dice) >= self.auto_accept:
             return self.table.submit(event, source="camera")

@@ -76,6 +76,19 @@ def test_an_unsure_roll_waits_for_read(table_at_roll: Table) -> None:
     assert table_at_roll.public_state()["seq"] == seq + 1
 
 
+def test_a_third_die_in_view_is_never_taken_as_part_of_the_roll(table_at_roll: Table) -> None:
+    """Hamsterdam rolls two dice: a stray die (or a key read as one) must not slip in."""
+    watcher = DiceWatcher(
+        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
+    )
+    seq = table_at_roll.public_state()["seq"]
+    sure = [Die(v, (10.0 + 50 * i, 10), 40, 0.99) for i, v in enumerate((3, 5, 1))]
+    assert watcher.propose(sure) is None
+    assert "takes 2 dice but the camera sees 3" in watcher.last_roll
+    assert table_at_roll.public_state()["seq"] == seq
+    assert table_at_roll.snapshot.pending is None
+
+
 def test_an_unreadable_die_is_never_guessed(table_at_roll: Table) -> None:
     watcher = DiceWatcher(
         table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3

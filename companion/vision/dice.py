@@ -1,24 +1,22 @@
 """Read the face values of six-sided dice in an overhead camera frame.
 
-The reader works in three stages, all plain OpenCV/numpy so it runs on a Pi 4 CPU:
+One small convolutional network (``models/dice_net.onnx``, ~200 KB, trained by
+``make train-dice`` from the labelled photos plus simulator frames) looks at the whole
+frame once and marks, on a grid of 8x8-pixel cells, how likely a die's centre is there,
+which face it shows, where exactly the centre is and how big the die is. Reading the
+whole frame at once is what copes with touching dice, dice of any colour and busy
+backgrounds: there is no separate "find the blob" step to get wrong. OpenCV's own ``dnn``
+module runs it, so a Pi 4 needs nothing beyond opencv and numpy.
 
-1. Localise dice as "fat" blobs whose colour differs from a smooth estimate of the
-   background (a heavily median-filtered thumbnail). That works for dice of any colour on
-   felt, wood or cloth and ignores slow lighting gradients; thin things (tray rims,
-   cables) vanish by keeping only blob cores, and blobs the size of several touching dice
-   are split with k-means.
-2. Classify an upright, normalised patch of each die with a small MLP (HOG of brightness
-   and of the distance from the die's own face colour, so white-on-black, black-on-white,
-   red-on-black and yellow-on-teal pips look alike). Class 0 rejects non-dice.
-3. Cross-check with an independent pip count on the face. Only when both agree can a die
-   reach AUTO_ACCEPT; a die whose best class is too uncertain is reported with
-   ``value=None`` so the game asks the player instead of guessing.
+A die is reported when its centre cell stands out; its confidence is the network's
+probability for the face it read. Below READABLE the value is None (the player is asked),
+and only dice at or above AUTO_ACCEPT are applied without asking.
 """
 
 from __future__ import annotations
 
-import json
 import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,30 +26,41 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-# Dice whose confidence is at least this are accepted without asking the player. Chosen on
-# 5-fold cross-validation by image (train_dice): held out, 210 of 811 dice reached it and
-# none was wrong. Lower confidences still carry a best-effort value, but the app should
-# ask the player to confirm them.
-AUTO_ACCEPT = 0.9
+# Dice whose confidence is at least this are accepted without asking the player. Chosen
+# on photos held out of training (``make train-dice HOLDOUT=0.25``): the lowest threshold
+# at which no held-out die was accepted wrongly (163 of 251 accepted, all right).
+AUTO_ACCEPT = 0.95
 
-# A die whose independent pip count disagrees with the classifier keeps its value but
-# has its confidence scaled by this, so it can never be auto-accepted.
-DISAGREE_PENALTY = 0.5
-
-# Below this class probability the face is reported unreadable (value None) rather than
-# guessed: the most likely value is then wrong about as often as it is right.
+# Below this face probability the die is reported unreadable (value None), not guessed.
 READABLE = 0.5
 
+# A cell may be a die's centre when its "die here" probability is a local maximum above
+# DETECT; below DETECT_SURE the close-up must also say it is a die.
+DETECT = 0.5
+DETECT_SURE = 0.6
+
 # Frames are reduced to this longest side before reading: dice in a board-game camera
-# view are 25-80 px at this size, plenty for pips, and it keeps a Pi 4 under ~30 ms.
+# view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
 WORK_SIDE = 640
 
-# The face classifier, trained by ``python -m companion.vision.train_dice``.
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_mlp.json"
+# The network's grid: one cell per STRIDE pixels; inputs are padded to a multiple of
+# PAD (its coarsest stride). Channels: die-here logit, six face logits, centre offset
+# x and y within the cell, log(size / SIZE_UNIT).
+STRIDE = 8
+PAD = 16
+CHANNELS = 10
+SIZE_UNIT = 32.0
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
+
+# The second look: each die cut out at FACE_SPAN times its size, scaled to FACE x FACE
+# pixels, and classified as "not a die" or a face value (``make train-dice``).
+FACE = 32
+FACE_SPAN = 1.4
+FACE_MODEL_PATH = MODEL_PATH.with_name("dice_face.onnx")
 
 # OpenCV hands back arrays whose dtype its stubs cannot name, so frames are typed loosely.
 Image = NDArray[Any]
-FloatImage = NDArray[np.float32]
 
 
 @dataclass(frozen=True)
@@ -68,354 +77,193 @@ class Die:
     confidence: float
 
 
+def face_crop(
+    image: Image,
+    centre: tuple[float, float],
+    size: float,
+    angle: float = 0.0,
+    native: bool = False,
+) -> Image:
+    """A die cut out upright-ish around its centre: FACE x FACE, or at its own scale.
+
+    The crop is first taken at the die's own pixel scale and then shrunk with area
+    averaging, so big dice are not aliased; ``native`` stops before the shrink (training
+    changes the light and focus at that scale, as a camera would).
+    """
+    side = max(FACE, round(FACE_SPAN * size))
+    matrix = cv2.getRotationMatrix2D(centre, angle, side / (FACE_SPAN * size))
+    matrix[0, 2] += side / 2 - centre[0]
+    matrix[1, 2] += side / 2 - centre[1]
+    crop = cv2.warpAffine(
+        image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return crop if native else to_face_size(crop)
+
+
+def to_face_size(crop: Image) -> Image:
+    """Shrink a native-scale crop to FACE x FACE."""
+    if crop.shape[0] == FACE and crop.shape[1] == FACE:
+        return crop
+    return cv2.resize(crop, (FACE, FACE), interpolation=cv2.INTER_AREA)
+
+
+def faces_input(crops: list[Image]) -> NDArray[np.float32]:
+    """FACE x FACE BGR crops as the face classifier's Nx3xFACExFACE input."""
+    blob = cv2.dnn.blobFromImages(
+        crops, scalefactor=1.0 / 255.0, mean=(127.5, 127.5, 127.5), swapRB=False
+    )
+    return np.asarray(blob, np.float32)
+
+
+def to_input(image: Image) -> NDArray[np.float32]:
+    """A BGR image (height and width multiples of PAD) as the network's 1x3xHxW input."""
+    blob = cv2.dnn.blobFromImage(
+        image, scalefactor=1.0 / 255.0, mean=(127.5, 127.5, 127.5), swapRB=False
+    )
+    return np.asarray(blob, np.float32)
+
+
 @dataclass(frozen=True)
-class FaceModel:
-    """A small MLP from patch features to P(not a die, 1, ..., 6), run in plain numpy."""
+class Candidate:
+    """A die as the whole-frame network sees it, in working-image pixels."""
 
-    mean: NDArray[np.float64]
-    scale: NDArray[np.float64]
-    w1: NDArray[np.float64]
-    b1: NDArray[np.float64]
-    w2: NDArray[np.float64]
-    b2: NDArray[np.float64]
+    x: float
+    y: float
+    size: float
+    here: float  # probability that a die's centre is in this cell
+    faces: NDArray[np.float64]  # the network's six face probabilities
 
-    def probabilities(self, features: NDArray[np.float32]) -> NDArray[np.float64]:
-        """Softmax class probabilities for a batch of feature rows."""
-        # cv2.gemm, not numpy's @: a multi-threaded BLAS would spin both of the Pi's spare
-        # cores for these tiny products, and OpenCV honours cv2.setNumThreads.
-        z = ((features - self.mean) / self.scale).astype(np.float32)
-        hidden = np.maximum(_matmul(z, self.w1) + self.b1, 0.0).astype(np.float32)
-        logits = _matmul(hidden, self.w2) + self.b2
+
+class DiceReader:
+    """Both networks loaded once; ``read`` may be called from any thread.
+
+    cv2.dnn nets keep per-call buffers, so calls are serialised with a lock rather than
+    loading one copy per thread (the Pi has memory to spare but not for nothing).
+    """
+
+    def __init__(self, model_path: Path = MODEL_PATH, face_path: Path | None = None) -> None:
+        face_path = face_path or model_path.with_name(FACE_MODEL_PATH.name)
+        for path in (model_path, face_path):
+            if not path.exists():
+                raise FileNotFoundError(
+                    f"The dice model {path} is missing: reinstall the companion or run "
+                    "'make train-dice' to build it."
+                )
+        self._net = cv2.dnn.readNetFromONNX(str(model_path))
+        self._faces = cv2.dnn.readNetFromONNX(str(face_path))
+        self._lock = threading.Lock()
+
+    def grid(self, image: Image) -> NDArray[np.float32]:
+        """The raw CHANNELS x rows x cols output for a padded BGR image."""
+        with self._lock:
+            self._net.setInput(to_input(image))
+            out: NDArray[np.float32] = self._net.forward()[0]
+        return out
+
+    def face_probabilities(self, crops: list[Image]) -> NDArray[np.float64]:
+        """P(not a die, 1, ..., 6) for each FACE x FACE crop."""
+        with self._lock:
+            self._faces.setInput(faces_input(crops))
+            logits = np.asarray(self._faces.forward(), np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         result: NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
         return result
 
-    def save(self, path: Path) -> None:
-        """Write the weights as JSON (float32 precision is plenty)."""
-        fields = ("mean", "scale", "w1", "b1", "w2", "b2")
-        data = {k: np.round(getattr(self, k), 5).tolist() for k in fields}
-        path.write_text(json.dumps(data, separators=(",", ":")))
-
-    @classmethod
-    def load(cls, path: Path) -> FaceModel:
-        """Read weights written by ``save``."""
-        data = json.loads(path.read_text())
-        fields = ("mean", "scale", "w1", "b1", "w2", "b2")
-        return cls(*(np.array(data[k], dtype=np.float64) for k in fields))
-
-
-def _matmul(a: NDArray[np.float32], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """a @ b in single precision through OpenCV."""
-    empty = np.empty((0, 0), np.float32)
-    product = cv2.gemm(a, b.astype(np.float32), 1.0, empty, 0.0)
-    return np.asarray(product, dtype=np.float64)
+    def read(self, frame: Image) -> list[Die]:
+        """Every die in a BGR frame, with its value (or None) and confidence."""
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("The dice reader needs a colour (BGR) frame.")
+        work, scale = _work_image(frame)
+        candidates = find_candidates(self.grid(work), work.shape[:2])
+        if not candidates:
+            return []
+        crops = [face_crop(work, (c.x, c.y), c.size) for c in candidates]
+        second = self.face_probabilities(crops)
+        dice = []
+        for candidate, faces in zip(candidates, second, strict=True):
+            die = judge(candidate, faces, scale)
+            if die is not None:
+                dice.append(die)
+        return dice
 
 
-@dataclass(frozen=True)
-class _Blob:
-    """A candidate die in working-image pixels: its pixel mask inside a bounding box."""
+def judge(candidate: Candidate, second: NDArray[np.float64], scale: float) -> Die | None:
+    """One die from both looks, or None when the second look says it is not a die.
 
-    x: int
-    y: int
-    mask: Image
-    size: float
-
-
-def read_dice(frame: Image) -> list[Die]:
-    """Find every die in a BGR frame and read its face value."""
-    if frame.ndim != 3 or frame.shape[2] != 3:
-        raise ValueError("read_dice expects a BGR colour frame")
-    lab, scale = work_lab(frame)
-    blobs = find_die_blobs(lab)
-    if not blobs:
-        return []
-    poses = [blob_pose(blob) for blob in blobs]
-    patches = [
-        die_patch(lab, cx, cy, blob.size, angle)
-        for blob, (cx, cy, angle) in zip(blobs, poses, strict=True)
-    ]
-    probabilities = face_probabilities(_face_model(), patches)
-    dice = []
-    for blob, (cx, cy, angle), probs in zip(blobs, poses, probabilities, strict=True):
-        value = int(np.argmax(probs[1:])) + 1
-        if probs[0] >= probs[value]:
-            continue  # the classifier says this blob is not a die (shadow, hole, clutter)
-        readable = float(probs[value]) >= READABLE
-        confidence = float(probs[value])
-        if count_pips(lab, cx, cy, blob.size, angle) != value:
-            confidence *= DISAGREE_PENALTY
-        dice.append(
-            Die(
-                value=value if readable else None,
-                centre=(cx / scale, cy / scale),
-                size=blob.size / scale,
-                confidence=round(confidence, 3),
-            )
-        )
-    return dice
-
-
-def face_probabilities(model: FaceModel, patches: list[FloatImage]) -> NDArray[np.float64]:
-    """Class probabilities per patch, averaged over its four quarter turns.
-
-    A die face means the same value after any quarter turn, so averaging the four views
-    cancels much of the classifier's orientation noise (held out: +3 points accuracy, and
-    more shadows and holes rejected) for four cheap feature extractions per die.
+    The value is the face both looks find most likely together (product of their
+    probabilities); the confidence is that joint probability, so a die is sure only when
+    the whole-frame network and the close-up agree.
     """
-    rows = []
-    for patch in patches:
-        light, distance = patch_channels(patch)  # rotation-invariant, so computed once
-        for turns in range(4):
-            light_turned = np.ascontiguousarray(np.rot90(light, turns))
-            distance_turned = np.ascontiguousarray(np.rot90(distance, turns))
-            rows.append(channel_features(light_turned, distance_turned))
-    probabilities = model.probabilities(np.array(rows)).reshape(len(patches), 4, -1).mean(axis=1)
-    return np.asarray(probabilities, dtype=np.float64)
+    not_a_die = float(second[0])
+    if candidate.here < DETECT_SURE and not_a_die > 0.5:
+        return None
+    joint = candidate.faces * second[1:]
+    total = float(joint.sum())
+    if total <= 0.0:
+        return None
+    joint = joint / total
+    best = int(np.argmax(joint))
+    confidence = float(joint[best]) * (1.0 - not_a_die)
+    return Die(
+        value=best + 1 if confidence >= READABLE else None,
+        centre=(candidate.x / scale, candidate.y / scale),
+        size=candidate.size / scale,
+        confidence=round(confidence, 3),
+    )
 
 
-@lru_cache(maxsize=1)
-def _face_model() -> FaceModel:
-    """The trained face classifier, loaded once per process."""
-    return FaceModel.load(MODEL_PATH)
-
-
-# --------------------------------------------------------------------------- localisation
-
-
-def work_lab(frame: Image) -> tuple[Image, float]:
-    """The frame in 8-bit Lab at working size, and the scale from frame to work pixels."""
+def _work_image(frame: Image) -> tuple[Image, float]:
+    """The frame at working size, padded (by edge replication) to a multiple of PAD."""
     scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
     work = frame
     if scale < 1.0:
         size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
         work = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(work, cv2.COLOR_BGR2LAB), scale
+    h, w = work.shape[:2]
+    bottom, right = -h % PAD, -w % PAD
+    if bottom or right:
+        work = cv2.copyMakeBorder(work, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
+    return work, scale
 
 
-def background_distance(lab: Image) -> FloatImage:
-    """Colour distance of every pixel from a smooth background estimate.
+def _sigmoid(x: NDArray[np.float32]) -> NDArray[np.float32]:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
-    The background is the median of an 8x thumbnail over a 9-pixel window (~72 px in the
-    frame), wide enough that a die never dominates it, so dice stand out whatever their
-    colour while gradual light falloff and table texture do not.
+
+def find_candidates(grid: NDArray[np.float32], shape: tuple[int, int]) -> list[Candidate]:
+    """Local maxima of "die here" in the network's grid, strongest first.
+
+    Two peaks closer than half a die are one die seen twice (a big die can light up two
+    neighbouring cells); the weaker is dropped. Peaks in the padding are ignored.
     """
-    h, w = lab.shape[:2]
-    small = cv2.resize(lab, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA)
-    bg = cv2.resize(cv2.medianBlur(small, 9), (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.absdiff(lab, bg).astype(np.float32)
-    squares = cv2.transform(cv2.multiply(diff, diff), np.ones((1, 3), np.float32))
-    distance: FloatImage = np.asarray(cv2.sqrt(squares), np.float32).reshape(h, w)
-    return distance
-
-
-def _fill_small_holes(mask: Image, max_hole: float) -> Image:
-    """Fill holes (pips!) in foreground blobs, but not big enclosed areas like a tray."""
-    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return mask
-    filled = mask.copy()
-    for contour, info in zip(contours, hierarchy[0], strict=True):
-        if info[3] >= 0 and cv2.contourArea(contour) <= max_hole:
-            cv2.drawContours(filled, [contour], -1, (255,), thickness=-1)
-    return filled
-
-
-def find_die_blobs(lab: Image, threshold: float = 22.0) -> list[_Blob]:
-    """Candidate dice: compact, square-ish foreground blobs of a consistent size."""
-    distance = background_distance(lab)
-    mask: Image = (distance > threshold).astype(np.uint8) * 255
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
-    mask = _fill_small_holes(mask, max_hole=900.0)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel, iterations=2)
-    unit = _typical_die_area(mask)
-    side = math.sqrt(unit)
-    # Dice are "fat": far from the mask edge. Thin bands (tray rims, cables, the edge of a
-    # shadow) and the narrow necks where dice touch vanish when only cores are kept.
-    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-    cores = (inside > 0.22 * side).astype(np.uint8) * 255
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=8)
-    grow = max(1, round(0.3 * side))
-    pad = grow + 1
-    blobs: list[_Blob] = []
-    for index in range(1, count):
-        x, y, w, h, _ = (int(v) for v in stats[index])
-        if max(w, h) > 6 * side:
+    here = _sigmoid(grid[0])
+    peaks = (here >= DETECT) & (here >= cv2.dilate(here, np.ones((3, 3), np.uint8)))
+    rows, cols = np.nonzero(peaks)
+    order = np.argsort(-here[rows, cols])
+    height, width = shape
+    found: list[Candidate] = []
+    for index in order:
+        i, j = int(rows[index]), int(cols[index])
+        x = (j + float(grid[7, i, j])) * STRIDE
+        y = (i + float(grid[8, i, j])) * STRIDE
+        size = SIZE_UNIT * math.exp(float(np.clip(grid[9, i, j], -3.0, 3.0)))
+        if x >= width or y >= height:
             continue
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        x1, y1 = min(mask.shape[1], x + w + pad), min(mask.shape[0], y + h + pad)
-        core = (labels[y0:y1, x0:x1] == index).astype(np.uint8) * 255
-        kernel_size = 2 * grow + 1
-        grown = cv2.dilate(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel_size,) * 2))
-        piece = cv2.bitwise_and(grown, mask[y0:y1, x0:x1])
-        piece_area = float(cv2.countNonZero(piece))
-        if piece_area < 0.3 * unit or piece_area > 12 * unit:
+        if any(math.hypot(x - c.x, y - c.y) < 0.5 * max(size, c.size) for c in found):
             continue
-        blobs.extend(_split_touching(x0, y0, piece, piece_area, unit))
-    return [b for b in blobs if _looks_like_die(b)]
+        logits = grid[1:7, i, j].astype(np.float64)
+        probs = np.exp(logits - logits.max())
+        found.append(Candidate(x, y, size, float(here[i, j]), probs / probs.sum()))
+    return found
 
 
-def _outline(piece: Image) -> Image:
-    """Points of the largest outer contour: minAreaRect on these is fast and exact."""
-    contours, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return max(contours, key=len)
+@lru_cache(maxsize=1)
+def _reader() -> DiceReader:
+    """The shipped model, loaded once per process."""
+    return DiceReader()
 
 
-def _squareness(piece: Image) -> tuple[float, float]:
-    """(fill of the rotated bounding box, aspect ratio) of a blob: 1.0 and 1.0 for a die."""
-    (_, _), (rw, rh), _ = cv2.minAreaRect(_outline(piece))
-    if rw < 1 or rh < 1:
-        return 0.0, 99.0
-    return float(cv2.countNonZero(piece)) / (rw * rh), max(rw, rh) / min(rw, rh)
-
-
-def _typical_die_area(mask: Image) -> float:
-    """Median area of the blobs that look like single dice, to know how many touch."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    single = []
-    for index in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[index])
-        if area < 250 or area > 20000 or max(w, h) > 2 * min(w, h):
-            continue
-        fill, aspect = _squareness((labels[y : y + h, x : x + w] == index).astype(np.uint8))
-        if fill > 0.7 and aspect < 1.35:
-            single.append(area)
-    return float(np.median(single)) if single else 1200.0
-
-
-def _split_touching(x: int, y: int, piece: Image, area: float, unit: float) -> list[_Blob]:
-    """Split a blob of several touching dice into one blob per die with k-means."""
-    parts = max(1, round(area / unit))
-    fill, aspect = _squareness(piece)
-    if fill > 0.8 and aspect < 1.3:
-        parts = 1  # one compact square: a single (maybe large) die, never split it
-    elif parts == 1 and (fill < 0.62 or aspect > 1.6) and area > 1.4 * unit:
-        parts = 2
-    if parts == 1:
-        return [_Blob(x, y, piece, math.sqrt(area))]
-    parts = min(parts, 8)
-    ys, xs = np.nonzero(piece)
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    cv2.setRNGSeed(7)
-    _, assign, _ = cv2.kmeans(
-        points, parts, np.zeros((len(points), 1), np.int32), criteria, 3, cv2.KMEANS_PP_CENTERS
-    )
-    blobs = []
-    for part in range(parts):
-        chosen = assign.ravel() == part
-        sub = np.zeros_like(piece)
-        sub[ys[chosen], xs[chosen]] = 255
-        blobs.append(_Blob(x, y, sub, math.sqrt(float(chosen.sum()))))
-    return blobs
-
-
-def _looks_like_die(blob: _Blob) -> bool:
-    """Reject table edges, cables and hands: dice are compact and nearly square."""
-    fill, aspect = _squareness(blob.mask)
-    return fill > 0.55 and aspect < 1.8 and blob.size >= 16
-
-
-# --------------------------------------------------------------------------- face reading
-
-PATCH = 32  # side of the normalised die patch the classifier sees
-PATCH_SPAN = 1.25  # patch side as a multiple of the blob size: whole die plus a margin
-_HOG = cv2.HOGDescriptor((PATCH, PATCH), (16, 16), (8, 8), (8, 8), 9)
-
-
-def blob_pose(blob: _Blob) -> tuple[float, float, float]:
-    """Centre (work px) and rotation (degrees, mod 90) of a die blob."""
-    (cx, cy), _, angle = cv2.minAreaRect(_outline(blob.mask))
-    return blob.x + cx, blob.y + cy, angle % 90.0
-
-
-def die_patch(lab: Image, cx: float, cy: float, size: float, angle: float) -> FloatImage:
-    """Rotate, scale and crop a die to an upright PATCH x PATCH Lab patch."""
-    scale = PATCH / (PATCH_SPAN * size)
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    matrix[0, 2] += PATCH / 2 - cx
-    matrix[1, 2] += PATCH / 2 - cy
-    patch = cv2.warpAffine(
-        lab, matrix, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return patch.astype(np.float32)
-
-
-def patch_channels(patch: FloatImage) -> tuple[Image, Image]:
-    """Brightness and distance-from-face-colour images of a patch, both 8-bit.
-
-    The face colour is the median of the patch centre, so "differs from the face" lights up
-    pips whatever the colours of die and pips, which is what makes one model fit all dice.
-    """
-    light = patch[:, :, 0]
-    light_u8 = np.clip(128 + 2.0 * (light - light.mean()), 0, 255).astype(np.uint8)
-    q = PATCH // 4
-    face = np.median(patch[q:-q, q:-q].reshape(-1, 3), axis=0)
-    diff = patch - face
-    distance = np.sqrt((diff * diff).sum(axis=2))
-    distance_u8 = np.clip(distance * 3.0, 0, 255).astype(np.uint8)
-    return light_u8, distance_u8
-
-
-def channel_features(light_u8: Image, distance_u8: Image) -> NDArray[np.float32]:
-    """HOG of both channels plus an 8x8 thumbnail of the distance: the classifier input."""
-    thumb = cv2.resize(distance_u8, (8, 8), interpolation=cv2.INTER_AREA).astype(np.float32)
-    parts = [
-        np.asarray(_HOG.compute(light_u8)).ravel(),
-        np.asarray(_HOG.compute(distance_u8)).ravel(),
-        thumb.ravel() / 255.0,
-    ]
-    return np.concatenate(parts).astype(np.float32)
-
-
-def patch_features(patch: FloatImage) -> NDArray[np.float32]:
-    """Classifier input for one upright patch."""
-    return channel_features(*patch_channels(patch))
-
-
-# --------------------------------------------------------------------------- pip count
-
-COUNT_PATCH = 64  # pip counting wants more pixels per pip than the classifier
-COUNT_SPAN = 1.5  # generous: the face is found inside the patch, not assumed
-FACE_TOLERANCE = 18.0  # Lab distance still counted as face colour
-PIP_CONTRAST = 25.0  # minimum Lab distance of a pip from the face colour
-
-
-def count_pips(lab: Image, cx: float, cy: float, size: float, angle: float) -> int:
-    """Count pips independently of the classifier, as a cross-check for confidence.
-
-    The face is the convex hull of the largest face-coloured region; pips are blobs inside
-    it whose colour is far from the face colour (any polarity) and whose area is a
-    plausible share of the face. Agreement between two unrelated methods is what lets a
-    reading be auto-accepted.
-    """
-    side = COUNT_PATCH
-    scale = side / (COUNT_SPAN * size)
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    matrix[0, 2] += side / 2 - cx
-    matrix[1, 2] += side / 2 - cy
-    patch = cv2.warpAffine(lab, matrix, (side, side), borderMode=cv2.BORDER_REPLICATE)
-    patch = patch.astype(np.float32)
-    q = side // 2 - int(0.2 * side / COUNT_SPAN)
-    face = np.median(patch[q:-q, q:-q].reshape(-1, 3), axis=0)
-    distance = cv2.GaussianBlur(np.sqrt(((patch - face) ** 2).sum(axis=2)), (3, 3), 0)
-    face_mask = (distance < FACE_TOLERANCE).astype(np.uint8)
-    face_mask = cv2.morphologyEx(face_mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(face_mask, connectivity=4)
-    if count < 2:
-        return 0
-    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    hull = cv2.convexHull(cv2.findNonZero((labels == largest).astype(np.uint8)))
-    hull_mask: Image = np.zeros((side, side), np.uint8)
-    cv2.fillConvexPoly(hull_mask, hull, (1,))
-    hull_mask = cv2.erode(hull_mask, np.ones((3, 3), np.uint8))
-    face_area = int(hull_mask.sum())
-    if face_area < 30:
-        return 0
-    threshold = max(PIP_CONTRAST, 0.45 * float(np.percentile(distance[hull_mask > 0], 98)))
-    pips = ((distance > threshold) & (hull_mask > 0)).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    return int(((areas >= 0.004 * face_area) & (areas <= 0.09 * face_area)).sum())
+def read_dice(frame: Image) -> list[Die]:
+    """Find every die in a BGR frame and read its face value."""
+    return _reader().read(frame)

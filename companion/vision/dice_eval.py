@@ -71,8 +71,11 @@ class Report:
                 row[key] = row.get(key, 0) + 1
         return table
 
-    def figures(self) -> dict[str, Any]:
-        """The summary dict: accuracies, coverage, false dice and median speed."""
+    def figures(self, auto_accept: float = AUTO_ACCEPT) -> dict[str, Any]:
+        """The summary dict: accuracies, coverage, false dice and median speed.
+
+        ``auto_accept`` may be changed to see coverage and confident accuracy at another
+        threshold (how the shipped one was chosen)."""
         labelled = right = accepted = accepted_right = false_dice = counts_ok = 0
         for result in self.results:
             labelled += len(result.labelled)
@@ -82,7 +85,7 @@ class Report:
                 die = result.found[fi]
                 ok = die.value == result.labelled[li].value
                 right += ok
-                if die.value is not None and die.confidence >= AUTO_ACCEPT:
+                if die.value is not None and die.confidence >= auto_accept:
                     accepted += 1
                     accepted_right += ok
         images = len(self.results)
@@ -94,7 +97,7 @@ class Report:
             "false_dice": false_dice,
             "coverage": round(accepted / max(1, labelled), 4),
             "confident_accuracy": round(accepted_right / max(1, accepted), 4),
-            "auto_accept": AUTO_ACCEPT,
+            "auto_accept": auto_accept,
             "ms_per_image": round(statistics.median(r.ms for r in self.results), 2)
             if self.results
             else 0.0,

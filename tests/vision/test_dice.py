@@ -10,8 +10,17 @@ import cv2
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.vision.dice import AUTO_ACCEPT, Die, blob_pose, find_die_blobs, read_dice, work_lab
+from companion.vision.dice import (
+    AUTO_ACCEPT,
+    Candidate,
+    DiceReader,
+    Die,
+    judge,
+    read_dice,
+)
 from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.dice_eval import evaluate, load_labels
 from companion.vision.stabiliser import DiceStabiliser
@@ -107,14 +116,12 @@ def test_drawn_dice_are_localised_where_drawn() -> None:
     spots = [(120, 120), (320, 140), (520, 120), (200, 340), (440, 340)]
     for value, spot in enumerate(spots, start=1):
         _draw_die(frame, spot, value, 60, 17.0 * value, WHITE, BLACK)
-    lab, _ = work_lab(frame)
-    centres = [blob_pose(blob)[:2] for blob in find_die_blobs(lab)]
+    centres = [die.centre for die in read_dice(frame)]
     assert len(centres) == len(spots)
     for spot in spots:
         assert any(abs(x - spot[0]) < 10 and abs(y - spot[1]) < 10 for x, y in centres)
 
 
-@pytest.mark.xfail(reason="face classifier is trained on real photos only; drawn dice not yet read")
 @pytest.mark.parametrize(("body", "pip"), [(WHITE, BLACK), (BLACK, WHITE), (RED, WHITE)])
 def test_drawn_rotated_and_touching_dice_read_right(
     body: tuple[int, int, int], pip: tuple[int, int, int]
@@ -138,8 +145,68 @@ def test_die_is_frozen_and_grey_frames_are_refused() -> None:
     die = Die(value=3, centre=(1.0, 2.0), size=30.0, confidence=0.9)
     with pytest.raises(dataclasses.FrozenInstanceError):
         die.value = 4  # type: ignore[misc]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="colour"):
         read_dice(np.zeros((100, 100), np.uint8))
+
+
+def test_missing_model_says_how_to_get_it_back(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="make train-dice"):
+        DiceReader(tmp_path / "nowhere.onnx")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    width=st.integers(16, 900),
+    height=st.integers(16, 900),
+    grey=st.integers(0, 255),
+)
+def test_any_frame_size_reads_without_error_and_dice_lie_inside(
+    width: int, height: int, grey: int
+) -> None:
+    """Cameras come in odd sizes: the reader pads and scales, never crashes."""
+    frame = np.full((height, width, 3), grey, np.uint8)
+    if width > 80 and height > 80:
+        _draw_die(frame, (width // 2, height // 2), 4, min(width, height) // 3, 10.0, WHITE, BLACK)
+    for die in read_dice(frame):
+        assert 0 <= die.centre[0] <= width and 0 <= die.centre[1] <= height
+        assert 0.0 <= die.confidence <= 1.0
+
+
+# ----------------------------------------------------------------------- two looks
+
+
+def _candidate(here: float, faces: list[float]) -> Candidate:
+    return Candidate(100.0, 50.0, 40.0, here, np.array(faces, np.float64))
+
+
+SURE_FOUR = [0.01, 0.01, 0.01, 0.95, 0.01, 0.01]
+
+
+def test_both_looks_agreeing_make_a_sure_die_in_frame_pixels() -> None:
+    die = judge(_candidate(0.9, SURE_FOUR), np.array([0.0, 0, 0, 0, 0.99, 0.01, 0]), scale=0.5)
+    assert die is not None
+    assert die.value == 4 and die.confidence >= AUTO_ACCEPT
+    assert die.centre == (200.0, 100.0) and die.size == 80.0
+
+
+def test_looks_that_disagree_are_never_auto_accepted() -> None:
+    """The whole frame says 4, the close-up says 5: the player is asked."""
+    die = judge(_candidate(0.9, SURE_FOUR), np.array([0.0, 0, 0, 0, 0.02, 0.97, 0.01]), scale=1.0)
+    assert die is not None
+    assert die.confidence < AUTO_ACCEPT
+
+
+def test_a_faint_find_the_close_up_calls_no_die_is_dropped() -> None:
+    second = np.array([0.9, 0, 0, 0, 0.1, 0, 0])
+    assert judge(_candidate(0.45, SURE_FOUR), second, scale=1.0) is None
+    strong = judge(_candidate(0.95, SURE_FOUR), second, scale=1.0)
+    assert strong is not None and strong.confidence < AUTO_ACCEPT
+
+
+def test_a_die_neither_look_can_read_has_no_value() -> None:
+    flat = [1 / 6] * 6
+    die = judge(_candidate(0.9, flat), np.array([0.0, *flat]), scale=1.0)
+    assert die is not None and die.value is None
 
 
 # ----------------------------------------------------------------------- stabiliser
