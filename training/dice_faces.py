@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--batch", type=int, default=48)
     parser.add_argument("--renders", type=int, default=300)
-    parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATH)
+    parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args()
     torch.set_num_threads(1)

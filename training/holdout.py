@@ -1,6 +1,6 @@
 """Score a detector and face classifier on the photos their training left out.
 
-    .venv-train/bin/python -m training.holdout DETECTOR.onnx FACES.onnx [--holdout 0.25]
+    .venv-train/bin/python -m training.holdout DETECTOR.onnx FACES.onnx [FACES.onnx ...]
 
 The split is the trainers' own (same seed, same share), so these photos were never seen.
 It prints the evaluation figures at several auto-accept thresholds: the shipped
@@ -22,7 +22,7 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("detector", type=Path)
-    parser.add_argument("faces", type=Path)
+    parser.add_argument("faces", type=Path, nargs="+")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--holdout", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=SEED)
@@ -31,10 +31,10 @@ def main() -> None:
     names = {frame.name for frame in held}
     labels = json.loads((args.data / "labels.json").read_text())
     subset = {**labels, "images": [e for e in labels["images"] if e["file"] in names]}
-    held_file = args.faces.with_suffix(".holdout.json")
+    held_file = args.detector.with_suffix(".holdout.json")
     held_file.write_text(json.dumps(subset))
     try:
-        reader = dice.DiceReader(args.detector, args.faces)
+        reader = dice.DiceReader(args.detector, tuple(args.faces))
         results = list(dice_eval.iter_results(args.data, held_file, reader=reader.read))
     finally:
         held_file.unlink()

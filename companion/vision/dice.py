@@ -57,7 +57,12 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "dice_net.onnx"
 # pixels, and classified as "not a die" or a face value (``make train-dice``).
 FACE = 32
 FACE_SPAN = 1.4
-FACE_MODEL_PATH = MODEL_PATH.with_name("dice_face.onnx")
+# Two close-up classifiers trained with different seeds; their probabilities are averaged,
+# which makes the confidence more honest than either alone for ~1.5 ms per 20 dice.
+FACE_MODEL_PATHS = (
+    MODEL_PATH.with_name("dice_face.onnx"),
+    MODEL_PATH.with_name("dice_face_b.onnx"),
+)
 
 # OpenCV hands back arrays whose dtype its stubs cannot name, so frames are typed loosely.
 Image = NDArray[Any]
@@ -141,16 +146,19 @@ class DiceReader:
     loading one copy per thread (the Pi has memory to spare but not for nothing).
     """
 
-    def __init__(self, model_path: Path = MODEL_PATH, face_path: Path | None = None) -> None:
-        face_path = face_path or model_path.with_name(FACE_MODEL_PATH.name)
-        for path in (model_path, face_path):
+    def __init__(
+        self, model_path: Path = MODEL_PATH, face_paths: tuple[Path, ...] | None = None
+    ) -> None:
+        if face_paths is None:
+            face_paths = tuple(model_path.with_name(p.name) for p in FACE_MODEL_PATHS)
+        for path in (model_path, *face_paths):
             if not path.exists():
                 raise FileNotFoundError(
                     f"The dice model {path} is missing: reinstall the companion or run "
                     "'make train-dice' to build it."
                 )
         self._net = cv2.dnn.readNetFromONNX(str(model_path))
-        self._faces = cv2.dnn.readNetFromONNX(str(face_path))
+        self._faces = [cv2.dnn.readNetFromONNX(str(path)) for path in face_paths]
         self._lock = threading.Lock()
 
     def grid(self, image: Image) -> NDArray[np.float32]:
@@ -161,13 +169,17 @@ class DiceReader:
         return out
 
     def face_probabilities(self, crops: list[Image]) -> NDArray[np.float64]:
-        """P(not a die, 1, ..., 6) for each FACE x FACE crop."""
+        """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the classifiers."""
+        blob = faces_input(crops)
+        total = np.zeros((len(crops), 7), np.float64)
         with self._lock:
-            self._faces.setInput(faces_input(crops))
-            logits = np.asarray(self._faces.forward(), np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits)
-        result: NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+            for net in self._faces:
+                net.setInput(blob)
+                logits = np.asarray(net.forward(), np.float64)
+                logits -= logits.max(axis=1, keepdims=True)
+                exp = np.exp(logits)
+                total += exp / exp.sum(axis=1, keepdims=True)
+        result: NDArray[np.float64] = total / len(self._faces)
         return result
 
     def read(self, frame: Image) -> list[Die]:
