@@ -48,11 +48,12 @@ $(TRAIN_PY):
 
 train-dice: $(TRAIN_PY)
 	$(TRAIN_PY) -m training.dice_net --holdout 0.25 --out $(DICE_MODELS)/dice_net.onnx
-	$(TRAIN_PY) -m training.dice_faces --out $(DICE_MODELS)/dice_face.onnx
+	$(TRAIN_PY) -m training.dice_faces --widths 32,64,96 --out $(DICE_MODELS)/dice_face.onnx
 	$(TRAIN_PY) -m training.dice_faces --seed 1 --steps 6000 --out $(DICE_MODELS)/dice_face_b.onnx
 
 check-dice: $(TRAIN_PY)
-	$(TRAIN_PY) -m training.dice_faces --holdout 0.25 --out build/holdout/dice_face.onnx
+	$(TRAIN_PY) -m training.dice_faces --holdout 0.25 --widths 32,64,96 \
+		--out build/holdout/dice_face.onnx
 	$(TRAIN_PY) -m training.dice_faces --holdout 0.25 --seed 1 --steps 6000 \
 		--out build/holdout/dice_face_b.onnx
 	$(TRAIN_PY) -m training.holdout --holdout 0.25 $(DICE_MODELS)/dice_net.onnx \

@@ -114,10 +114,16 @@ def batch(frames: list[Frame], size: int, rng: np.random.Generator) -> tuple[Any
     return torch.from_numpy(blob), torch.tensor(labels)
 
 
-def train(frames: list[Frame], steps: int, batch_size: int, seed: int) -> FaceNet:
+def train(
+    frames: list[Frame],
+    steps: int,
+    batch_size: int,
+    seed: int,
+    widths: tuple[int, int, int] = (16, 32, 64),
+) -> FaceNet:
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = FaceNet()
+    model = FaceNet(widths)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
     model.train()
@@ -162,14 +168,16 @@ def main() -> None:
     parser.add_argument("--renders", type=int, default=300)
     parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--widths", default="16,32,64", help="channels of the three stages")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    a, b, c = (int(w) for w in args.widths.split(","))
+    torch.set_num_threads(2)
     cv2.setNumThreads(1)
     photos = load_photos(args.data)
     train_photos, held = split(photos, args.holdout, args.seed) if args.holdout else (photos, [])
     renders = render_frames(args.renders, np.random.default_rng(args.seed + 1))
     print(f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out")
-    model = train(train_photos + renders, args.steps, args.batch, args.seed)
+    model = train(train_photos + renders, args.steps, args.batch, args.seed, (a, b, c))
     export(model, args.out)
     print(f"wrote {args.out}")
 

@@ -58,10 +58,10 @@ def test_photo_reads_every_die_it_should(name: str, values: list[int] | None) ->
 
 @needs_data
 def test_whole_folder_accuracy_stays_above_floor() -> None:
-    """Guards the shipped models against a bad retrain (today: 0.857, 0.9955, 52)."""
+    """Guards the shipped models against a bad retrain (today: 0.873, 0.9954, 47)."""
     figures = evaluate(DATA).figures()
     assert figures["images"] == 200
-    assert figures["dice_accuracy"] >= 0.83
+    assert figures["dice_accuracy"] >= 0.85
     assert figures["confident_accuracy"] >= 0.99
     assert figures["coverage"] >= 0.65
     assert figures["false_dice"] <= 70
