@@ -506,6 +506,11 @@ def _read_text(path: Path) -> str:
         return ""
 
 
+def is_raspberry_pi(model_path: Path = Path("/proc/device-tree/model")) -> bool:
+    """Whether this machine is a Raspberry Pi (its device tree names the model)."""
+    return _pi_generation(_read_text(model_path)) is not None
+
+
 def _pi_generation(model: str) -> int | None:
     """4 for "Raspberry Pi 4 Model B Rev 1.5" or "Raspberry Pi Compute Module 4", etc."""
     if "Raspberry Pi" not in model:

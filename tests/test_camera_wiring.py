@@ -52,6 +52,28 @@ def test_the_simulated_camera_feeds_the_board_and_wheel_watchers(
             watcher.stop()
 
 
+def test_auto_without_a_camera_uses_the_demo_twin_off_a_pi_only(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A laptop trying `make run` sees the demo dice; a Pi never feeds demo rolls to a game."""
+    monkeypatch.setattr("web.server._has_module", lambda name: False)
+    config = load_config(
+        config_file(tmp_path, 'source = "auto"\ndevice = "/nonexistent"'), data_dir=tmp_path
+    )
+    if Path("/dev/video0").exists():
+        pytest.skip("this machine has a real camera at /dev/video0")
+    camera, status, watchers = start_camera(config, table, simulate=False, on_pi=False)
+    assert camera is not None and "simulated (demo dice)" in status
+    camera.stop()
+    for watcher in watchers.values():
+        watcher.stop()
+    assert start_camera(config, table, simulate=False, on_pi=True) == (
+        None,
+        "no camera found (no picamera2, no /dev/video0): enter dice on the page",
+        {},
+    )
+
+
 def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:
     config = load_config(
         config_file(tmp_path, 'source = "none"\nwatch_board = false'), data_dir=tmp_path

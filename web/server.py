@@ -106,14 +106,18 @@ def start_watchers(config: Config, table: Table) -> dict[str, Any]:
 
 
 def start_camera(
-    config: Config, table: Table, simulate: bool
+    config: Config, table: Table, simulate: bool, on_pi: bool | None = None
 ) -> tuple[Any | None, str, dict[str, Any]]:
     """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
 
     Its frames go to the dice reader and to the belt and wheel watchers the config enables.
+    With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
+    ``make run``) gets the demo twin; a Pi does not, because demo rolls would land in the
+    real game its players are playing: there, dice are typed on the page instead.
     """
     from pathlib import Path
 
+    from hardware.buttons import is_raspberry_pi
     from hardware.camera import (
         CameraSettings,
         FolderSource,
@@ -137,6 +141,12 @@ def start_camera(
     elif choice == "usb" or (choice == "auto" and Path("/dev/video0").exists()):
         device = config.camera.device
         source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
+    elif choice == "auto" and not (is_raspberry_pi() if on_pi is None else on_pi):
+        source = SimulatedSource(
+            DemoDice(),
+            name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
+            fps=4,
+        )
     else:
         return (
             None,
