@@ -21,12 +21,12 @@ from companion.table import Table
 from companion.vision.board import BoardReading, read_board
 from companion.vision.board_check import compare_board
 from companion.vision.steady import Steady
-from hardware.frame_worker import Frame, LatestFrameWorker
+from hardware.frame_worker import Frame, FrameWatcher, LatestFrameWorker
 
 RUN_HAMSTER_RUN = "run-hamster-run"
 
 
-class BoardWatcher:
+class BoardWatcher(FrameWatcher):
     """Compares the belt the camera sees with the game; feed it frames with :meth:`offer`."""
 
     def __init__(self, table: Table, calibration_path: Path, *, stable_frames: int = 5) -> None:
@@ -36,21 +36,6 @@ class BoardWatcher:
         self.worker = LatestFrameWorker(self.process, "board-watcher")
         self._published: BoardCheck | None = None
         self._status = "board check: waiting for the first frame"
-
-    def offer(self, frame: Frame) -> None:
-        """For the camera's delivery thread: never blocks, never queues."""
-        self.worker.offer(frame)
-
-    def start(self) -> None:
-        self.worker.start()
-
-    def stop(self) -> None:
-        self.worker.stop()
-
-    @property
-    def status(self) -> str:
-        """One line for the page's device list."""
-        return self._status
 
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new note was sent to it."""

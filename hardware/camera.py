@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Protocol, Self, runtime_checkable
@@ -31,6 +31,8 @@ from typing import Any, Final, Protocol, Self, runtime_checkable
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from hardware.frame_worker import LatestFrameWorker
 
 log = logging.getLogger(__name__)
 
@@ -477,7 +479,8 @@ class CameraSupervisor:
                 f"not {initial_backoff!r} and {max_backoff!r}."
             )
         self.source = source
-        self._consumer = consumer
+        # The deliverer: a one-frame mailbox, so a slow consumer never sees a backlog.
+        self._delivery = LatestFrameWorker(consumer, "frame consumer")
         self._initial_backoff = initial_backoff
         self._max_backoff = max_backoff
         self._stopping = threading.Event()
@@ -485,15 +488,26 @@ class CameraSupervisor:
         self._clock = clock
         self._on_status = on_status
         self._lock = threading.Condition()
-        self._latest: Frame | None = None
         self._status = f"camera starting: {source.name}"
         self._online = False
-        self.stats = SupervisorStats()
+        self._reader_stats = SupervisorStats()  # frames_read and failures; the rest is delivery's
         self.retry_delay: float | None = None
         self.offline_since: float | None = None
         self._threads: list[threading.Thread] = []
 
     # ---- status
+
+    @property
+    def stats(self) -> SupervisorStats:
+        """The reader's counters with the deliverer's (delivered, dropped, consumer errors)."""
+        delivery = self._delivery.stats
+        with self._lock:
+            return replace(
+                self._reader_stats,
+                frames_delivered=delivery.handled,
+                frames_dropped=delivery.dropped,
+                consumer_errors=delivery.errors,
+            )
 
     @property
     def status(self) -> str:
@@ -527,16 +541,15 @@ class CameraSupervisor:
         self._stopping.clear()
         self._threads = [
             threading.Thread(target=self._read_loop, name="camera-reader", daemon=True),
-            threading.Thread(target=self._deliver_loop, name="camera-deliverer", daemon=True),
         ]
+        self._delivery.start()
         for thread in self._threads:
             thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop both threads and the source; a reader stuck in a driver call is abandoned."""
         self._stopping.set()
-        with self._lock:
-            self._lock.notify_all()
+        self._delivery.stop(timeout)
         for thread in self._threads:
             thread.join(timeout)
             if thread.is_alive():
@@ -580,7 +593,7 @@ class CameraSupervisor:
                     delay = min(self._initial_backoff * 2**attempt, self._max_backoff)
                     attempt += 1
                     with self._lock:
-                        self.stats.failures += 1
+                        self._reader_stats.failures += 1
                         self.retry_delay = delay
                         if self.offline_since is None:
                             self.offline_since = self._clock()
@@ -589,13 +602,10 @@ class CameraSupervisor:
                         self._sleep(delay)
                     continue
                 attempt = 0
+                self._delivery.offer(frame)
                 with self._lock:
-                    if self._latest is not None:
-                        self.stats.frames_dropped += 1
-                    self._latest = frame
-                    self.stats.frames_read += 1
+                    self._reader_stats.frames_read += 1
                     self.retry_delay = self.offline_since = None
-                    self._lock.notify_all()
                 if not self._online:
                     self._set_status(f"camera live: {self.source.name}", online=True)
                 # Yield the GIL: a source that never blocks (files, simulator without fps)
@@ -610,21 +620,3 @@ class CameraSupervisor:
             self.source.stop()
         except Exception:
             log.warning("%s did not stop cleanly", self.source.name, exc_info=True)
-
-    def _deliver_loop(self) -> None:
-        while True:
-            with self._lock:
-                self._lock.wait_for(lambda: self._latest is not None or self._stopping.is_set())
-                if self._stopping.is_set():
-                    return
-                frame, self._latest = self._latest, None
-            assert frame is not None
-            try:
-                self._consumer(frame)
-            except Exception:
-                # A vision bug must not stop the camera; it is logged and the next frame comes.
-                log.exception("frame consumer failed")
-                with self._lock:
-                    self.stats.consumer_errors += 1
-            with self._lock:
-                self.stats.frames_delivered += 1

@@ -85,7 +85,7 @@ class LatestFrameWorker:
                 self._handle(frame)
             except Exception:
                 # A vision bug must not stop the watcher: log it, read the next frame.
-                log.exception("%s: reading a frame failed", self.name)
+                log.exception("%s failed on a frame", self.name)
                 with self._ready:
                     self.stats.errors += 1
             with self._ready:
@@ -96,3 +96,28 @@ class LatestFrameWorker:
         """Block until ``count`` frames have been read in all; False on timeout."""
         with self._ready:
             return self._ready.wait_for(lambda: self.stats.handled >= count, timeout)
+
+
+class FrameWatcher:
+    """What every camera-fed reader shares: a :class:`LatestFrameWorker` and a status line.
+
+    Subclasses set ``self.worker`` (calling their own ``process``) and ``self._status``.
+    """
+
+    worker: LatestFrameWorker
+    _status: str
+
+    def offer(self, frame: Frame) -> None:
+        """For the camera's delivery thread: never blocks, never queues."""
+        self.worker.offer(frame)
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    @property
+    def status(self) -> str:
+        """One line for the page's device list."""
+        return self._status

@@ -33,12 +33,12 @@ from companion.vision.wheel import (
     WheelTracker,
     read_wheel,
 )
-from hardware.frame_worker import Frame, LatestFrameWorker
+from hardware.frame_worker import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
 
 
-class WheelWatcher:
+class WheelWatcher(FrameWatcher):
     """Follows the wheel; feed it frames with :meth:`offer` (or :meth:`process` in tests)."""
 
     def __init__(
@@ -65,21 +65,6 @@ class WheelWatcher:
         self._published: WheelStatus | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
-
-    def offer(self, frame: Frame) -> None:
-        """For the camera's delivery thread: never blocks, never queues."""
-        self.worker.offer(frame)
-
-    def start(self) -> None:
-        self.worker.start()
-
-    def stop(self) -> None:
-        self.worker.stop()
-
-    @property
-    def status(self) -> str:
-        """One line for the page's device list."""
-        return self._status
 
     def divisions(self, image_size: tuple[int, int]) -> int:
         """Spokes of this wheel, from the calibration when there is one."""
