@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.engine.events import MOVE, Event
+from companion.engine.legal import legal_moves
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
@@ -28,8 +29,6 @@ def dice_event(spec: GameSpec[Any], state: State[Any], values: Sequence[int]) ->
 
 def dice_needed(spec: GameSpec[Any], state: State[Any]) -> int | None:
     """How many dice the roll the game waits for takes (None: it names no number)."""
-    from companion.engine.legal import legal_moves  # the legal list is only needed here
-
     for choice in legal_moves(spec, state):
         if choice["name"] == ROLL_MOVE and choice.get("dice"):
             return int(choice["dice"])

@@ -7,7 +7,8 @@ looks for it. Frames are rendered by the simulator, with noise and a tilted came
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
@@ -16,12 +17,30 @@ from numpy.typing import NDArray
 
 from calibration.cli import CALIBRATION_FILE
 from calibration.geometry import Calibration, calibrate_board, locate_board, save_calibration
+from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
+from companion.engine.session import GameHeader
+from companion.store import Store
 from companion.table import Table
 from companion.vision.board import read_board
 from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_belt
 
 PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")  # red, blue, yellow, green: the game's order
+
+
+@contextmanager
+def rhr_table(tmp_path: Path) -> Iterator[Table]:
+    """A real table (SQLite store) with a fresh 4-player v2.1 Run, Hamster, Run! game."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=PLAYERS))
+    table.new_game(GameHeader("run-hamster-run", "v2.1", PLAYERS, 7, given=([0, 1, 2, 3],)))
+    try:
+        yield table
+    finally:
+        table.close()
+        store.close()
+
+
 PLACES = {"red": (5, 2), "blue": (5, 3), "yellow": (3, 4), "green": (4, 1)}
 ASTERISK_ROW = 5  # where v2.1 lays the asterisk strip at set-up
 CALIBRATION_CELLS = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}

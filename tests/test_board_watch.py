@@ -16,9 +16,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import Calibration
-from companion.config import GameDefaults
 from companion.engine.session import GameHeader
-from companion.store import Store
 from companion.table import Table
 from companion.vision.board import BoardReading
 from companion.vision.board_check import compare_board
@@ -26,11 +24,11 @@ from hardware.board_watch import BoardWatcher
 from hardware.camera import CameraSupervisor, SimulatedSource
 from tests.camera_scenes import (
     PLACES,
-    PLAYERS,
     belt_frame,
     hand_frame,
     make_calibration,
     place_everyone,
+    rhr_table,
     save,
 )
 
@@ -45,13 +43,9 @@ def calibration() -> Calibration:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
-    table.new_game(GameHeader("run-hamster-run", "v2.1", PLAYERS, 7, given=([0, 1, 2, 3],)))
-    place_everyone(table)
-    yield table
-    table.close()
-    store.close()
+    with rhr_table(tmp_path) as table:
+        place_everyone(table)
+        yield table
 
 
 @pytest.fixture

@@ -15,14 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from companion.config import GameDefaults
-from companion.engine.session import GameHeader
-from companion.store import Store
 from companion.table import Table
 from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
 from hardware.wheel_watch import WheelWatcher
-from tests.camera_scenes import PLAYERS
+from tests.camera_scenes import rhr_table
 
 WAIT = 10.0
 STABLE = 2
@@ -30,12 +27,8 @@ STABLE = 2
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
-    table.new_game(GameHeader("run-hamster-run", "v2.1", PLAYERS, 7, given=([0, 1, 2, 3],)))
-    yield table
-    table.close()
-    store.close()
+    with rhr_table(tmp_path) as table:
+        yield table
 
 
 def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:

@@ -43,7 +43,7 @@ FACE = reader.FACE
 
 
 class FaceNet(nn.Module):
-    """Three conv stages and a global pool: ~4 M multiply-adds per die."""
+    """Four small conv stages and a global pool: a few million multiply-adds per die."""
 
     def __init__(self, widths: tuple[int, int, int] = (16, 32, 64)) -> None:
         super().__init__()
