@@ -10,6 +10,7 @@ import pytest
 from companion.config import load_config
 from companion.store import Store
 from companion.table import Table
+from hardware.demo_board import DemoBelt
 from web.server import start_camera
 
 WAIT = 10.0
@@ -31,7 +32,7 @@ def config_file(tmp_path: Path, camera: str) -> Path:
     return path
 
 
-def test_the_simulated_camera_feeds_the_board_and_wheel_watchers(
+def test_the_demo_dice_feed_the_wheel_watcher_and_the_belt_has_its_own_twin(
     table: Table, tmp_path: Path
 ) -> None:
     config = load_config(config_file(tmp_path, "watch_wheel = true"), data_dir=tmp_path)
@@ -39,13 +40,12 @@ def test_the_simulated_camera_feeds_the_board_and_wheel_watchers(
     assert camera is not None and "demo dice" in status
     try:
         assert set(watchers) == {"board", "wheel"}
-        assert camera.listeners == (watchers["board"].offer, watchers["wheel"].offer)
-        for watcher in watchers.values():
-            assert watcher.worker.wait_handled(1, WAIT), watcher.status
-        # The demo shows dice only: no calibration yet, no wheel in sight. Both say so.
-        assert "No calibration file" in watchers["board"].status
-        assert watchers["wheel"].status.startswith("wheel: not seen yet")
-        assert table.public_state()["board_check"] is None
+        # The demo dice show no belt: the belt check watches the belt's own twin
+        # (tests/test_demo_board.py), and only the wheel watcher reads the dice frames.
+        assert isinstance(watchers["board"], DemoBelt)
+        assert camera.listeners == (watchers["wheel"].offer,)
+        assert watchers["wheel"].worker.wait_handled(1, WAIT), watchers["wheel"].status
+        assert watchers["wheel"].status.startswith("wheel: not seen yet")  # no wheel in sight
     finally:
         camera.stop()
         for watcher in watchers.values():

@@ -82,12 +82,15 @@ def start_keyboard(table: Table) -> str:
     return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
-def start_watchers(config: Config, table: Table) -> dict[str, Any]:
+def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False) -> dict[str, Any]:
     """The belt and wheel watchers the config asks for, started and waiting for frames.
 
     They share the dice camera's frames (each reads the newest one on its own thread) and
     only ever add read-only notes to the tablet: ``camera.watch_board`` compares the belt
     with the game using the saved calibration, ``camera.watch_wheel`` follows the wheel.
+    With ``simulated_belt`` (the demo dice camera, whose frames show no belt) the belt
+    check watches the belt camera's twin instead, with the twin's own calibration
+    (``hardware.demo_board``); it takes no frames from the dice camera.
     """
     from calibration.cli import CALIBRATION_FILE
     from hardware.board_watch import BoardWatcher
@@ -96,7 +99,11 @@ def start_watchers(config: Config, table: Table) -> dict[str, Any]:
     path = config.data_dir / CALIBRATION_FILE
     frames = config.camera.stable_frames
     watchers: dict[str, Any] = {}
-    if config.camera.watch_board:
+    if config.camera.watch_board and simulated_belt:
+        from hardware.demo_board import DemoBelt
+
+        watchers["board"] = DemoBelt(table, config.data_dir, stable_frames=frames)
+    elif config.camera.watch_board:
         watchers["board"] = BoardWatcher(table, path, stable_frames=frames)
     if config.camera.watch_wheel:
         watchers["wheel"] = WheelWatcher(table, path, stable_frames=frames)
@@ -113,7 +120,9 @@ def start_camera(
     Its frames go to the dice reader and to the belt and wheel watchers the config enables.
     With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
     ``make run``) gets the demo twin; a Pi does not, because demo rolls would land in the
-    real game its players are playing: there, dice are typed on the page instead.
+    real game its players are playing: there, dice are typed on the page instead. Wherever
+    the demo dice run, the belt check watches a simulated belt (its frames are not the dice
+    camera's), so a laptop shows it working too.
     """
     from pathlib import Path
 
@@ -153,12 +162,14 @@ def start_camera(
             "no camera found (no picamera2, no /dev/video0): enter dice on the page",
             {},
         )
-    watchers = start_watchers(config, table)
+    demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
+    watchers = start_watchers(config, table, simulated_belt=demo)
     watcher = DiceWatcher(
         table,
         source,
         stable_frames=config.camera.stable_frames,
-        listeners=[w.offer for w in watchers.values()],
+        # The demo's belt check draws its own belt; every other watcher reads these frames.
+        listeners=[w.offer for name, w in watchers.items() if not (demo and name == "board")],
     )
     watcher.start()
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"

@@ -1,0 +1,207 @@
+"""The belt camera's twin: on a laptop the belt check runs end to end and agrees.
+
+What a person trying ``make run`` would notice: no "Camera agrees with the board." ever, a
+false difference after the game moves a piece, a demo belt drawn for a game with no belt,
+demo pictures judged in a real game on a Pi, or their own calibration file overwritten.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from calibration.cli import CALIBRATION_FILE
+from calibration.geometry import locate_board
+from companion.config import load_config
+from companion.engine.session import GameHeader
+from companion.simulate import BOTS, bot_turn
+from companion.table import Table
+from companion.vision.board import read_board
+from hardware.board_watch import BoardWatcher
+from hardware.demo_board import DemoBelt, demo_calibration_path, scene_for
+from tests.camera_scenes import PLACES, place_everyone, rhr_table
+from web.server import start_camera
+
+STABLE = 2
+WAIT = 20.0
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with rhr_table(tmp_path) as table:
+        yield table
+
+
+def wait_for(condition: Callable[[], bool]) -> bool:
+    """Poll a condition the demo's threads make true; generous, never a timing assertion."""
+    pause = threading.Event()
+    for _ in range(int(WAIT / 0.05)):
+        if condition():
+            return True
+        pause.wait(0.05)
+    return condition()
+
+
+def settle(demo: DemoBelt) -> dict[str, Any]:
+    """Show the demo's pictures until the reading holds; the board check the tablet shows."""
+    results = []
+    for _ in range(STABLE):
+        frame = demo.frame()
+        assert frame is not None
+        results.append(demo.watcher.process(frame))
+    published = results[-1]
+    assert published is not None, demo.watcher.status
+    assert published.result(WAIT) is True
+    check: dict[str, Any] = demo.table.public_state()["board_check"]
+    return check
+
+
+def positions(table: Table) -> Any:
+    return scene_for(table.public_state(with_log=False)["view"])
+
+
+def play_until_the_belt_changes(table: Table, rng: random.Random, limit: int = 200) -> None:
+    """Let the game's bot play until a piece (or the asterisk strip) is somewhere new."""
+    before = positions(table)
+    bot = BOTS["run-hamster-run"]
+    for _ in range(limit):
+        state = table.snapshot.state
+        assert state is not None
+        bot_turn(bot, state, rng, lambda event: table.submit(event).result(WAIT))
+        if positions(table) != before:
+            return
+    raise AssertionError("the bot moved nothing on the belt")
+
+
+def test_the_demo_belt_shows_the_pieces_where_the_game_has_them(
+    table: Table, tmp_path: Path
+) -> None:
+    demo = DemoBelt(table, tmp_path, stable_frames=STABLE)
+    profiles = demo.camera.calibration().colour_profiles
+    frame = demo.frame()
+    assert frame is not None and frame.shape == (480, 640, 3)
+    empty = read_board(frame, locate_board(frame), profiles)
+    assert empty.hamsters == {} and empty.in_pit == frozenset()  # nobody placed yet
+    place_everyone(table)
+    frame = demo.frame()
+    assert frame is not None
+    reading = read_board(frame, locate_board(frame), profiles)
+    assert reading.hamsters == PLACES and reading.asterisk_row == 5
+
+
+def test_the_board_watcher_agrees_and_keeps_agreeing_as_the_game_moves(
+    table: Table, tmp_path: Path
+) -> None:
+    place_everyone(table)
+    demo = DemoBelt(table, tmp_path, stable_frames=STABLE)
+    assert demo.write_calibration() == demo_calibration_path(tmp_path)
+    check = settle(demo)
+    assert check["status"] == "agree" and check["notes"] == ["Camera agrees with the board."]
+    rng = random.Random(0)
+    for _ in range(20):  # hamsters run and are pushed, then the belt itself moves
+        play_until_the_belt_changes(table, rng)
+        check = settle(demo)
+        assert check["status"] == "agree", check["notes"]
+        assert check["seq"] == table.public_state()["seq"]
+        if positions(table).asterisk_row != 5:
+            break
+    else:
+        raise AssertionError("the belt never moved")
+    assert not (tmp_path / CALIBRATION_FILE).exists()  # the real calibration: untouched
+
+
+def test_the_feed_offers_frames_on_its_own_thread_and_stops(table: Table, tmp_path: Path) -> None:
+    place_everyone(table)
+    demo = DemoBelt(table, tmp_path, stable_frames=STABLE, fps=20)
+    threads_before = set(threading.enumerate())
+
+    def agreed() -> bool:
+        check = table.public_state()["board_check"]
+        return check is not None and check["status"] == "agree"
+
+    demo.start()
+    try:
+        assert wait_for(agreed), demo.status
+        assert "the camera agrees with the board (simulated belt camera)" in demo.status
+        play_until_the_belt_changes(table, random.Random(5))
+        moved = table.public_state()["seq"]
+        assert wait_for(lambda: agreed() and table.public_state()["board_check"]["seq"] == moved)
+    finally:
+        demo.stop()
+    assert demo.frames_offered > 0
+    assert set(threading.enumerate()) <= threads_before  # the feed and the watcher ended
+
+
+def test_no_belt_is_drawn_for_a_game_without_one(table: Table, tmp_path: Path) -> None:
+    table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
+    demo = DemoBelt(table, tmp_path, stable_frames=1)
+    assert demo.frame() is None
+    assert demo.feed_once() is False
+    assert demo.frames_offered == 0 and demo.watcher.worker.stats.offered == 0
+    assert table.public_state()["board_check"] is None
+
+
+def config_file(tmp_path: Path, camera: str) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(f"[camera]\n{camera}\n")
+    return path
+
+
+def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calibration(
+    table: Table, tmp_path: Path
+) -> None:
+    place_everyone(table)
+    real = tmp_path / CALIBRATION_FILE
+    real.write_text("the players' own calibration\n")
+    before = real.stat().st_mtime_ns
+    config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
+    camera, status, watchers = start_camera(config, table, simulate=True)
+    assert camera is not None and "demo dice" in status
+    try:
+        demo = watchers["board"]
+        assert isinstance(demo, DemoBelt) and camera.listeners == ()  # dice frames: no belt
+        assert wait_for(
+            lambda: (
+                (table.public_state()["board_check"] or {}).get("notes")
+                == ["Camera agrees with the board."]
+            )
+        ), demo.status
+    finally:
+        camera.stop()
+        for watcher in watchers.values():
+            watcher.stop()
+    assert real.read_text() == "the players' own calibration\n"
+    assert real.stat().st_mtime_ns == before
+    assert demo_calibration_path(tmp_path).exists()
+
+
+def test_a_pi_or_a_real_camera_never_gets_the_demo_belt(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("web.server._has_module", lambda name: False)
+    threads_before = set(threading.enumerate())
+    if Path("/dev/video0").exists():
+        pytest.skip("this machine has a real camera at /dev/video0")
+    config = load_config(config_file(tmp_path, 'source = "auto"'), data_dir=tmp_path)
+    assert start_camera(config, table, simulate=False, on_pi=True)[2] == {}
+    (tmp_path / "pictures").mkdir()
+    config = load_config(
+        config_file(tmp_path, f'source = "folder"\ndevice = "{tmp_path / "pictures"}"'),
+        data_dir=tmp_path,
+    )
+    camera, _status, watchers = start_camera(config, table, simulate=False, on_pi=False)
+    try:
+        assert type(watchers["board"]) is BoardWatcher
+        assert watchers["board"].calibration.path == tmp_path / CALIBRATION_FILE
+    finally:
+        assert camera is not None
+        camera.stop()
+        for watcher in watchers.values():
+            watcher.stop()
+    assert not demo_calibration_path(tmp_path).parent.exists()
+    assert not any(t.name == "demo-belt" for t in set(threading.enumerate()) - threads_before)
