@@ -11,7 +11,10 @@ half a die), so it also removes false finds.
 
 Crops are taken at the labelled centres with jitter in position and size like the
 detector's own error, any rotation and mirror, and the same colour and light changes as
-the detector's training.
+the detector's training. Every labelled die is equally likely to be drawn (the crowded
+trays of small coloured dice are where the errors are), renders make up a quarter, and
+"not a die" examples include the places where the whole-frame network fires on a photo
+with no die there (keyboard keys, labels, tray rims): the false finds a player would see.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -74,40 +78,130 @@ class FaceNet(nn.Module):
         return result
 
 
-def sample(frame: Frame, rng: np.random.Generator) -> tuple[Any, int]:
+# Share of close-ups taken from simulator renders; the rest come from the photos, where
+# every labelled die is equally likely (so the many small dice of the crowded trays,
+# the hard ones, are not drowned out by frames holding one big die).
+RENDER_SHARE = 0.25
+# Share of close-ups that are "not a die", and of those, the share taken where the
+# whole-frame network fires on a photo without a die (keyboard keys, logos, tray edges).
+NEGATIVE_SHARE = 0.2
+HARD_SHARE = 0.4
+# A near-miss counts as "no die" only this many die sizes away from every labelled die:
+# closer ones are mostly side faces of tilted dice, which are dice after all.
+HARD_CLEARANCE = 1.5
+
+
+# Share of photo close-ups cut where the whole-frame network put the die (its centre and
+# its size estimate, which runs small on the crowded trays: a median 0.76 of the labelled
+# box there), so the classifier learns the crops it will really be given.
+SEEN_SHARE = 0.5
+
+
+@dataclass
+class Pool:
+    """Where close-ups come from: photos (by die), renders, and what the detector saw."""
+
+    photos: list[Frame]
+    renders: list[Frame]
+    hard: dict[str, np.ndarray] = field(default_factory=dict)  # name -> N x 3 (x, y, size)
+    seen: dict[str, np.ndarray] = field(default_factory=dict)  # name -> per labelled die
+
+    def __post_init__(self) -> None:
+        self.dice = [(f, d) for f, frame in enumerate(self.photos) for d in range(len(frame.dice))]
+
+
+def detector_view(
+    photos: list[Frame], detector: Path, threshold: float = 0.3
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """What the whole-frame network makes of each photo, for the classifier to learn from.
+
+    Returns the near-misses (it sees a die where no labelled die is near) and, for each
+    labelled die, the (x, y, size) it found there (NaN when it missed the die).
+    """
+    net = reader.DiceReader(detector)
+    hard: dict[str, np.ndarray] = {}
+    seen: dict[str, np.ndarray] = {}
+    for frame in photos:
+        work, scale = reader._work_image(frame.image)
+        found = np.full((len(frame.dice), 3), np.nan, np.float32)
+        rows = []
+        for c in reader.find_candidates(net.grid(work), work.shape[:2], threshold):
+            x, y, size = c.x / scale, c.y / scale, c.size / scale
+            if len(frame.dice):
+                gaps = np.hypot(frame.dice[:, 0] - x, frame.dice[:, 1] - y)
+                nearest = int(np.argmin(gaps))
+                if gaps[nearest] < 0.5 * frame.dice[nearest, 2] and np.isnan(found[nearest, 0]):
+                    found[nearest] = (x, y, size)
+                if np.any(gaps < np.maximum(frame.dice[:, 2], size) * HARD_CLEARANCE):
+                    continue
+            rows.append((x, y, size))
+        if rows:
+            hard[frame.name] = np.array(rows, np.float32)
+        seen[frame.name] = found
+    return hard, seen
+
+
+def sample(pool: Pool, rng: np.random.Generator) -> tuple[Any, int]:
     """One augmented crop and its class (0 = not a die, else the face value)."""
-    dice = frame.dice
-    negative = len(dice) == 0 or rng.random() < 0.2
-    if negative:
-        h, w = frame.image.shape[:2]
-        size = float(np.median(dice[:, 2])) if len(dice) else 40.0
-        if len(dice) and rng.random() < 0.6:  # beside a die: half dice, gaps, shadows
-            x, y, s, _ = dice[int(rng.integers(len(dice)))]
-            angle = rng.uniform(0, 2 * math.pi)
-            reach = rng.uniform(0.6, 1.2) * s
-            cx, cy = x + reach * math.cos(angle), y + reach * math.sin(angle)
-        else:
-            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-        if len(dice) and np.min(np.hypot(dice[:, 0] - cx, dice[:, 1] - cy) / dice[:, 2]) < 0.45:
-            return sample(frame, rng)  # too close to a die's centre to call it "no die"
-        label = 0
+    from_render = not pool.photos or (bool(pool.renders) and rng.random() < RENDER_SHARE)
+    if rng.random() < NEGATIVE_SHARE:
+        frames = pool.renders if from_render else pool.photos
+        frame = frames[int(rng.integers(len(frames)))]
+        hard = pool.hard.get(frame.name)
+        if hard is not None and rng.random() < HARD_SHARE:
+            cx, cy, size = hard[int(rng.integers(len(hard)))]
+            cx += rng.normal(0, 0.06 * size)
+            cy += rng.normal(0, 0.06 * size)
+            return crop_at(frame, float(cx), float(cy), float(size), rng), 0
+        return negative(frame, rng)
+    if from_render:
+        frame = pool.renders[int(rng.integers(len(pool.renders)))]
+        if not len(frame.dice):
+            return negative(frame, rng)
+        cx, cy, size, value = frame.dice[int(rng.integers(len(frame.dice)))]
     else:
-        cx, cy, size, value = dice[int(rng.integers(len(dice)))]
-        cx += rng.normal(0, 0.06 * size)
-        cy += rng.normal(0, 0.06 * size)
-        label = int(value)
+        f, d = pool.dice[int(rng.integers(len(pool.dice)))]
+        frame = pool.photos[f]
+        cx, cy, size, value = frame.dice[d]
+        seen = pool.seen.get(frame.name)
+        if seen is not None and not np.isnan(seen[d, 0]) and rng.random() < SEEN_SHARE:
+            cx, cy, size = seen[d]
+    cx += rng.normal(0, 0.06 * size)
+    cy += rng.normal(0, 0.06 * size)
+    return crop_at(frame, float(cx), float(cy), float(size), rng), int(value)
+
+
+def negative(frame: Frame, rng: np.random.Generator) -> tuple[Any, int]:
+    """A crop with no die at its centre: beside a die (half dice, gaps, shadows) or anywhere."""
+    dice = frame.dice
+    h, w = frame.image.shape[:2]
+    size = float(np.median(dice[:, 2])) if len(dice) else 40.0
+    if len(dice) and rng.random() < 0.6:
+        x, y, s, _ = dice[int(rng.integers(len(dice)))]
+        angle = rng.uniform(0, 2 * math.pi)
+        reach = rng.uniform(0.6, 1.2) * s
+        cx, cy = x + reach * math.cos(angle), y + reach * math.sin(angle)
+    else:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    if len(dice) and np.min(np.hypot(dice[:, 0] - cx, dice[:, 1] - cy) / dice[:, 2]) < 0.45:
+        return negative(frame, rng)  # too close to a die's centre to call it "no die"
+    return crop_at(frame, float(cx), float(cy), size, rng), 0
+
+
+def crop_at(frame: Frame, cx: float, cy: float, size: float, rng: np.random.Generator) -> Any:
+    """The close-up the reader would take there, with size, turn, mirror and light changes."""
     size *= math.exp(rng.normal(0, 0.12))
     angle = rng.uniform(0, 360)
-    crop = reader.face_crop(frame.image, (float(cx), float(cy)), float(size), angle, native=True)
+    crop = reader.face_crop(frame.image, (cx, cy), size, angle, native=True)
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[:, ::-1])
-    return reader.to_face_size(photometric(crop, rng)), label
+    return reader.to_face_size(photometric(crop, rng))
 
 
-def batch(frames: list[Frame], size: int, rng: np.random.Generator) -> tuple[Any, Any]:
+def batch(pool: Pool, size: int, rng: np.random.Generator) -> tuple[Any, Any]:
     crops, labels = [], []
     for _ in range(size):
-        crop, label = sample(frames[int(rng.integers(len(frames)))], rng)
+        crop, label = sample(pool, rng)
         crops.append(crop)
         labels.append(label)
     blob = reader.faces_input(crops)
@@ -115,7 +209,7 @@ def batch(frames: list[Frame], size: int, rng: np.random.Generator) -> tuple[Any
 
 
 def train(
-    frames: list[Frame],
+    pool: Pool,
     steps: int,
     batch_size: int,
     seed: int,
@@ -130,7 +224,7 @@ def train(
     start = time.time()
     running = 0.0
     for step in range(1, steps + 1):
-        images, labels = batch(frames, batch_size, rng)
+        images, labels = batch(pool, batch_size, rng)
         loss = functional.cross_entropy(model(images), labels, label_smoothing=0.02)
         optimiser.zero_grad()
         loss.backward()
@@ -169,6 +263,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--widths", default="16,32,64", help="channels of the three stages")
+    parser.add_argument(
+        "--detector",
+        type=Path,
+        default=reader.MODEL_PATH,
+        help="whole-frame network whose false finds on the photos become 'not a die' examples",
+    )
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for torch")
     args = parser.parse_args()
     a, b, c = (int(w) for w in args.widths.split(","))
@@ -177,8 +277,13 @@ def main() -> None:
     photos = load_photos(args.data)
     train_photos, held = split(photos, args.holdout, args.seed) if args.holdout else (photos, [])
     renders = render_frames(args.renders, np.random.default_rng(args.seed + 1))
-    print(f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out")
-    model = train(train_photos + renders, args.steps, args.batch, args.seed, (a, b, c))
+    hard, seen = detector_view(train_photos, args.detector) if args.detector.exists() else ({}, {})
+    print(
+        f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out, "
+        f"{sum(len(v) for v in hard.values())} near-misses in {len(hard)} photos"
+    )
+    pool = Pool(train_photos, renders, hard, seen)
+    model = train(pool, args.steps, args.batch, args.seed, (a, b, c))
     export(model, args.out)
     print(f"wrote {args.out}")
 
