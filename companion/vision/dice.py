@@ -42,9 +42,11 @@ AUTO_ACCEPT = 0.85
 READABLE = 0.5
 
 # A cell may be a die's centre when its "die here" probability is a local maximum above
-# DETECT; below DETECT_SURE the close-up must also say it is a die.
+# DETECT; it is reported only if the close-up does not find "not a die" more likely than
+# NOT_A_DIE. The close-up learned the whole-frame network's own false finds (keyboard
+# keys, logos, tray rims), so its veto holds however sure the first look was.
 DETECT = 0.5
-DETECT_SURE = 0.6
+NOT_A_DIE = 0.5
 
 # Frames are reduced to this longest side before reading: dice in a board-game camera
 # view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
@@ -209,7 +211,7 @@ class DiceReader:
 
 
 def judge(candidate: Candidate, second: NDArray[np.float64], scale: float) -> Die | None:
-    """One die from both looks, or None when the second look says it is not a die.
+    """One die from both looks, or None when the close-up says it is not a die.
 
     The value is the face both looks find most likely together (product of their
     probabilities, the whole frame's tempered by FRAME_WEIGHT); the confidence is that
@@ -217,7 +219,7 @@ def judge(candidate: Candidate, second: NDArray[np.float64], scale: float) -> Di
     agree.
     """
     not_a_die = float(second[0])
-    if candidate.here < DETECT_SURE and not_a_die > 0.5:
+    if not_a_die > NOT_A_DIE:
         return None
     joint = candidate.faces**FRAME_WEIGHT * second[1:]
     total = float(joint.sum())
