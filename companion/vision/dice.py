@@ -47,6 +47,10 @@ READABLE = 0.5
 # keys, logos, tray rims), so its veto holds however sure the first look was.
 DETECT = 0.5
 NOT_A_DIE = 0.5
+# Two finds closer than this many (estimated) die sizes are one die. The size estimate runs
+# small (a median 0.76 of the true size on crowded trays), so touching dice are still at
+# least ~1.3 estimated sizes apart; at 0.8 some were merged, at 0.5 some dice counted twice.
+DUPLICATE_GAP = 0.65
 
 # Frames are reduced to this longest side before reading: dice in a board-game camera
 # view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
@@ -259,9 +263,10 @@ def find_candidates(
 ) -> list[Candidate]:
     """Local maxima of "die here" in the network's grid, strongest first.
 
-    Two peaks closer than half a die are one die seen twice (a big die can light up two
-    neighbouring cells); the weaker is dropped. Peaks in the padding are ignored. Training
-    asks with a lower ``threshold`` to collect near-misses to learn from.
+    Two peaks closer than DUPLICATE_GAP sizes are one die seen twice (a big die can light
+    up two neighbouring cells, a pip on its edge a third); the weaker is dropped. Peaks in
+    the padding are ignored. Training asks with a lower ``threshold`` to collect
+    near-misses to learn from.
     """
     here = _sigmoid(grid[0])
     peaks = (here >= threshold) & (here >= cv2.dilate(here, np.ones((3, 3), np.uint8)))
@@ -276,7 +281,7 @@ def find_candidates(
         size = SIZE_UNIT * math.exp(float(np.clip(grid[9, i, j], -3.0, 3.0)))
         if x >= width or y >= height:
             continue
-        if any(math.hypot(x - c.x, y - c.y) < 0.5 * max(size, c.size) for c in found):
+        if any(math.hypot(x - c.x, y - c.y) < DUPLICATE_GAP * max(size, c.size) for c in found):
             continue
         logits = grid[1:7, i, j].astype(np.float64)
         probs = np.exp(logits - logits.max())

@@ -60,15 +60,15 @@ def test_photo_reads_every_die_it_should(name: str, values: list[int] | None) ->
 def test_whole_folder_accuracy_stays_above_floor() -> None:
     """Guards the shipped models against a bad retrain: the issue's targets on this folder.
 
-    Today: dice_accuracy 0.979, confident_accuracy 0.9989 at coverage 0.956 (its one
-    auto-accepted "error" is a die labelled 6 that shows 5), 23 false dice.
+    Today: dice_accuracy 0.979, confident_accuracy 0.9989 at coverage 0.955 (its one
+    auto-accepted "error" is a die labelled 6 that shows 5), 7 false dice.
     """
     figures = evaluate(DATA).figures()
     assert figures["images"] == 200
     assert figures["dice_accuracy"] >= 0.97
     assert figures["confident_accuracy"] >= 0.995
     assert figures["coverage"] >= 0.90
-    assert figures["false_dice"] <= 30
+    assert figures["false_dice"] <= 15
 
 
 @needs_data
