@@ -69,7 +69,7 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | N
 def start_keyboard(table: Table) -> str:
     """Keys in the terminal stand in for the buttons: n next, b undo, r redo, space read."""
     if not sys.stdin.isatty():
-        return "keyboard: not a terminal"
+        return "off (not a terminal)"
     from hardware.buttons import intent_for_key, terminal_keys
 
     def read_keys() -> None:
@@ -79,7 +79,7 @@ def start_keyboard(table: Table) -> str:
                 table.submit_intent(intent, source="keyboard").add_done_callback(_report)
 
     threading.Thread(target=read_keys, name="keyboard", daemon=True).start()
-    return "keyboard: n = NEXT, b = BACK (undo), r = redo, space = READ"
+    return "n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
 def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False) -> dict[str, Any]:
