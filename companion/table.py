@@ -466,8 +466,12 @@ class Table:
         events = self._hub.events
         return events[-1].seq if events else 0
 
+    def _is_current(self, check: BoardCheck) -> bool:
+        """Whether a belt check was made against the game state the table is in now."""
+        return (check.game_id, check.seq) == (self._game_id, self._seq())
+
     def _set_board_check(self, check: BoardCheck | None) -> bool:
-        if check is not None and (check.game_id, check.seq) != (self._game_id, self._seq()):
+        if check is not None and not self._is_current(check):
             return False
         self._board_check = check
         self._refresh()
@@ -515,7 +519,7 @@ class Table:
             self._snapshot = Snapshot(pending=self._pending, wheel=self._wheel)
             return
         check = self._board_check
-        if check is not None and (check.game_id, check.seq) != (self._game_id, self._seq()):
+        if check is not None and not self._is_current(check):
             check = None  # made against an older state: hidden until the camera looks again
         self._snapshot = Snapshot(
             game_id=self._game_id,

@@ -17,13 +17,14 @@ from pathlib import Path
 from calibration.geometry import CalibrationError, locate_board
 from calibration.watched import WatchedCalibration
 from companion.camera_notes import BoardCheck
+from companion.games.run_hamster_run import spec as run_hamster_run_spec
 from companion.table import Table
 from companion.vision.board import BoardReading, read_board
 from companion.vision.board_check import compare_board
 from companion.vision.steady import Steady
 from hardware.frame_worker import Frame, FrameWatcher, LatestFrameWorker
 
-RUN_HAMSTER_RUN = "run-hamster-run"
+RUN_HAMSTER_RUN = run_hamster_run_spec.NAME
 
 
 class BoardWatcher(FrameWatcher):

@@ -148,18 +148,20 @@ class DemoBelt:
 
     def frame(self) -> Frame | None:
         """The belt as the game has it now; None when no Run, Hamster, Run! game is on."""
-        state = self.table.public_state(with_log=False)
+        return self._frame_of(self.table.public_state(with_log=False))
+
+    def _frame_of(self, state: Mapping[str, Any]) -> Frame | None:
         if state.get("game") != RUN_HAMSTER_RUN:
             return None
         return self.camera.frame(scene_for(state["view"]))
 
     def feed_once(self) -> bool:
         """Draw the belt and offer it to the watcher; False when nothing was offered."""
-        before = _moment(self.table.public_state(with_log=False))
-        frame = self.frame()
+        state = self.table.public_state(with_log=False)
+        frame = self._frame_of(state)
         if frame is None:
             return False
-        if _moment(self.table.public_state(with_log=False)) != before:
+        if _moment(self.table.public_state(with_log=False)) != _moment(state):
             # The game moved while the picture was drawn: a real camera would already show
             # the new positions, so this stale picture must not be judged against them.
             return False

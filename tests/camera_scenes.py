@@ -28,6 +28,13 @@ from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_be
 PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")  # red, blue, yellow, green: the game's order
 
 
+def config_file(tmp_path: Path, camera: str) -> Path:
+    """A companion.toml whose [camera] section holds the given lines."""
+    path = tmp_path / "companion.toml"
+    path.write_text(f"[camera]\n{camera}\n")
+    return path
+
+
 @contextmanager
 def rhr_table(tmp_path: Path) -> Iterator[Table]:
     """A real table (SQLite store) with a fresh 4-player v2.1 Run, Hamster, Run! game."""

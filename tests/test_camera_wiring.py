@@ -11,6 +11,7 @@ from companion.config import load_config
 from companion.store import Store
 from companion.table import Table
 from hardware.demo_board import DemoBelt
+from tests.camera_scenes import config_file
 from web.server import start_camera
 
 WAIT = 10.0
@@ -24,12 +25,6 @@ def table(tmp_path: Path) -> Iterator[Table]:
     yield table
     table.close()
     store.close()
-
-
-def config_file(tmp_path: Path, camera: str) -> Path:
-    path = tmp_path / "companion.toml"
-    path.write_text(f"[camera]\n{camera}\n")
-    return path
 
 
 def test_the_demo_dice_feed_the_wheel_watcher_and_the_belt_has_its_own_twin(

@@ -24,7 +24,7 @@ from companion.table import Table
 from companion.vision.board import read_board
 from hardware.board_watch import BoardWatcher
 from hardware.demo_board import DemoBelt, demo_calibration_path, scene_for
-from tests.camera_scenes import PLACES, place_everyone, rhr_table
+from tests.camera_scenes import PLACES, config_file, place_everyone, rhr_table
 from web.server import start_camera
 
 STABLE = 2
@@ -144,12 +144,6 @@ def test_no_belt_is_drawn_for_a_game_without_one(table: Table, tmp_path: Path) -
     assert demo.feed_once() is False
     assert demo.frames_offered == 0 and demo.watcher.worker.stats.offered == 0
     assert table.public_state()["board_check"] is None
-
-
-def config_file(tmp_path: Path, camera: str) -> Path:
-    path = tmp_path / "companion.toml"
-    path.write_text(f"[camera]\n{camera}\n")
-    return path
 
 
 def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calibration(

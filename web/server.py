@@ -134,6 +134,7 @@ def start_camera(
         Picamera2Source,
         SimulatedSource,
     )
+    from hardware.frame_worker import FrameWatcher
     from hardware.vision_loop import DemoDice, DiceWatcher
 
     choice = "simulated" if simulate else config.camera.source
@@ -168,8 +169,8 @@ def start_camera(
         table,
         source,
         stable_frames=config.camera.stable_frames,
-        # The demo's belt check draws its own belt; every other watcher reads these frames.
-        listeners=[w.offer for name, w in watchers.items() if not (demo and name == "board")],
+        # Watchers that read camera frames; the demo belt draws its own.
+        listeners=[w.offer for w in watchers.values() if isinstance(w, FrameWatcher)],
     )
     watcher.start()
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"

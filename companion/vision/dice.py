@@ -189,10 +189,7 @@ class DiceReader:
         with self._lock:
             for net in self._faces:
                 net.setInput(blob)
-                logits = np.asarray(net.forward(), np.float64)
-                logits -= logits.max(axis=1, keepdims=True)
-                exp = np.exp(logits)
-                total += exp / exp.sum(axis=1, keepdims=True)
+                total += _softmax(np.asarray(net.forward(), np.float64))
         result: NDArray[np.float64] = total / len(self._faces)
         return result
 
@@ -254,6 +251,13 @@ def _work_image(frame: Image) -> tuple[Image, float]:
     return work, scale
 
 
+def _softmax(logits: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Probabilities along the last axis (rows of logits)."""
+    exp = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    result: NDArray[np.float64] = exp / exp.sum(axis=-1, keepdims=True)
+    return result
+
+
 def _sigmoid(x: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.asarray(1.0 / (1.0 + np.exp(-x)), np.float32)
 
@@ -283,9 +287,8 @@ def find_candidates(
             continue
         if any(math.hypot(x - c.x, y - c.y) < DUPLICATE_GAP * max(size, c.size) for c in found):
             continue
-        logits = grid[1:7, i, j].astype(np.float64)
-        probs = np.exp(logits - logits.max())
-        found.append(Candidate(x, y, size, float(here[i, j]), probs / probs.sum()))
+        faces = _softmax(grid[1:7, i, j].astype(np.float64)[None])[0]
+        found.append(Candidate(x, y, size, float(here[i, j]), faces))
     return found
 
 
