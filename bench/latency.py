@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.games.run_hamster_run import bot
 from companion.store import Store
@@ -61,7 +61,7 @@ def first_move(table: Table) -> int:
     for candidate in bot.candidates(state, random.Random(0)):
         try:
             return table.submit(candidate, "bench").result(WAIT).seq
-        except IllegalMove:
+        except IllegalMoveError:
             continue
     raise RuntimeError("the bot found no legal first move")
 

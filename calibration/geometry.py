@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.errors import CompanionError
 from companion.vision.board import (
     ASTERISK_MARKER_IDS,
     BOARD_MARKER_LAYOUT,
@@ -44,7 +45,7 @@ Homography = NDArray[np.float64]
 MarkerCorners = dict[int, NDArray[np.float32]]
 
 
-class CalibrationError(ValueError):
+class CalibrationError(CompanionError, ValueError):
     """The calibration file is missing, stale or incomplete; the message says how."""
 
 

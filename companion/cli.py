@@ -17,16 +17,17 @@ from typing import Any, NoReturn
 
 import click
 
-from companion.config import Config, ConfigError, load_config
-from companion.engine.errors import IllegalMove, ScenarioError, UnknownGame
+from companion.config import Config, load_config
+from companion.engine.errors import IllegalMoveError, ScenarioError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader, Session
+from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.saved import resume_game, start_game
-from companion.store import Store, StoreError
+from companion.store import Store
 
-EXPECTED = (IllegalMove, ScenarioError, UnknownGame, ConfigError, StoreError)
+EXPECTED = (CompanionError,)  # every error meant for a person; anything else is a bug
 
 
 def _fail(error: Exception) -> NoReturn:
@@ -58,7 +59,7 @@ class Context:
     def current(self) -> tuple[int, Session[Any]]:
         found = resume_game(self.store)
         if found is None:
-            raise IllegalMove("There is no game yet: start one with `companion new`.")
+            raise IllegalMoveError("There is no game yet: start one with `companion new`.")
         return found
 
 
@@ -179,7 +180,9 @@ def redo(obj: Context) -> None:
 def _parse_move(session: Session[Any], words: list[str]) -> Event:
     """`SEAT MOVE key=value ...`; values are JSON where they parse, else text."""
     if len(words) < 2:
-        raise IllegalMove("Write a move as: PLAYER MOVE key=value ..., e.g. Alice run path=[[2,3]]")
+        raise IllegalMoveError(
+            "Write a move as: PLAYER MOVE key=value ..., e.g. Alice run path=[[2,3]]"
+        )
     who, name, *pairs = words
     players = [p.lower() for p in session.header.players]
     if who.isdigit() and int(who) < len(players):
@@ -187,13 +190,15 @@ def _parse_move(session: Session[Any], words: list[str]) -> Event:
     elif who.lower() in players:
         seat = players.index(who.lower())
     else:
-        raise IllegalMove(f"{who!r} is not a player; players: {', '.join(session.header.players)}.")
+        raise IllegalMoveError(
+            f"{who!r} is not a player; players: {', '.join(session.header.players)}."
+        )
     args: dict[str, Any] = {}
     given: tuple[Any, ...] = ()
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep:
-            raise IllegalMove(f"{pair!r} should be key=value.")
+            raise IllegalMoveError(f"{pair!r} should be key=value.")
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:
@@ -259,7 +264,7 @@ def _play(session: Session[Any]) -> None:
                 session.dispatch(Event(REDO, source="cli"))
             else:
                 session.dispatch(_parse_move(session, words))
-        except IllegalMove as error:
+        except IllegalMoveError as error:
             click.secho(str(error), fg="red")
     _status(session)
 
@@ -285,7 +290,7 @@ def replay(obj: Context, file: str, save: bool) -> None:
         for number, event in enumerate(events, start=1):
             try:
                 session.dispatch(event)
-            except IllegalMove as error:
+            except IllegalMoveError as error:
                 raise ScenarioError(
                     f"Event {number} ({event.name or event.kind}): {error}"
                 ) from None

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion.errors import CompanionError
+
 T = TypeVar("T")
 
 DEFAULT_DATA_DIR = Path(os.environ.get("HAMSTER_DATA", "~/.local/share/hamster-companion"))
 
 
-class ConfigError(ValueError):
+class ConfigError(CompanionError, ValueError):
     """The configuration cannot be used; the message says which key and how to fix it."""
 
 

@@ -1,8 +1,10 @@
-"""What a camera reading means for the game in play.
+"""What a settled roll of dice means for the game in play (the shared ``dice`` rule).
 
 The camera proposes, people dispose: a stable dice reading becomes an event only if the
 current phase takes a roll (a move named ``roll``, as Hamsterdam's does); the dice are the
-move's *given* outcomes, exactly as if they had been typed on the tablet.
+move's *given* outcomes, exactly as if they had been typed on the tablet. A game lists
+:func:`roll_from_dice` under ``readings`` to take rolls from the camera this way; the
+table's worker calls it, so the roll is judged against the state that is current.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from companion.engine.events import MOVE, Event
 from companion.engine.legal import legal_moves
+from companion.engine.readings import DiceSeen, Note, Verdict
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
@@ -42,3 +45,36 @@ def describe_dice(values: Sequence[int | None]) -> str:
         return "The camera sees no dice."
     text = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     return f"The dice show {text}."
+
+
+def roll_from_dice(spec: GameSpec[Any], state: State[Any], seen: DiceSeen) -> Verdict:
+    """A settled roll: apply it (every die sure), propose it (READ accepts), or say why not.
+
+    A die that cannot be read is never guessed, and a roll with more or fewer dice than
+    the game rolls now (a stray die, or something taken for one) is never applied.
+    """
+    said = describe_dice(seen.values)
+    if any(value is None for value in seen.values):
+        return Verdict(
+            note=Note(
+                "info", (f"{said} Check the die marked ?; type the roll if it stays unreadable.",)
+            )
+        )
+    values = [int(v) for v in seen.values if v is not None]
+    event = dice_event(spec, state, values)
+    if event is None:
+        return Verdict(note=Note("info", (said,)))
+    needed = dice_needed(spec, state)
+    if needed is not None and needed != len(values):
+        return Verdict(
+            note=Note(
+                "differ",
+                (
+                    f"{said} The roll takes {needed} dice but the camera sees {len(values)}:"
+                    " move other dice out of view, or type the roll.",
+                ),
+            )
+        )
+    if seen.sure:
+        return Verdict(event, sure=True, note=Note("info", (said,)))
+    return Verdict(event, summary=f"{said} Press READ to accept.", note=Note("info", (said,)))

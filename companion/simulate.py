@@ -16,21 +16,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import Event
 from companion.engine.flow import initial_state, step
 from companion.engine.session import Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.games import find_game
-from companion.games.hamsterdam import bot as hamsterdam_bot
-from companion.games.run_hamster_run import bot as rhr_bot
 
 Bot = Callable[[State[Any], random.Random], Iterator[Event]]
-BOTS: dict[str, Bot] = {
-    "run-hamster-run": rhr_bot.candidates,
-    "hamsterdam": hamsterdam_bot.candidates,
-}
 
 MAX_EVENTS = 20_000
 
@@ -41,27 +35,15 @@ class GameResult:
     rounds: int
     events: int
     finished: bool
-    start_rows: tuple[int, ...] = ()
+    seat_groups: tuple[int, ...] = ()  # the game's per-seat property (RHR: start rows)
     at_end: dict[str, float] = field(default_factory=dict)  # the game's own figures
 
 
-def _belt_figures(game: Any) -> dict[str, float]:
-    return {"speed_at_end": game.speed, "alligators_at_end": game.alligators}
-
-
-def _dam_figures(game: Any) -> dict[str, float]:
-    return {
-        "flood_tokens_at_end": sum(p.water for p in game.players),
-        "breaches": sum(p.breaches for p in game.players),
-        "hamsters_lost": sum(p.lost for p in game.players),
-    }
-
-
-# What each game's balance report adds to the common figures (wins, rounds).
-FIGURES: dict[str, Callable[[Any], dict[str, float]]] = {
-    "run-hamster-run": _belt_figures,
-    "hamsterdam": _dam_figures,
-}
+def bot_of(spec: GameSpec[Any]) -> Bot:
+    """The game's simulated player, or a sentence saying there is none."""
+    if spec.bot is None:
+        raise IllegalMoveError(f"There is no simulated player for {spec.title} yet.")
+    return spec.bot
 
 
 def bot_turn(
@@ -71,7 +53,7 @@ def bot_turn(
     for event in bot(state, rng):
         try:
             apply(event)
-        except IllegalMove:
+        except IllegalMoveError:
             continue
         return event
     raise RuntimeError(f"the bot found no legal move in {state.ctx}")  # pragma: no cover
@@ -79,7 +61,7 @@ def bot_turn(
 
 def play_session(session: Session[Any], rng: random.Random, limit: int) -> None:
     """Let the game's bot play a logged session until it ends or ``limit`` events are logged."""
-    bot = BOTS[session.spec.name]
+    bot = bot_of(session.spec)
     while not session.state.ctx.over and len(session.log) < limit:
         bot_turn(bot, session.state, rng, session.dispatch)
 
@@ -90,7 +72,7 @@ def play_one(
     """Play one random legal game to its end."""
     names = tuple(f"P{i + 1}" for i in range(players))
     state, _ = initial_state(spec, rules, names, seed)
-    bot = BOTS[spec.name]
+    bot = bot_of(spec)
     rng = random.Random(seed)
     events = 0
     while not state.ctx.over and events < MAX_EVENTS:
@@ -98,19 +80,19 @@ def play_one(
             try:
                 state, _ = step(spec, state, event, record=False)
                 break
-            except IllegalMove:
+            except IllegalMoveError:
                 continue
         else:  # pragma: no cover - NEXT is always last and always legal eventually
             raise RuntimeError(f"bot found no legal move in {state.ctx}")
         events += 1
-    game = state.G
+    game, report = state.G, spec.report
     return state, GameResult(
         winners=state.ctx.winners,
         rounds=state.ctx.round,
         events=events,
         finished=state.ctx.over,
-        start_rows=tuple(getattr(h, "start_row", 0) for h in getattr(game, "hamsters", ())),
-        at_end=FIGURES[spec.name](game) if spec.name in FIGURES else {},
+        seat_groups=report.seat_group[1](game) if report.seat_group else (),
+        at_end=dict(report.figures(game)) if report.figures else {},
     )
 
 
@@ -142,12 +124,14 @@ class Report:
     game: str
     rules: str
     players: int
+    group_name: str = ""  # the game's per-seat property, e.g. "start_row"
+    nobody_wins_name: str = ""  # what a game nobody wins means, e.g. "alligator_wins"
     games: int = 0
     unfinished: int = 0
     nobody_wins: int = 0
     wins_by_seat: Counter[int] = field(default_factory=Counter)
-    wins_by_start_row: Counter[int] = field(default_factory=Counter)
-    starts_by_row: Counter[int] = field(default_factory=Counter)
+    wins_by_group: Counter[int] = field(default_factory=Counter)
+    seats_by_group: Counter[int] = field(default_factory=Counter)
     rounds: list[int] = field(default_factory=list)
     figures: dict[str, list[float]] = field(default_factory=dict)
     events: int = 0
@@ -161,14 +145,14 @@ class Report:
         self.rounds.append(result.rounds)
         for name, value in result.at_end.items():
             self.figures.setdefault(name, []).append(value)
-        for row in result.start_rows:
-            self.starts_by_row[row] += 1
+        for group in result.seat_groups:
+            self.seats_by_group[group] += 1
         if not result.winners:
             self.nobody_wins += 1
         for seat in result.winners:
             self.wins_by_seat[seat] += 1
-            if result.start_rows:
-                self.wins_by_start_row[result.start_rows[seat]] += 1
+            if result.seat_groups:
+                self.wins_by_group[result.seat_groups[seat]] += 1
 
     def as_dict(self) -> dict[str, Any]:
         finished = max(1, self.games - self.unfinished)
@@ -185,13 +169,13 @@ class Report:
             "mean_rounds": round(sum(self.rounds) / finished, 2),
             "max_rounds": max(self.rounds, default=0),
         }
-        if self.starts_by_row:
-            data["win_rate_by_start_row"] = {
-                str(r): round(self.wins_by_start_row[r] / max(1, self.starts_by_row[r]), 4)
-                for r in sorted(self.starts_by_row)
+        if self.seats_by_group:
+            data[f"win_rate_by_{self.group_name}"] = {
+                str(g): round(self.wins_by_group[g] / max(1, self.seats_by_group[g]), 4)
+                for g in sorted(self.seats_by_group)
             }
-        if self.game == "run-hamster-run":
-            data["alligator_wins"] = data["no_winner"]
+        if self.nobody_wins_name:
+            data[self.nobody_wins_name] = data["no_winner"]
         for name, values in self.figures.items():
             data[f"mean_{name}"] = round(sum(values) / max(1, len(values)), 2)
             data[f"max_{name}"] = max(values, default=0)
@@ -211,10 +195,16 @@ def simulate(
     """Play ``games`` random games; ``progress(n)`` is called as batches of n finish."""
     spec = find_game(name)
     rules = rules or spec.rules_default
-    if name not in BOTS and spec.name not in BOTS:
-        raise IllegalMove(f"There is no simulated player for {spec.title} yet.")
+    bot_of(spec)  # says so when the game has no simulated player
     initial_state(spec, rules, tuple(f"P{i + 1}" for i in range(players)), seed)  # validates
-    report = Report(spec.name, rules, players)
+    group = spec.report.seat_group
+    report = Report(
+        spec.name,
+        rules,
+        players,
+        group_name=group[0] if group else "",
+        nobody_wins_name=spec.report.nobody_wins,
+    )
     seeds = [game_seed(seed, i) for i in range(games)]
     workers = workers or min(os.cpu_count() or 1, 8)
     size = max(1, min(250, games // (workers * 4) or 1))

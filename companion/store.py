@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.engine.events import Event
 from companion.engine.session import GameHeader
+from companion.errors import CompanionError
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games and their events
@@ -56,7 +57,7 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class StoreError(RuntimeError):
+class StoreError(CompanionError, RuntimeError):
     """The data file cannot be used; the message says why and what to do."""
 
 

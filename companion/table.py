@@ -6,7 +6,7 @@ the web server's pool. If each of them changed the game directly, two presses a 
 apart could interleave inside the engine. Instead every input becomes a job on one
 ``queue.Queue`` and a single worker applies the jobs strictly in arrival order. Callers get a
 :class:`~concurrent.futures.Future` that resolves to the logged event or raises the
-:class:`IllegalMove` whose sentence the tablet shows.
+:class:`IllegalMoveError` whose sentence the tablet shows.
 
 Why this order inside a job: the session is bound to the store, so ``dispatch`` writes the
 event to SQLite (``synchronous=FULL``) *before* the session's state changes; only then is the
@@ -40,12 +40,14 @@ from typing import Any, Self
 
 from companion.camera_notes import BoardCheck, WheelStatus
 from companion.config import GameDefaults
-from companion.engine.errors import IllegalMove
-from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
+from companion.engine.errors import IllegalMoveError
+from companion.engine.events import NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
+from companion.engine.redact import public_event
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
+from companion.errors import CompanionError
 from companion.games import find_game
 from companion.saved import resume_game, start_game
 from companion.store import Store
@@ -60,7 +62,7 @@ NOTHING_TO_READ = (
 NO_GAME = "No game is being played: start a new game on the tablet first."
 
 
-class TableClosed(RuntimeError):
+class TableClosedError(CompanionError, RuntimeError):
     """The table has stopped (the companion is shutting down); the input was not applied."""
 
 
@@ -312,7 +314,7 @@ class Table:
         job = _Job(run)
         with self._accepting:
             if self._closed:
-                job.future.set_exception(TableClosed("The table is shutting down; try again."))
+                job.future.set_exception(TableClosedError("The table is shutting down; try again."))
             else:
                 self._queue.put(job)
         return job.future
@@ -405,7 +407,7 @@ class Table:
                 self._queue.put(None)
         self._worker.join(timeout)
         if self._worker.is_alive():
-            raise TableClosed("The table worker did not stop in time.")
+            raise TableClosedError("The table worker did not stop in time.")
         self._hub.switch(None, [], "closed")
 
     def __enter__(self) -> Self:
@@ -430,7 +432,7 @@ class Table:
             try:
                 result = job.run()
             except Exception as error:  # one bad input must never stop the table
-                if not isinstance(error, IllegalMove):
+                if not isinstance(error, IllegalMoveError):
                     log.exception("table: input failed")
                 job.future.set_exception(error)
             else:
@@ -484,7 +486,7 @@ class Table:
     def _apply(self, intent: Intent, source: str) -> Event:
         session = self._session
         if session is None:
-            raise IllegalMove(NO_GAME)
+            raise IllegalMoveError(NO_GAME)
         from_camera = False
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
@@ -496,12 +498,12 @@ class Table:
             event = Event(REDO, source=source)
         elif intent == "read":
             if self._pending is None:
-                raise IllegalMove(NOTHING_TO_READ)
+                raise IllegalMoveError(NOTHING_TO_READ)
             event = replace(self._pending.event, source=self._pending.source)
             from_camera = True
         else:
             known = ", ".join(BUTTON_INTENTS)
-            raise IllegalMove(f"Unknown command {intent!r}; the table understands: {known}.")
+            raise IllegalMoveError(f"Unknown command {intent!r}; the table understands: {known}.")
         before = session.state
         logged = session.dispatch(event)  # stored in SQLite before the state changes
         if from_camera:
@@ -536,18 +538,3 @@ class Table:
             board_check=check,
             wheel=self._wheel,
         )
-
-
-def public_event(
-    spec: GameSpec[Any], state: State[Any], event: Event, undone: bool
-) -> dict[str, Any]:
-    """An event as everyone may see it: a secret move's arguments stay hidden until revealed."""
-    data = event.to_json()
-    data["undone"] = undone
-    phase = spec.phases.get(state.ctx.phase)
-    if event.kind == MOVE and phase is not None:
-        move = phase.moves.get(event.name)
-        if move is not None and move.any_seat:
-            data.pop("args", None)
-            data["secret"] = True
-    return data

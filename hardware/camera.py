@@ -1,7 +1,7 @@
 """Frame sources for the overhead camera, and a supervisor that survives a missing camera.
 
 Every source speaks one small protocol, :class:`FrameSource`: ``start()``, ``read()`` (a
-numpy BGR frame, the order OpenCV expects, or :class:`CameraOffline` with a reason a person
+numpy BGR frame, the order OpenCV expects, or :class:`CameraOfflineError` with a reason a person
 can act on), ``stop()``, ``name``, and use as a context manager. The rest of the program
 never learns which camera it has:
 
@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.errors import CompanionError
 from hardware.frame_worker import LatestFrameWorker
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], object]
 
 
-class CameraOffline(RuntimeError):
+class CameraOfflineError(CompanionError, RuntimeError):
     """The camera cannot give a frame now; ``reason`` says why in words for the status line."""
 
     def __init__(self, reason: str) -> None:
@@ -49,7 +50,7 @@ class CameraOffline(RuntimeError):
         self.reason = reason
 
 
-class CameraBusy(CameraOffline):
+class CameraBusy(CameraOfflineError):
     """Another Picamera2Source already holds the Pi camera in this process."""
 
 
@@ -137,7 +138,7 @@ def _check_bgr(frame: object, source: str) -> Frame:
             if isinstance(frame, np.ndarray)
             else type(frame).__name__
         )
-        raise CameraOffline(f"{source} produced {got}, not an HxWx3 uint8 BGR frame")
+        raise CameraOfflineError(f"{source} produced {got}, not an HxWx3 uint8 BGR frame")
     return frame
 
 
@@ -219,12 +220,12 @@ class Picamera2Source(_SourceBase):
         try:
             from picamera2 import Picamera2
         except ImportError:
-            raise CameraOffline(
+            raise CameraOfflineError(
                 "picamera2 is not installed (sudo apt install python3-picamera2, and create "
                 "the venv with --system-site-packages)"
             ) from None
         list_cameras = getattr(Picamera2, "global_camera_info", None)
-        no_camera = CameraOffline(
+        no_camera = CameraOfflineError(
             "no Pi camera found; check the ribbon cable and run rpicam-hello --list-cameras"
         )
         if callable(list_cameras) and not list_cameras():
@@ -234,7 +235,7 @@ class Picamera2Source(_SourceBase):
         except IndexError:  # picamera2's way of saying "no camera with that number"
             raise no_camera from None
         except Exception as exc:
-            raise CameraOffline(
+            raise CameraOfflineError(
                 f"the Pi camera could not be opened ({exc}); is another program "
                 "(rpicam-*, motion) using it?"
             ) from exc
@@ -252,16 +253,16 @@ class Picamera2Source(_SourceBase):
             camera.start()
         except Exception as exc:
             camera.close()
-            raise CameraOffline(f"the Pi camera failed to start: {exc}") from exc
+            raise CameraOfflineError(f"the Pi camera failed to start: {exc}") from exc
         return camera
 
     def read(self) -> Frame:
         if self._camera is None:
-            raise CameraOffline(f"{self.name} is not started")
+            raise CameraOfflineError(f"{self.name} is not started")
         try:
             frame = self._camera.capture_array("main")
         except Exception as exc:
-            raise CameraOffline(f"{self.name} stopped delivering frames: {exc}") from exc
+            raise CameraOfflineError(f"{self.name} stopped delivering frames: {exc}") from exc
         # picamera2 may hand back a strided view; OpenCV wants contiguous memory.
         return np.ascontiguousarray(_check_bgr(frame, self.name))
 
@@ -301,7 +302,7 @@ class OpenCVSource(_SourceBase):
         capture = cv2.VideoCapture(self.device)
         if not capture.isOpened():
             capture.release()
-            raise CameraOffline(
+            raise CameraOfflineError(
                 f"could not open {self.name}; is it plugged in (v4l2-ctl --list-devices)?"
             )
         if self.size is not None:
@@ -311,10 +312,10 @@ class OpenCVSource(_SourceBase):
 
     def read(self) -> Frame:
         if self._capture is None:
-            raise CameraOffline(f"{self.name} is not started")
+            raise CameraOfflineError(f"{self.name} is not started")
         ok, frame = self._capture.read()
         if not ok or frame is None:
-            raise CameraOffline(f"{self.name} returned no frame; was it unplugged?")
+            raise CameraOfflineError(f"{self.name} returned no frame; was it unplugged?")
         return _check_bgr(frame, self.name)
 
     def stop(self) -> None:
@@ -354,7 +355,7 @@ class FolderSource(_SourceBase):
         if self.path.is_dir():
             images = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not images:
-                raise CameraOffline(
+                raise CameraOfflineError(
                     f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {self.path}"
                 )
             self._images, self._index = images, 0
@@ -362,10 +363,12 @@ class FolderSource(_SourceBase):
             capture = cv2.VideoCapture(str(self.path))
             if not capture.isOpened():
                 capture.release()
-                raise CameraOffline(f"OpenCV cannot open the video {self.path}")
+                raise CameraOfflineError(f"OpenCV cannot open the video {self.path}")
             self._capture = capture
         else:
-            raise CameraOffline(f"{self.path} does not exist; give a folder of images or a video")
+            raise CameraOfflineError(
+                f"{self.path} does not exist; give a folder of images or a video"
+            )
 
     def read(self) -> Frame:
         self._pacer.wait()
@@ -374,17 +377,17 @@ class FolderSource(_SourceBase):
             self._index += 1
             frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
             if frame is None:
-                raise CameraOffline(f"cannot decode the image {image_path}")
+                raise CameraOfflineError(f"cannot decode the image {image_path}")
             return _check_bgr(frame, self.name)
         if self._capture is None:
-            raise CameraOffline(f"{self.name} is not started")
+            raise CameraOfflineError(f"{self.name} is not started")
         ok, frame = self._capture.read()
         if not ok:
             # End of the video: rewind and loop.
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
             ok, frame = self._capture.read()
             if not ok:
-                raise CameraOffline(f"the video {self.path} has no readable frames")
+                raise CameraOfflineError(f"the video {self.path} has no readable frames")
         return _check_bgr(frame, self.name)
 
     def stop(self) -> None:
@@ -397,7 +400,7 @@ class FolderSource(_SourceBase):
 class SimulatedSource(_SourceBase):
     """Frames from a renderer callable: the camera's twin on a machine without one.
 
-    The renderer may raise CameraOffline to act out a failing camera; any other error is
+    The renderer may raise CameraOfflineError to act out a failing camera; any other error is
     reported as offline too (with its type), so a renderer bug shows on the status line.
     """
 
@@ -420,14 +423,14 @@ class SimulatedSource(_SourceBase):
 
     def read(self) -> Frame:
         if not self._started:
-            raise CameraOffline(f"{self.name} is not started")
+            raise CameraOfflineError(f"{self.name} is not started")
         self._pacer.wait()
         try:
             frame = self._render()
-        except CameraOffline:
+        except CameraOfflineError:
             raise
         except Exception as exc:
-            raise CameraOffline(f"{self.name} failed: {type(exc).__name__}: {exc}") from exc
+            raise CameraOfflineError(f"{self.name} failed: {type(exc).__name__}: {exc}") from exc
         return _check_bgr(frame, self.name)
 
     def stop(self) -> None:
@@ -582,7 +585,7 @@ class CameraSupervisor:
                         started = True
                     frame = self.source.read()
                 except Exception as exc:
-                    if isinstance(exc, CameraOffline):
+                    if isinstance(exc, CameraOfflineError):
                         reason = exc.reason
                     else:
                         log.exception("unexpected error from %s", self.source.name)

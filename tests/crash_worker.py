@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.engine.state import State
 from companion.games.run_hamster_run import bot
@@ -59,7 +59,7 @@ def main(db: str, target: int, seed: int) -> int:
         for candidate in bot.candidates(snap.state, rng):
             try:
                 logged = table.submit(candidate, "bot").result(WAIT)
-            except IllegalMove:
+            except IllegalMoveError:
                 continue
             print(f"ACK {snap.game_id} {logged.seq}", flush=True)
             stored += 1

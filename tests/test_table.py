@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.rng import Draws
 from companion.engine.session import GameHeader, Session
@@ -27,7 +27,7 @@ from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
 from companion.store import Store
-from companion.table import NO_GAME, NOTHING_TO_READ, Observation, Table, TableClosed
+from companion.table import NO_GAME, NOTHING_TO_READ, Observation, Table, TableClosedError
 
 WAIT = 30.0  # generous: only reached when something is broken
 FINISH = 999  # adding this number ends a tally game
@@ -41,7 +41,7 @@ class Tally:
 def _add(game: Tally, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Tally:
     n = args.get("n")
     if not isinstance(n, int) or n < 0:
-        raise IllegalMove("Add a whole number, zero or more.")
+        raise IllegalMoveError("Add a whole number, zero or more.")
     return Tally((*game.values, n))
 
 
@@ -214,7 +214,7 @@ def play_bot(table: Table, events: int, seed: int) -> None:
             try:
                 table.submit(candidate, "bot").result(WAIT)
                 break
-            except IllegalMove:
+            except IllegalMoveError:
                 continue
 
 
@@ -257,7 +257,7 @@ def test_illegal_inputs_give_the_sentence_and_change_nothing(table: Table) -> No
         ("redo", "There is nothing to redo"),
     ]
     for intent, sentence in cases:
-        with pytest.raises(IllegalMove) as caught:
+        with pytest.raises(IllegalMoveError) as caught:
             table.submit(intent, "tablet").result(WAIT)
         assert str(caught.value).startswith(sentence)
         assert table.public_state() == before
@@ -272,7 +272,7 @@ def test_illegal_inputs_give_the_sentence_and_change_nothing(table: Table) -> No
 def test_next_from_a_button_when_the_game_is_over_is_a_sentence(table: Table) -> None:
     table.submit(add(FINISH)).result(WAIT)
     assert table.public_state()["over"]
-    with pytest.raises(IllegalMove, match="The game is over"):
+    with pytest.raises(IllegalMoveError, match="The game is over"):
         table.submit_intent("next", "button").result(WAIT)
     assert table.submit_intent("undo", "button").result(WAIT).args == {"target": 1}
     assert not table.public_state()["over"]
@@ -292,7 +292,7 @@ def test_read_accepts_the_pending_camera_observation(table: Table) -> None:
     logged = table.submit_intent("read").result(WAIT)
     assert (logged.seq, logged.source, logged.args) == (1, "camera", {"n": 6})
     assert table.public_state()["pending"] is None
-    with pytest.raises(IllegalMove, match="Nothing to read"):
+    with pytest.raises(IllegalMoveError, match="Nothing to read"):
         table.submit_intent("read").result(WAIT)
 
 
@@ -319,7 +319,7 @@ def test_without_a_game_inputs_say_how_to_start_one(tally: None, db: Path) -> No
     store = Store(db)
     with Table(store) as table:
         assert table.public_state() == {"game": None, "prompt": NO_GAME, "log": []}
-        with pytest.raises(IllegalMove, match="No game is being played"):
+        with pytest.raises(IllegalMoveError, match="No game is being played"):
             table.submit_intent("next").result(WAIT)
         game_id = table.new_game(TALLY_HEADER)
         assert table.public_state()["game_id"] == game_id
@@ -347,7 +347,7 @@ def test_close_applies_what_was_queued_then_stops(tally: None, db: Path) -> None
     table.close()
     assert [f.result(0).seq for f in queued] == list(range(1, 101))
     assert [e.seq for e in sub] == list(range(1, 101)) and sub.ended == "closed"
-    with pytest.raises(TableClosed):
+    with pytest.raises(TableClosedError):
         table.submit_intent("next").result(0)
     assert not any(t.name == "table-worker" for t in threading.enumerate())
     table.close()  # twice is harmless

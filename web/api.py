@@ -8,12 +8,12 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from companion.engine.errors import IllegalMove, UnknownGame
+from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
-from companion.table import TableClosed
-from web.auth import TOKEN_HEADER, Throttled, WrongPin
+from companion.table import TableClosedError
+from web.auth import TOKEN_HEADER, ThrottledError, WrongPinError
 from web.context import companion
 from web.errors import ApiError
 
@@ -39,9 +39,9 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
     table = companion().table
     try:
         event = table.submit(intent, source="tablet").result(timeout=WAIT_SECONDS)
-    except IllegalMove as error:
+    except IllegalMoveError as error:
         raise ApiError(409, str(error)) from None
-    except TableClosed:
+    except TableClosedError:
         raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
     except FutureTimeout:
         raise ApiError(503, "The companion is busy; try again in a moment.") from None
@@ -102,11 +102,11 @@ def login() -> ResponseReturnValue:
     client = request.remote_addr or "unknown"
     try:
         token = companion().pin.login(client, pin)
-    except Throttled as wait:
+    except ThrottledError as wait:
         raise ApiError(
             429, f"Too many wrong PINs: wait {wait.seconds:.0f} s and try again."
         ) from None
-    except WrongPin:
+    except WrongPinError:
         raise ApiError(
             403, "That PIN is not right; look at the companion's screen or log."
         ) from None
@@ -152,7 +152,7 @@ def new_game() -> ResponseReturnValue:
     body = _body()
     try:
         spec = find_game(str(body.get("game", "")))
-    except UnknownGame as error:
+    except UnknownGameError as error:
         raise ApiError(400, str(error)) from None
     players = body.get("players")
     if not isinstance(players, list) or not all(
@@ -176,6 +176,6 @@ def new_game() -> ResponseReturnValue:
     )
     try:
         game_id = table.new_game(header)
-    except IllegalMove as error:
+    except IllegalMoveError as error:
         raise ApiError(409, str(error)) from None
     return jsonify(game_id=game_id, state=table.public_state())

@@ -14,16 +14,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.errors import CompanionError
+
 FREE_GUESSES = 3
 MAX_LOCK_SECONDS = 300.0
 TOKEN_HEADER = "X-Table-Token"
 
 
-class WrongPin(Exception):
+class WrongPinError(CompanionError):
     """The PIN given does not match."""
 
 
-class Throttled(Exception):
+class ThrottledError(CompanionError):
     def __init__(self, seconds: float) -> None:
         super().__init__(seconds)
         self.seconds = seconds
@@ -49,12 +51,12 @@ class TablePin:
         self._lock = threading.Lock()
 
     def login(self, client: str, pin: str) -> str:
-        """A fresh token for the right PIN; raises :class:`Throttled` or :class:`WrongPin`."""
+        """A fresh token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
         with self._lock:
             now = self._clock()
             record = self._failures.setdefault(client, _Failures())
             if record.locked_until > now:
-                raise Throttled(record.locked_until - now)
+                raise ThrottledError(record.locked_until - now)
             if hmac.compare_digest(pin.encode(), self._pin.encode()):
                 self._failures.pop(client, None)
                 token = secrets.token_urlsafe(24)
@@ -64,7 +66,7 @@ class TablePin:
             if record.count >= FREE_GUESSES:
                 wait = min(MAX_LOCK_SECONDS, 2.0 ** (record.count - FREE_GUESSES + 1))
                 record.locked_until = now + wait
-            raise WrongPin()
+            raise WrongPinError()
 
     def allows(self, token: str | None) -> bool:
         if not token:

@@ -8,10 +8,12 @@ from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from companion.errors import CompanionError
+
 log = logging.getLogger(__name__)
 
 
-class ApiError(Exception):
+class ApiError(CompanionError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, request
 
-from companion.table import public_event
+from companion.engine.redact import public_event
 from web.context import companion
 
 bp = Blueprint("stream", __name__, url_prefix="/api")

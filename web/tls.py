@@ -18,10 +18,12 @@ import subprocess
 import threading
 from pathlib import Path
 
+from companion.errors import CompanionError
+
 CERT_DAYS = 3650
 
 
-class TlsError(RuntimeError):
+class TlsError(CompanionError, RuntimeError):
     """HTTPS cannot be offered; the message says why and what to do."""
 
 

@@ -4,7 +4,7 @@ Nothing here knows a particular game; games live in :mod:`companion.games` and a
 declared as data plus small functions (see :mod:`companion.engine.spec`).
 """
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import Event
 from companion.engine.flow import apply, initial_state, step
 from companion.engine.rng import Draws
@@ -17,7 +17,7 @@ __all__ = [
     "Draws",
     "Event",
     "GameSpec",
-    "IllegalMove",
+    "IllegalMoveError",
     "MoveSpec",
     "PhaseSpec",
     "Session",

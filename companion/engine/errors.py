@@ -1,7 +1,9 @@
 """Errors a person at the table can read and act on."""
 
+from companion.errors import CompanionError
 
-class IllegalMove(ValueError):
+
+class IllegalMoveError(CompanionError, ValueError):
     """The rules forbid this move.
 
     The message is one sentence naming the broken rule, written for the players
@@ -9,9 +11,9 @@ class IllegalMove(ValueError):
     """
 
 
-class UnknownGame(LookupError):
+class UnknownGameError(CompanionError, LookupError):
     """No game or rule set with that name is registered."""
 
 
-class ScenarioError(ValueError):
+class ScenarioError(CompanionError, ValueError):
     """A saved game or scenario file cannot be read; the message says where and why."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.evolve import copier_for
 from companion.engine.rng import Draws, seed_state
@@ -35,14 +35,14 @@ def initial_state(
     """Set up a new game and enter its first phase."""
     if rules not in spec.rule_sets:
         known = ", ".join(spec.rule_sets)
-        raise IllegalMove(f"{spec.title} has no rule set {rules!r}; choose one of: {known}.")
+        raise IllegalMoveError(f"{spec.title} has no rule set {rules!r}; choose one of: {known}.")
     if not spec.min_players <= len(players) <= spec.max_players:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{spec.title} needs {spec.min_players} to {spec.max_players} players, "
             f"not {len(players)}."
         )
     if len(set(players)) != len(players):
-        raise IllegalMove("Every player needs a different name.")
+        raise IllegalMoveError("Every player needs a different name.")
     draws = Draws(seed_state(seed), given)
     game = spec.setup(rules, tuple(players), options or {}, draws)
     g, ctx = _enter(spec, game, Ctx(phase=spec.first_phase, round=0), spec.first_phase, draws)
@@ -57,10 +57,10 @@ def apply(spec: GameSpec[G], state: State[G], event: Event) -> State[G]:
 def step(
     spec: GameSpec[G], state: State[G], event: Event, *, record: bool = True
 ) -> tuple[State[G], Outcome]:
-    """Apply a move or a NEXT; raise :class:`IllegalMove` (and change nothing) if illegal."""
+    """Apply a move or a NEXT; raise :class:`IllegalMoveError` (and change nothing) if illegal."""
     ctx = state.ctx
     if ctx.over:
-        raise IllegalMove(f"The game is over ({ctx.result}); start a new game or undo.")
+        raise IllegalMoveError(f"The game is over ({ctx.result}); start a new game or undo.")
     draws = Draws(state.rng, event.given, record=record)
     phase = spec.phases[ctx.phase]
     if event.kind == MOVE:
@@ -68,9 +68,11 @@ def step(
     elif event.kind == NEXT:
         game, ctx = _next(spec, phase, state.G, ctx, draws)
     else:
-        raise IllegalMove(f"{event.kind!r} is not a move; undo and redo go through the session.")
+        raise IllegalMoveError(
+            f"{event.kind!r} is not a move; undo and redo go through the session."
+        )
     if event.given and draws.unused_given:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{draws.unused_given} given outcome(s) were not needed by this "
             f"{event.name or event.kind}; remove them."
         )
@@ -88,16 +90,16 @@ def _move(
     move = phase.moves.get(event.name)
     if move is None:
         allowed = ", ".join(sorted(phase.moves)) or "only NEXT"
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"You cannot {event.name or 'do that'} during {phase.title}; allowed now: {allowed}."
         )
     if event.seat is None:
-        raise IllegalMove(f"Say which player makes the move {event.name!r}.")
+        raise IllegalMoveError(f"Say which player makes the move {event.name!r}.")
     if not move.any_seat and event.seat != ctx.current:
         name = spec.seat_name or (lambda game, seat: f"seat {seat}")
         if ctx.current is None:
-            raise IllegalMove(f"Nobody is to {event.name} now: press NEXT ({phase.title}).")
-        raise IllegalMove(
+            raise IllegalMoveError(f"Nobody is to {event.name} now: press NEXT ({phase.title}).")
+        raise IllegalMoveError(
             f"It is {name(game, ctx.current)}'s turn, not {name(game, event.seat)}'s, "
             f"to {event.name}."
         )
@@ -115,7 +117,7 @@ def _next(spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, draws: Draw
     if phase.blocker is not None:
         reason = phase.blocker(game, ctx)
         if reason:
-            raise IllegalMove(reason)
+            raise IllegalMoveError(reason)
     if phase.on_end is not None:
         game = phase.on_end(game, ctx, draws)
     return _enter(spec, game, ctx, phase.next(game), draws)

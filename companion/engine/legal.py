@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.flow import step
 from companion.engine.spec import GameSpec
@@ -34,7 +34,7 @@ def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
         )
         try:
             step(spec, state, event, record=False)
-        except (IllegalMove, ValueError):
+        except (IllegalMoveError, ValueError):
             continue
         legal.append(choice)
     return legal

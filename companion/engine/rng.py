@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -79,7 +79,7 @@ class Draws:
         found, value = self._take_given()
         if found:
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
-                raise IllegalMove(f"A d{sides} shows 1 to {sides}, not {value!r} ({why}).")
+                raise IllegalMoveError(f"A d{sides} shows 1 to {sides}, not {value!r} ({why}).")
         else:
             value = self.below(sides) + 1
         self._note("die", why, value)
@@ -96,7 +96,7 @@ class Draws:
         if found:
             matches = [key for key in chips if key == value or str(key) == str(value)]
             if not matches or chips[matches[0]] <= 0:
-                raise IllegalMove(
+                raise IllegalMoveError(
                     f"The HAT cannot give {value!r} ({why}): that owner has no chips in it."
                 )
             winner = matches[0]
@@ -117,7 +117,7 @@ class Draws:
         found, value = self._take_given()
         if found:
             if not isinstance(value, list) or sorted(map(str, value)) != sorted(map(str, items)):
-                raise IllegalMove(f"A given order must list exactly {list(items)!r} ({why}).")
+                raise IllegalMoveError(f"A given order must list exactly {list(items)!r} ({why}).")
             by_name = {str(item): item for item in items}
             order = [by_name[str(v)] for v in value]
         else:
@@ -134,7 +134,7 @@ class Draws:
         if found:
             matches = [item for item in items if item == value or str(item) == str(value)]
             if not matches:
-                raise IllegalMove(f"{value!r} is not one of {list(items)!r} ({why}).")
+                raise IllegalMoveError(f"{value!r} is not one of {list(items)!r} ({why}).")
             chosen = matches[0]
         else:
             chosen = items[self.below(len(items))]

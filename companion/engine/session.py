@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.flow import initial_state, step
 from companion.engine.spec import GameSpec
@@ -112,11 +112,11 @@ class Session(Generic[G]):
             return logged, change
         if event.kind == UNDO:
             if not self._applied:
-                raise IllegalMove("There is nothing to undo: the game is at its start.")
+                raise IllegalMoveError("There is nothing to undo: the game is at its start.")
             target = self._applied[-1][0]
             expected = event.args.get("target", target.seq)
             if expected != target.seq:
-                raise IllegalMove(f"Only the latest change (#{target.seq}) can be undone.")
+                raise IllegalMoveError(f"Only the latest change (#{target.seq}) can be undone.")
 
             def undo() -> None:
                 self._applied.pop()
@@ -125,7 +125,7 @@ class Session(Generic[G]):
             return replace(event, args={"target": target.seq}), undo
         if event.kind == REDO:
             if not self._redo:
-                raise IllegalMove(
+                raise IllegalMoveError(
                     "There is nothing to redo: nothing was undone since the last move."
                 )
             original = self._redo[-1]
@@ -137,7 +137,7 @@ class Session(Generic[G]):
                 self._applied.append((original, new_state))
 
             return replace(event, args={"target": original.seq}), redo
-        raise IllegalMove(f"Unknown kind of event {event.kind!r}.")
+        raise IllegalMoveError(f"Unknown kind of event {event.kind!r}.")
 
     @classmethod
     def replay(

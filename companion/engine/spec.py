@@ -8,12 +8,15 @@ Rule sets of one game share the spec; the game's data carries its rule set.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from companion.engine.events import Event
+from companion.engine.readings import Verdict
 from companion.engine.rng import Draws
-from companion.engine.state import Ctx
+from companion.engine.state import Ctx, State
 
 G = TypeVar("G")
 
@@ -25,12 +28,17 @@ SeatFn = Callable[[G, Ctx], "int | None"]
 
 @dataclass(frozen=True)
 class MoveSpec(Generic[G]):
-    """A move: validates and returns the new game data, or raises ``IllegalMove``."""
+    """A move: validates and returns the new game data, or raises ``IllegalMoveError``."""
 
     fn: MoveFn[G]
     help: str = ""
     ends_turn: bool = False  # the mover's turn ends after this move
-    any_seat: bool = False  # any seat may make it, not only the current one (secret choices)
+    any_seat: bool = False  # any seat may make it, not only the current one (who may act)
+    # Its arguments are hidden from everyone but the mover while its phase lasts (who may
+    # see): a Pluck allocation, a card passed face down. Kept apart from ``any_seat`` as
+    # boardgame.io keeps ``redact`` apart from who may move: Hamsterdam's plugs are made by
+    # any seat in the open.
+    secret: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,27 @@ class Outcome:
     result: str
 
 
+Bot = Callable[[State[Any], random.Random], Iterator[Event]]
+ReadingRule = Callable[[G, Ctx, Any], Verdict]
+Cues = Callable[[G, G, Ctx, Event], tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class BalanceReport(Generic[G]):
+    """What ``companion simulate`` reports for a game beyond wins by seat and rounds.
+
+    ``figures`` gives the game's own numbers at the end of a game (belt speed, flood
+    water, pieces taken ...), averaged and maxed over the games; ``seat_group`` names a
+    per-seat property whose win rate is reported too (``("start_row", fn)`` gives each
+    seat's start row); ``nobody_wins`` names the rate of games nobody won, when that has
+    a meaning in the game (the alligators win).
+    """
+
+    figures: Callable[[G], Mapping[str, float]] | None = None
+    seat_group: tuple[str, Callable[[G], tuple[int, ...]]] | None = None
+    nobody_wins: str = ""
+
+
 @dataclass(frozen=True)
 class GameSpec(Generic[G]):
     """A whole game: set-up, phases, the end condition and what players may see."""
@@ -85,7 +114,23 @@ class GameSpec(Generic[G]):
     choices: Callable[[G, Ctx], list[dict[str, Any]]] | None = None
     # after an undo or redo: what to change on the real table (before, after) -> sentence
     table_changes: Callable[[G, G], str] | None = None
+    # --- what the rest of the companion needs from a game (the seam: nothing outside the
+    # game's package knows its name) ---
+    # random but plausible player for ``companion simulate`` and the property tests
+    bot: Bot | None = None
+    report: BalanceReport[G] = field(default_factory=BalanceReport)
+    # the page's board module: web/static/games/<board>.js (default: the game's name)
+    board: str = ""
+    # camera readings the game consumes, by reading kind (see companion.engine.readings)
+    readings: Mapping[str, ReadingRule[G]] = field(default_factory=dict)
+    # table cues for a change (before, after, ctx after, event): names such as "chomp"
+    # that the buzzer, light or voice turn into something players notice
+    cues: Cues[G] | None = None
 
     @property
     def rules_default(self) -> str:
         return self.default_rules or self.rule_sets[0]
+
+    @property
+    def board_name(self) -> str:
+        return self.board or self.name

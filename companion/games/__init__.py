@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.errors import UnknownGame
+from companion.engine.errors import UnknownGameError
 from companion.engine.spec import GameSpec
 from companion.games import hamsterdam, run_hamster_run
 
@@ -20,4 +20,4 @@ def find_game(name: str) -> GameSpec[Any]:
     if key in GAMES:
         return GAMES[key]
     known = ", ".join(sorted(GAMES))
-    raise UnknownGame(f"There is no game called {name!r}; the companion knows: {known}.")
+    raise UnknownGameError(f"There is no game called {name!r}; the companion knows: {known}.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.games.hamsterdam.breach import due
 from companion.games.hamsterdam.model import breaches_due, tokens_to_next_breach
 from tests.hamsterdam.board import act, at, dam, nxt, player, rolled, rolling, spot, table
@@ -26,12 +26,12 @@ def test_breaches_in_sequence_as_water_reaches_the_pile() -> None:
     state = act(state, 0, "flip", end="right")
     ann = state.G.players[0]
     assert [s.value for s in ann.dam] == [2, 6, 6, 6, 6] and ann.flipped[0].value == 12
-    with pytest.raises(IllegalMove, match="left or the right"):
+    with pytest.raises(IllegalMoveError, match="left or the right"):
         act(state, 0, "flip", end="middle")
     state = nxt(state)  # NEXT flips the other two, the cheaper (dry) end first
     ann = state.G.players[0]
     assert ann.breaches == 3 and state.ctx.phase == "dice"
-    with pytest.raises(IllegalMove, match="no breach"):
+    with pytest.raises(IllegalMoveError, match="no breach"):
         act(at(state.G, "breach"), 0, "flip", end="left")
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.flow import step
 from companion.engine.legal import legal_moves
@@ -54,7 +54,7 @@ STEPWISE = {
 def accepted(state: State[Hamsterdam], event: Event) -> bool:
     try:
         step(SPEC, state, event, record=False)
-    except (IllegalMove, ValueError):
+    except (IllegalMoveError, ValueError):
         return False
     return True
 

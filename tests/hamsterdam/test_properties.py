@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.bot import candidates
@@ -45,7 +45,7 @@ def bot_session(rules: str, players: int, seed: int, limit: int) -> Session[Hams
             try:
                 session.dispatch(event)
                 break
-            except IllegalMove:
+            except IllegalMoveError:
                 continue
         hamsters = check(session.state.G, hamsters)
         if len(session.log) % 5 == 0:  # the tablet and terminal never fail on a real state

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import simulate
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.games import GAMES
 from companion.games.hamsterdam import SPEC, Hamsterdam, bot
 from tests.hamsterdam.board import act, at, dam, nxt, player, rolled, rolling, spot, table
@@ -20,15 +20,15 @@ def wet_dam() -> Hamsterdam:
 
 def test_redeployment_places_resting_hamsters_too_but_never_on_water() -> None:
     state = at(wet_dam(), "redeploy")
-    with pytest.raises(IllegalMove, match="every plain hamster \\(5\\)"):
+    with pytest.raises(IllegalMoveError, match="every plain hamster \\(5\\)"):
         act(state, 0, "redeploy", stacks=[2, 0, 0, 0], specials=[["Swimster", 3]])
-    with pytest.raises(IllegalMove, match="flood token"):
+    with pytest.raises(IllegalMoveError, match="flood token"):
         act(state, 0, "redeploy", stacks=[1, 1, 2, 1], specials=[["Swimster", 3]])
     state = act(state, 0, "redeploy", stacks=[1, 0, 2, 2], specials=[["Swimster", 2]])
     ann = state.G.players[0]
     assert [s.plain for s in ann.dam] == [1, 0, 2, 2] and ann.rest_plain == 0
     assert ann.dam[1].specials[0].name == "Swimster", "Swimster may stand in water"
-    with pytest.raises(IllegalMove, match="already redeployed"):
+    with pytest.raises(IllegalMoveError, match="already redeployed"):
         act(state, 0, "clear", at=2)
 
 
@@ -81,11 +81,8 @@ def test_view_shows_dams_tallies_tracker_roll_and_standings() -> None:
     assert "Stop the floods (Ann)" in SPEC.prompt(flooding.G, flooding.ctx)
 
 
-def test_the_balance_report_runs_once_the_game_is_registered(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setitem(GAMES, "hamsterdam", SPEC)
-    monkeypatch.setitem(simulate.BOTS, "hamsterdam", bot.candidates)
+def test_the_balance_report_runs_from_the_spec_alone() -> None:
+    assert GAMES["hamsterdam"] is SPEC and SPEC.bot is bot.candidates
     for rules in ("full", "classic"):
         report = simulate.simulate("hamsterdam", rules, 3, 12, seed=5, workers=1).as_dict()
         assert report["games"] == 12 and report["unfinished"] == 0

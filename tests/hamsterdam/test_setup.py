@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.deck import default_deck_data, load_deck
@@ -31,11 +31,11 @@ def test_full_setup_passes_left_and_right_then_deals_two_specials_per_blue_dot()
     s = session("full", 3)
     assert len(s.state.G.deck_left) == 35, "one Twinsters card is set aside"
     assert Counter(s.state.G.deck_left)["Twinsters"] == 1
-    with pytest.raises(IllegalMove, match="two different"):
+    with pytest.raises(IllegalMoveError, match="two different"):
         s.move(0, "pass_cards", cards=[2, 2])
     s.move(0, "pass_cards", cards=[2, 12])  # 2 to Ben (left), 12 to Cy (right)
     s.move(1, "pass_cards", cards=[3, 5])  # 3 to Cy, 5 to Ann
-    with pytest.raises(IllegalMove, match="must wait for the others"):
+    with pytest.raises(IllegalMoveError, match="must wait for the others"):
         s.move(0, "arrange", order=[], keep=[])
     s.move(2, "pass_cards", cards=[7, 9])  # 7 to Ann, 9 to Ben
     ann, ben, cy = s.state.G.players
@@ -47,7 +47,7 @@ def test_full_setup_passes_left_and_right_then_deals_two_specials_per_blue_dot()
     assert [p.keep for p in (ann, ben, cy)] == blue
     order = [c.value for c in ann.hand][::-1]
     kept = [d.id for d in ann.dealt[: ann.keep]]
-    with pytest.raises(IllegalMove, match="keeps 2"):
+    with pytest.raises(IllegalMoveError, match="keeps 2"):
         s.move(0, "arrange", order=order, keep=kept[:1])
     s.move(0, "arrange", order=order, keep=kept)
     ann = s.state.G.players[0]
@@ -82,10 +82,10 @@ def test_classic_setup_orders_the_dam_and_gives_fourteen_hamsters_and_two_specia
         assert [spot.value for spot in p.dam] == list(range(2, 13))
         assert p.rest_plain == 14
         assert len({x.id for x in p.rest_specials}) >= 2
-    with pytest.raises(IllegalMove, match="Set-up is not finished"):
+    with pytest.raises(IllegalMoveError, match="Set-up is not finished"):
         s.next()
     stacks, specials = default_layout(s.state.G.players[0])
-    with pytest.raises(IllegalMove, match="every plain hamster"):
+    with pytest.raises(IllegalMoveError, match="every plain hamster"):
         s.move(0, "place", stacks=[0] * 11, specials=specials)
     for seat in range(4):
         stacks, specials = default_layout(s.state.G.players[seat])
@@ -103,5 +103,5 @@ def test_an_edited_deck_changes_the_single_use_flags() -> None:
     assert "Buffster" not in session("classic", 2, deck=deck).state.G.single_use
     assert "Buffster" in session("classic", 2).state.G.single_use
     deck["dam_cards"] = deck["dam_cards"][:-1]
-    with pytest.raises(IllegalMove, match="each value 2 to 12"):
+    with pytest.raises(IllegalMoveError, match="each value 2 to 12"):
         session("classic", 2, deck=deck)

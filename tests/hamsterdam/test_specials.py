@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve
 from companion.engine.state import State
 from companion.games.hamsterdam import SPEC
@@ -40,7 +40,7 @@ def offered(state: State[Hamsterdam], seat: int) -> list[str]:
 def test_buffster_turns_both_dice_over_after_its_owners_roll_only() -> None:
     state = rolled(rolling(duo([spot(11), spot(3, 0, "Buffster")], list(dam(3, 11)))), 1, 2)
     assert "Buffster" in offered(state, 0)
-    with pytest.raises(IllegalMove, match="owner's own roll"):
+    with pytest.raises(IllegalMoveError, match="owner's own roll"):
         act(evolve(state, G=evolve(state.G, turns=1)), 0, "buffster")
     state = act(state, 0, "buffster")
     assert state.G.dice == (6, 5)
@@ -61,7 +61,7 @@ def test_physicster_rerolls_and_the_roller_keeps_either_roll() -> None:
     state = rolled(rolling(duo([spot(4, 0, "Physicster"), spot(8)])), 2, 2)
     state = act_rolling(state, 0, "physicster", (5, 5))
     assert state.G.alternative == (5, 5)
-    with pytest.raises(IllegalMove, match="keep the old or the new"):
+    with pytest.raises(IllegalMoveError, match="keep the old or the new"):
         nxt(state)
     state = act(state, 0, "keep_roll", use="new")
     assert state.G.roll == 10 and state.G.alternative is None
@@ -88,7 +88,7 @@ def test_mobster_changes_the_flood_for_its_owner_only_after_any_roll() -> None:
 
 def test_mobster_cannot_leave_the_range_of_two_dice() -> None:
     state = rolled(rolling(duo([spot(12, 0, "Mobster")], list(dam(12)))), 6, 6)
-    with pytest.raises(IllegalMove, match="13"):
+    with pytest.raises(IllegalMoveError, match="13"):
         act(state, 0, "mobster", by=1)
 
 
@@ -105,7 +105,7 @@ def test_napster_steps_one_card_after_any_roll_once_per_roll() -> None:
     state = rolled(rolling(duo([spot(5, 0, "Napster"), spot(7)], turns=1)), 1, 2)
     state = act(state, 0, "napster", to=2)
     assert names(state.G.players[0].dam[1]) == ["Napster"]
-    with pytest.raises(IllegalMove, match="no Napster ready"):
+    with pytest.raises(IllegalMoveError, match="no Napster ready"):
         act(state, 0, "napster", to=1)
 
 
@@ -134,7 +134,7 @@ def test_cheekster_holds_two_floods_then_rests() -> None:
 def test_speedster_dashes_anywhere_besides_the_normal_move() -> None:
     game = duo([spot(2, 1, "Speedster"), spot(3), spot(4), spot(5, tokens=1)])
     state = at(game, "movement")
-    with pytest.raises(IllegalMove, match="cannot speedster during 1 Roll"):
+    with pytest.raises(IllegalMoveError, match="cannot speedster during 1 Roll"):
         act(rolled(rolling(game), 1, 1), 0, "speedster", to=3)
     state = act(state, 0, "speedster", to=3)
     state = act(state, 0, "move", hamster="plain", to=2, **{"from": 1})
@@ -157,7 +157,7 @@ def test_skip_movement_specials_act_after_everyone_moved_in_turn_order() -> None
     game = duo([spot(2, 1, "Momster"), spot(3)], [spot(2, 1, "Huckster"), spot(3)], first=1)
     game = evolve(game, players=(evolve(game.players[0], rest_plain=3), game.players[1]))
     state = at(game, "movement")
-    with pytest.raises(IllegalMove, match="cannot momster during Movement"):
+    with pytest.raises(IllegalMoveError, match="cannot momster during Movement"):
         act(state, 0, "momster")
     state = nxt(state)
     assert state.ctx.phase == "skips" and state.ctx.current == 1, "the first player acts first"
@@ -179,7 +179,7 @@ def test_a_player_who_moved_cannot_use_a_skip_movement_special() -> None:
 def test_bombster_floods_another_players_dam() -> None:
     game = duo([spot(2, 0, "Bombster")], [spot(2), spot(3, 1)])
     state = nxt(at(game, "movement"))
-    with pytest.raises(IllegalMove, match="another player's"):
+    with pytest.raises(IllegalMoveError, match="another player's"):
         act(state, 0, "bombster", target=0, at=1)
     state = act(state, 0, "bombster", target="Ben", at=1)
     assert state.G.pending and "Bombster" in state.G.log[-1]
@@ -190,7 +190,7 @@ def test_bombster_floods_another_players_dam() -> None:
 def test_contractster_shifts_a_flood_token_but_not_onto_hamsters() -> None:
     game = duo([spot(2), spot(3, tokens=1), spot(4, 2), spot(5, 0, "Contractster")])
     state = nxt(at(game, "movement"))
-    with pytest.raises(IllegalMove, match="onto hamsters"):
+    with pytest.raises(IllegalMoveError, match="onto hamsters"):
         act(state, 0, "contractster", to=3, **{"from": 2})
     state = act(state, 0, "contractster", to=1, **{"from": 2})
     ann = state.G.players[0]
@@ -204,10 +204,10 @@ def test_janitster_mops_the_dam_and_leaves_the_game() -> None:
     state = act(at(game, "redeploy"), 0, "janitster")
     ann = state.G.players[0]
     assert ann.tokens_on_dam == 0 and ann.lost == 1 and state.G.removed == 3
-    with pytest.raises(IllegalMove, match="cannot janitster during Movement"):
+    with pytest.raises(IllegalMoveError, match="cannot janitster during Movement"):
         act(at(game, "movement"), 0, "janitster")
     done = evolve(game, players=(evolve(game.players[0], redeployed=True), game.players[1]))
-    with pytest.raises(IllegalMove, match="before Ann redeploys"):
+    with pytest.raises(IllegalMoveError, match="before Ann redeploys"):
         act(at(done, "redeploy"), 0, "janitster")
 
 
@@ -221,7 +221,7 @@ def test_copycatster_imitates_a_special_in_play_then_rests() -> None:
     assert [s.name for s in state.G.players[0].rest_specials] == ["Copycatster"]
     assert "Copycatster as Buffster" in state.G.log[-1]
     alone = rolled(rolling(duo([spot(4, 0, "Copycatster"), spot(8)])), 2, 2)
-    with pytest.raises(IllegalMove, match="imitate a Buffster"):
+    with pytest.raises(IllegalMoveError, match="imitate a Buffster"):
         act(alone, 0, "buffster", copycat=True)
 
 
@@ -241,5 +241,5 @@ def test_copycatster_can_stop_a_flood_as_blobster_and_a_piece_can_be_named() -> 
     stopped = act(state, 0, "blobster", at=1, copycat=True)
     assert stopped.G.players[0].tokens_on_dam == 0
     assert [s.name for s in stopped.G.players[0].rest_specials] == ["Copycatster"]
-    with pytest.raises(IllegalMove, match="no Copycatster ready"):
+    with pytest.raises(IllegalMoveError, match="no Copycatster ready"):
         act(state, 0, "blobster", at=1, copycat=True, piece=-5)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve
 from companion.engine.session import GameHeader
 from companion.games.hamsterdam import SPEC, Hamsterdam
@@ -28,11 +28,11 @@ def test_cards_passed_one_at_a_time_go_left_then_right() -> None:
     steps, whole = full(), full()
     steps.move(0, "pass_card", card=2)
     assert steps.state.G.players[0].stage == PASS and steps.state.G.players[0].passing == (2,)
-    with pytest.raises(IllegalMove, match="not chosen yet"):
+    with pytest.raises(IllegalMoveError, match="not chosen yet"):
         steps.move(0, "pass_card", card=2)
     steps.move(0, "pass_card", card=12)
     assert steps.state.G.players[0].stage == WAIT
-    with pytest.raises(IllegalMove, match="must wait"):
+    with pytest.raises(IllegalMoveError, match="must wait"):
         steps.move(0, "pass_card", card=3)
     whole.move(0, "pass_cards", cards=[2, 12])
     for seat, cards in ((1, [3, 5]), (2, [7, 9])):
@@ -54,11 +54,11 @@ def test_a_dam_laid_card_by_card_equals_the_arranged_one() -> None:
     whole.move(0, "arrange", order=order, keep=kept)
     for ref in kept:
         steps.move(0, "keep_special", special=ref)
-    with pytest.raises(IllegalMove, match="kept every special"):
+    with pytest.raises(IllegalMoveError, match="kept every special"):
         steps.move(0, "keep_special", special=ann.dealt[2].id)
     steps.move(0, "lay_card", card=order[0])
     assert [s.value for s in steps.state.G.players[0].dam] == order[:1]
-    with pytest.raises(IllegalMove, match="holds no 13 card"):
+    with pytest.raises(IllegalMoveError, match="holds no 13 card"):
         steps.move(0, "lay_card", card=13)
     steps.move(0, "arrange", order=order[1:], keep=[])  # "the rest in this order"
     assert steps.state.G.players[0] == whole.state.G.players[0]
@@ -80,7 +80,7 @@ def test_hamsters_stood_one_at_a_time_then_the_rest_spread() -> None:
     assert ann.stage == READY and ann.rest_plain == 0 and not ann.rest_specials
     assert ann.dam[0].plain == 1, "the hamster already standing stays"
     assert ann.dam[1].plain == 2, "the rest go where two dice roll most"
-    with pytest.raises(IllegalMove, match="must wait: they are ready"):
+    with pytest.raises(IllegalMoveError, match="must wait: they are ready"):
         act(state, 0, "stand", at=1)
 
 
@@ -94,9 +94,9 @@ def test_the_table_may_say_who_won_the_roll_off() -> None:
     game = table([player("Ann", dam(2)), player("Ben", dam(5))], first=-1)
     state = act(at(game, "setup"), 1, "roll_off", first=1)
     assert state.G.first == 1
-    with pytest.raises(IllegalMove, match="already rolls first"):
+    with pytest.raises(IllegalMoveError, match="already rolls first"):
         act(state, 0, "roll_off", first=0)
-    with pytest.raises(IllegalMove, match="no seat 5"):
+    with pytest.raises(IllegalMoveError, match="no seat 5"):
         act(at(game, "setup"), 0, "roll_off", first=5)
 
 
@@ -110,9 +110,9 @@ def test_redeploying_by_lifting_then_standing_one_by_one() -> None:
     ann = state.G.players[0]
     assert ann.stage == PLACE and ann.rest_plain == 2 and len(ann.rest_specials) == 1
     assert all(s.hamsters == 0 for s in ann.dam) and ann.dam[1].tokens == 1
-    with pytest.raises(IllegalMove, match="already picked up"):
+    with pytest.raises(IllegalMoveError, match="already picked up"):
         act(state, 0, "lift")
-    with pytest.raises(IllegalMove, match="flood token"):
+    with pytest.raises(IllegalMoveError, match="flood token"):
         act(state, 0, "stand", at=2)
     swimster = ann.rest_specials[0].id
     state = act(state, 0, "stand", at=2, hamster=swimster)  # only Swimster may

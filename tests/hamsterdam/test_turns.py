@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.engine import Session
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.layout import default_layout
@@ -29,7 +29,7 @@ def test_a_roll_no_dam_shows_is_rolled_again_and_next_steps_through_the_turn() -
     state = rolling(two_players())
     state = rolled(state, 6, 6)  # 12: on nobody's dam
     assert state.G.dry and state.ctx.current == 0
-    with pytest.raises(IllegalMove, match="acts after a roll"):
+    with pytest.raises(IllegalMoveError, match="acts after a roll"):
         state = act(state, 0, "buffster")
     state = rolled(state, 3, 4)
     assert state.G.roll == 7 and not state.G.dry and state.ctx.current is None
@@ -52,7 +52,7 @@ def test_plugging_is_forced_where_a_hamster_stands() -> None:
         rolling(table([player("Ann", [spot(9, 1, "Swimster")]), player("B", dam(3))])), 4, 5
     )
     state = nxt(state)
-    with pytest.raises(IllegalMove, match="must plug"):
+    with pytest.raises(IllegalMoveError, match="must plug"):
         act(state, 0, "water", at=1)
     state = act(state, 0, "plug", at=1, hamster="Swimster")
     assert [s.name for s in state.G.players[0].rest_specials] == ["Swimster"]
@@ -98,7 +98,7 @@ def test_the_game_ends_at_once_when_a_flood_reaches_the_threshold() -> None:
     assert state.ctx.over
     assert state.G.piles == 10 and state.G.players[1].pile == 1
     assert state.ctx.winners == (1,)
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(IllegalMoveError, match="over"):
         nxt(state)
 
 

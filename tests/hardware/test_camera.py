@@ -20,7 +20,7 @@ import pytest
 
 from hardware.camera import (
     CameraBusy,
-    CameraOffline,
+    CameraOfflineError,
     CameraSettings,
     CameraSupervisor,
     FolderSource,
@@ -183,11 +183,11 @@ def test_missing_pi_camera_is_offline_with_a_reason_and_frees_the_slot(
     fake_picamera2: type[FakePicamera2], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake_picamera2.fail_open = True
-    with pytest.raises(CameraOffline, match="no Pi camera found; check the ribbon cable"):
+    with pytest.raises(CameraOfflineError, match="no Pi camera found; check the ribbon cable"):
         Picamera2Source().start()
     with monkeypatch.context() as patch:
         patch.setattr(fake_picamera2, "global_camera_info", staticmethod(list), raising=False)
-        with pytest.raises(CameraOffline, match="no Pi camera found"):
+        with pytest.raises(CameraOfflineError, match="no Pi camera found"):
             Picamera2Source().start()
     assert fake_picamera2.instances == []  # asked the camera list, opened nothing
     fake_picamera2.fail_open = False
@@ -202,21 +202,21 @@ def test_busy_pi_camera_says_so(
         raise RuntimeError("Camera __init__ sequence did not complete.")
 
     monkeypatch.setattr(fake_picamera2, "__init__", busy)
-    with pytest.raises(CameraOffline, match="is another program"):
+    with pytest.raises(CameraOfflineError, match="is another program"):
         Picamera2Source().start()
 
 
 def test_pi_camera_dying_mid_run_raises_offline(fake_picamera2: type[FakePicamera2]) -> None:
     with Picamera2Source() as source:
         fake_picamera2.instances[0].fail_capture = True
-        with pytest.raises(CameraOffline, match="stopped delivering frames: Camera frontend"):
+        with pytest.raises(CameraOfflineError, match="stopped delivering frames: Camera frontend"):
             source.read()
 
 
 def test_picamera2_is_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "picamera2", None)  # makes `import picamera2` fail
     source = Picamera2Source()  # constructing needs no picamera2
-    with pytest.raises(CameraOffline, match="picamera2 is not installed"):
+    with pytest.raises(CameraOfflineError, match="picamera2 is not installed"):
         source.start()
 
 
@@ -267,9 +267,9 @@ def test_folder_source_paces_to_fps(image_folder: Path, clock: FakeClock) -> Non
 
 
 def test_folder_source_explains_what_is_missing(tmp_path: Path) -> None:
-    with pytest.raises(CameraOffline, match="no images"):
+    with pytest.raises(CameraOfflineError, match="no images"):
         FolderSource(tmp_path).start()
-    with pytest.raises(CameraOffline, match="does not exist"):
+    with pytest.raises(CameraOfflineError, match="does not exist"):
         FolderSource(tmp_path / "nowhere").start()
 
 
@@ -278,12 +278,12 @@ def test_opencv_source_reads_a_video_path(video_file: Path) -> None:
         assert source.read().shape == (48, 64, 3)
         for _ in range(3):
             source.read()
-        with pytest.raises(CameraOffline, match="returned no frame"):
+        with pytest.raises(CameraOfflineError, match="returned no frame"):
             source.read()  # a webcam that stops giving frames looks like this
 
 
 def test_opencv_source_that_cannot_open_is_offline(tmp_path: Path) -> None:
-    with pytest.raises(CameraOffline, match="could not open"):
+    with pytest.raises(CameraOfflineError, match="could not open"):
         OpenCVSource(str(tmp_path / "missing.avi")).start()
 
 
@@ -293,14 +293,14 @@ def test_opencv_source_that_cannot_open_is_offline(tmp_path: Path) -> None:
 def test_simulated_source_renders_checks_and_paces(clock: FakeClock) -> None:
     frames = iter([solid(1), solid(2), np.zeros((4, 4), np.uint8)])
     source = SimulatedSource(lambda: next(frames), fps=20, clock=clock, sleep=clock.sleep)
-    with pytest.raises(CameraOffline, match="not started"):
+    with pytest.raises(CameraOfflineError, match="not started"):
         source.read()
     with source:
         assert int(source.read()[0, 0, 0]) == 1
         assert int(source.read()[0, 0, 0]) == 2
-        with pytest.raises(CameraOffline, match=r"\(4, 4\) uint8"):
+        with pytest.raises(CameraOfflineError, match=r"\(4, 4\) uint8"):
             source.read()
-        with pytest.raises(CameraOffline, match="StopIteration"):
+        with pytest.raises(CameraOfflineError, match="StopIteration"):
             source.read()
     assert clock.sleeps == pytest.approx([0.05, 0.05, 0.05])
 
@@ -340,7 +340,7 @@ class ScriptedSource:
         if not self._reads:
             self.exhausted.set()
             self.released.wait(GENEROUS)
-            raise CameraOffline("script finished")
+            raise CameraOfflineError("script finished")
         outcome = self._reads.pop(0)
         if isinstance(outcome, Exception):
             raise outcome
@@ -397,8 +397,8 @@ def test_supervisor_survives_a_camera_dying_and_recovers_with_backoff(
     got: list[int] = []
     statuses = Statuses()
     source = ScriptedSource(
-        starts=[None, CameraOffline("no camera found"), CameraOffline("no camera found")],
-        reads=[solid(1), CameraOffline("cable pulled"), solid(2)],
+        starts=[None, CameraOfflineError("no camera found"), CameraOfflineError("no camera found")],
+        reads=[solid(1), CameraOfflineError("cable pulled"), solid(2)],
     )
     supervisor = run_supervisor(
         source,
@@ -439,7 +439,7 @@ def test_supervisor_without_camera_keeps_running_and_caps_backoff(
             enough.set()
             stop_waiting.wait(GENEROUS)
 
-    source = ScriptedSource(starts=[CameraOffline("no camera found")] * 50, reads=[])
+    source = ScriptedSource(starts=[CameraOfflineError("no camera found")] * 50, reads=[])
     supervisor = run_supervisor(
         source, lambda frame: None, initial_backoff=1.0, max_backoff=8.0, sleep=sleep, clock=clock
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from tests.rules.board import act, ham, nxt, outcome, position
 
 C = "classic"
@@ -26,21 +26,21 @@ def test_run_two_squares_per_chip_moved_to_fatigue() -> None:
 
 def test_run_cannot_enter_an_occupied_square() -> None:
     s = position(C, [("A", 2, 1, (3, 2, 2)), ("B", 3, 1, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="occupied by B"):
+    with pytest.raises(IllegalMoveError, match="occupied by B"):
         act(s, 0, "run", path=[[3, 1]])
 
 
 def test_steps_are_orthogonal() -> None:
     s = position(C, [("A", 2, 1, (3, 2, 2)), ("B", 9, 1, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="not next to"):
+    with pytest.raises(IllegalMoveError, match="not next to"):
         act(s, 0, "run", path=[[3, 2]])
 
 
 def test_side_and_top_walls_stop_a_run() -> None:
     s = position(C, [("A", 10, 5, (3, 2, 2)), ("B", 1, 1, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="wall"):
+    with pytest.raises(IllegalMoveError, match="wall"):
         act(s, 0, "run", path=[[10, 6]])
-    with pytest.raises(IllegalMove, match="wall"):
+    with pytest.raises(IllegalMoveError, match="wall"):
         act(s, 0, "run", path=[[11, 5]])
 
 
@@ -60,7 +60,7 @@ def test_push_loss_flips_one_and_bars_the_double_move() -> None:
     s = act(s, 0, "push", direction="down", given=[1])
     assert ham(s, 0).square == (5, 3) and ham(s, 1).square == (4, 3)
     assert ham(s, 0).down[0] == 1
-    with pytest.raises(IllegalMove, match="never after a failed push"):
+    with pytest.raises(IllegalMoveError, match="never after a failed push"):
         act(s, 0, "run", path=[[6, 3], [7, 3]], pay="double")
     s = act(s, 0, "push", direction="down", given=[0])  # may try again: a new test
     assert ham(s, 1).square == (3, 3)
@@ -97,7 +97,7 @@ def test_throw_flies_ceil_half_mettle_after_the_loss_and_ends_the_turn() -> None
     s = position(C, [("A", 8, 3, (0, 6, 1)), ("B", 7, 3, (1, 3, 3))], declared=["throw", "rest"])
     s = act(s, 0, "throw", target="B", given=[0])
     assert ham(s, 1).square == (4, 3)  # Mettle 6 -> 5 for winning -> ceil(5/2) = 3 squares
-    with pytest.raises(IllegalMove, match="action is over"):
+    with pytest.raises(IllegalMoveError, match="action is over"):
         act(s, 0, "run", path=[[9, 3]])
 
 
@@ -153,7 +153,7 @@ def test_classic_mettle_test_winner_loses_a_mettle_chip_defender_too() -> None:
 
 def test_initiator_without_mettle_cannot_test() -> None:
     s = position(C, [("A", 8, 1, (3, 0, 4)), ("B", 8, 2, (1, 3, 3))], declared=["push", "rest"])
-    with pytest.raises(IllegalMove, match="no Mettle"):
+    with pytest.raises(IllegalMoveError, match="no Mettle"):
         act(s, 0, "push", direction="right")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from tests.rules.board import act, ham, nxt, outcome, position
 
 V = "v2.1"
@@ -16,14 +16,14 @@ def test_flip_keeps_the_chip_spend_moves_it_to_fatigue() -> None:
     assert ham(s, 0).traits == (3, 2, 2) and ham(s, 0).down == (1, 0, 0)
     s = act(s, 0, "run", path=[[4, 1], [5, 1]], pay="spend")
     assert ham(s, 0).traits == (2, 2, 2) and ham(s, 0).fatigue == 1
-    with pytest.raises(IllegalMove, match="two squares at most"):
+    with pytest.raises(IllegalMoveError, match="two squares at most"):
         act(s, 0, "run", path=[[6, 1], [7, 1], [8, 1]], pay="spend")
 
 
 def test_only_face_up_chips_can_be_flipped_or_spent() -> None:
     s = position(V, [("A", 2, 1, (2, 2, 3)), ("B", 9, 5, (2, 2, 3))], declared=["run", "rest"])
     s = act(s, 0, "run", path=[[3, 1], [4, 1]])
-    with pytest.raises(IllegalMove, match="face-up Scamper"):
+    with pytest.raises(IllegalMoveError, match="face-up Scamper"):
         act(s, 0, "run", path=[[5, 1], [6, 1]], pay="spend")
 
 
@@ -31,9 +31,9 @@ def test_one_free_sidestep_per_run() -> None:
     s = position(V, [("A", 2, 2, (1, 3, 3)), ("B", 9, 5, (2, 2, 3))], declared=["run", "rest"])
     s = act(s, 0, "sidestep", to=[2, 3])
     assert ham(s, 0).square == (2, 3) and ham(s, 0).down == (0, 0, 0)
-    with pytest.raises(IllegalMove, match="already taken"):
+    with pytest.raises(IllegalMoveError, match="already taken"):
         act(s, 0, "sidestep", to=[2, 4])
-    with pytest.raises(IllegalMove, match="left or right"):
+    with pytest.raises(IllegalMoveError, match="left or right"):
         act(
             position(V, [("A", 2, 2, (1, 3, 3)), ("B", 9, 5, (2, 2, 3))], declared=["run", "rest"]),
             0,
@@ -50,7 +50,7 @@ def test_climb_over_a_neighbour_costs_three_flips_or_a_spend_and_a_flip() -> Non
         position(V, spots, declared=["run", "rest"]), 0, "climb", over="B", to=[3, 3], pay="spend"
     )
     assert ham(s, 0).square == (3, 3) and ham(s, 0).down == (1, 0, 0) and ham(s, 0).fatigue == 1
-    with pytest.raises(IllegalMove, match="empty belt square next to B"):
+    with pytest.raises(IllegalMoveError, match="empty belt square next to B"):
         act(position(V, spots, declared=["run", "rest"]), 0, "climb", over="B", to=[5, 2])
 
 
@@ -80,7 +80,7 @@ def test_push_into_occupied_square_or_edge_fails_without_test_but_still_flips() 
 
 def test_push_needs_a_face_up_scamper() -> None:
     s = position(V, [("A", 5, 3, (0, 4, 3)), ("B", 4, 3, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="face-up Scamper"):
+    with pytest.raises(IllegalMoveError, match="face-up Scamper"):
         act(s, 0, "push", direction="down")
 
 
@@ -95,7 +95,7 @@ def test_bite_with_free_step_before_or_after_costs_target_a_chip_of_biters_choic
     s = act(s, 0, "bite", target="B", given=[1])
     assert ham(s, 1).pluck == 7
     s = act(s, 0, "step", to=[6, 2])
-    with pytest.raises(IllegalMove, match="one free step"):
+    with pytest.raises(IllegalMoveError, match="one free step"):
         act(s, 0, "step", to=[7, 2])
 
 
@@ -104,9 +104,9 @@ def test_throw_lands_within_half_mettle_ignoring_obstacles_or_in_the_pit() -> No
     s = position(V, spots, declared=["throw", "rest", "rest"])
     thrown = act(s, 0, "throw", target="B", to=[2, 3], given=[0])  # over C: obstacles ignored
     assert ham(thrown, 1).square == (2, 3)
-    with pytest.raises(IllegalMove, match="throws 3 square"):
+    with pytest.raises(IllegalMoveError, match="throws 3 square"):
         act(s, 0, "throw", target="B", to=[1, 3], given=[0])
-    with pytest.raises(IllegalMove, match="must land on an empty square"):
+    with pytest.raises(IllegalMoveError, match="must land on an empty square"):
         act(s, 0, "throw", target="B", to=[4, 3], given=[0])
     near = position(V, [("A", 4, 3, (0, 6, 1)), ("B", 3, 3, (2, 2, 3))], declared=["throw", "rest"])
     assert ham(act(near, 0, "throw", target="B", to="pit", given=[0]), 1).in_pit
@@ -117,7 +117,7 @@ def test_judo_throw_with_four_mettle_lands_next_to_the_thrower() -> None:
     s = act(s, 0, "throw", target="B", to=[6, 3], given=[0])  # 3 from B, but next to A
     assert ham(s, 1).square == (6, 3)
     weak = position(V, [("A", 5, 3, (1, 3, 3)), ("B", 4, 3, (2, 2, 3))], declared=["throw", "rest"])
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMoveError):
         act(weak, 0, "throw", target="B", to=[6, 3], given=[0])
 
 
@@ -133,22 +133,22 @@ def test_change_of_action_spends_a_face_up_chip() -> None:
     s = position(V, [("A", 5, 3, (2, 3, 2)), ("B", 4, 1, (2, 2, 3))], declared=["bite", "rest"])
     s = act(s, 0, "change", action="run", chip="mettle")
     assert ham(s, 0).traits == (2, 2, 2) and ham(s, 0).fatigue == 1
-    with pytest.raises(IllegalMove, match="once"):
+    with pytest.raises(IllegalMoveError, match="once"):
         act(s, 0, "change", action="rest")
 
 
 def test_pit_hamster_cannot_move_or_be_targeted() -> None:
     s = position(V, [("A", 0, 3, (3, 2, 2)), ("B", 1, 3, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="cannot get out"):
+    with pytest.raises(IllegalMoveError, match="cannot get out"):
         act(s, 0, "run", path=[[1, 2]])
     s = position(V, [("A", 1, 3, (3, 2, 2)), ("B", 0, 3, (2, 2, 3))], declared=["bite", "rest"])
-    with pytest.raises(IllegalMove, match="next to it"):
+    with pytest.raises(IllegalMoveError, match="next to it"):
         act(s, 0, "bite", target="B")
 
 
 def test_passed_out_hamster_may_only_rest() -> None:
     s = position(V, [("A", 5, 3, (0, 0, 0)), ("B", 4, 1, (2, 2, 3))], phase="declare", current=0)
-    with pytest.raises(IllegalMove, match="passed out"):
+    with pytest.raises(IllegalMoveError, match="passed out"):
         act(s, 0, "declare", action="run")
     assert ham(act(s, 0, "declare", action="rest"), 0).declared == "rest"
 
@@ -161,5 +161,5 @@ def test_next_during_resolve_finishes_the_current_hamster() -> None:
 
 def test_the_free_sidestep_cannot_push() -> None:
     s = position(V, [("A", 2, 2, (1, 3, 3)), ("B", 2, 3, (2, 2, 3))], declared=["run", "rest"])
-    with pytest.raises(IllegalMove, match="occupied by B"):
+    with pytest.raises(IllegalMoveError, match="occupied by B"):
         act(s, 0, "sidestep", to=[2, 3])

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve
 from companion.engine.flow import initial_state
 from companion.engine.rng import Draws
@@ -20,10 +20,10 @@ from tests.rules.helpers import new_game
 def test_setup_order_comes_from_the_hat_and_start_rows_are_one_to_five() -> None:
     state, _ = initial_state(SPEC, "v2.1", ("A", "B", "C"), 5, given=([2, 0, 1],))
     assert state.G.placement == (2, 0, 1) and state.ctx.current == 2
-    with pytest.raises(IllegalMove, match="rows 1 to 5"):
+    with pytest.raises(IllegalMoveError, match="rows 1 to 5"):
         act(state, 2, "place", to=[6, 1])
     state = act(state, 2, "place", to=[5, 1])
-    with pytest.raises(IllegalMove, match="taken"):
+    with pytest.raises(IllegalMoveError, match="taken"):
         act(state, 0, "place", to=[5, 1])
     assert state.ctx.current == 0
     assert state.G.speed == 1 and state.G.alligators == 1 and state.G.asterisk_row == 5
@@ -48,7 +48,7 @@ def test_allocation_is_secret_until_everyone_has_allocated() -> None:
     seen_by_a = SPEC.view(state.G, state.ctx, 0)["hamsters"][0]
     assert seen_by_b["traits"] is None and "my_allocation" not in seen_by_b
     assert seen_by_a["my_allocation"] == {"scamper": 5, "mettle": 1, "friskiness": 0}
-    with pytest.raises(IllegalMove, match="Waiting for B"):
+    with pytest.raises(IllegalMoveError, match="Waiting for B"):
         nxt(state)
 
 
@@ -56,7 +56,7 @@ def test_allocation_must_use_exactly_the_pluck_in_hand() -> None:
     s = position(
         "v2.1", [("A", 1, 1, (3, 2, 1)), ("B", 1, 2, (3, 2, 2))], phase="allocate", current=None
     )
-    with pytest.raises(IllegalMove, match="6 Pluck to allocate"):
+    with pytest.raises(IllegalMoveError, match="6 Pluck to allocate"):
         act(s, 0, "allocate", scamper=3, mettle=2, friskiness=2)
     assert ham(act(s, 0, "allocate", scamper=6, mettle=0, friskiness=0), 0).allocation == (6, 0, 0)
 
@@ -236,7 +236,7 @@ def test_tally_last_hamster_wins_and_none_left_means_alligators_win() -> None:
     assert "alligators win" in nxt(both).ctx.result
     going = nxt(s)
     assert not going.ctx.over  # a hamster in the Pit is still in play
-    with pytest.raises(IllegalMove, match="game is over"):
+    with pytest.raises(IllegalMoveError, match="game is over"):
         nxt(over)
 
 

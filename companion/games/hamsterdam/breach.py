@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -50,9 +50,9 @@ def _needs_sacrifice(spot: Spot) -> bool:
 def flip_end(game: Hamsterdam, seat: int, end: str, sacrifice: object = None) -> Hamsterdam:
     player = game.players[seat]
     if not due(player):
-        raise IllegalMove(f"{player.name} has no breach to resolve now.")
+        raise IllegalMoveError(f"{player.name} has no breach to resolve now.")
     if end not in (LEFT, RIGHT):
-        raise IllegalMove("Flip the dam card at the left or the right end.")
+        raise IllegalMoveError("Flip the dam card at the left or the right end.")
     index = 0 if end == LEFT else len(player.dam) - 1
     gone = player.dam[index]
     dam = player.dam[:index] + player.dam[index + 1 :]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.games.hamsterdam.catalogue import KINDS
 from companion.games.hamsterdam.model import DamCard
 
@@ -39,7 +39,7 @@ def default_deck_data() -> dict[str, Any]:
 
 def _count(value: object, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise IllegalMove(f"The deck's {what} must be a whole number from {low} to {high}.")
+        raise IllegalMoveError(f"The deck's {what} must be a whole number from {low} to {high}.")
     return value
 
 
@@ -63,7 +63,9 @@ def load_deck(data: Mapping[str, Any] | None = None) -> Deck:
         hamsters = _count(classic.get("hamsters", 14), "classic hamsters", 0, 99)
         kept = _count(classic.get("specials", 2), "classic specials", 0, 9)
     except (KeyError, TypeError, AttributeError) as missing:
-        raise IllegalMove(f"The Hamsterdam deck lacks {missing}; compare with deck.json.") from None
+        raise IllegalMoveError(
+            f"The Hamsterdam deck lacks {missing}; compare with deck.json."
+        ) from None
     if tuple(sorted(card.value for card in cards)) != DAM_VALUES:
-        raise IllegalMove("The deck must list exactly one dam card for each value 2 to 12.")
+        raise IllegalMoveError("The deck must list exactly one dam card for each value 2 to 12.")
     return Deck(cards, copies, single, tokens, hamsters, kept)

@@ -11,7 +11,7 @@ Cheekster or Janitster holds one flood or mops the dam, then rests.
 
 from __future__ import annotations
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -53,7 +53,7 @@ def _rest(game: Hamsterdam, seat: int, index: int, piece_id: int) -> Hamsterdam:
 
 def _die_face(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise IllegalMove(f"{what} must be a die face from 1 to 6.")
+        raise IllegalMoveError(f"{what} must be a die face from 1 to 6.")
     return value
 
 
@@ -62,9 +62,9 @@ def _other_seat(game: Hamsterdam, seat: int, value: object) -> int:
         named = value.lower()
         value = next((s for s, p in enumerate(game.players) if p.name.lower() == named), value)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(game.players):
-        raise IllegalMove(f"{value!r} is not a player at this table.")
+        raise IllegalMoveError(f"{value!r} is not a player at this table.")
     if value == seat:
-        raise IllegalMove("This special works on another player's dam, not your own.")
+        raise IllegalMoveError("This special works on another player's dam, not your own.")
     return value
 
 
@@ -75,7 +75,7 @@ def _step(player_dam_len: int, source: int, target: object, name: str) -> int:
         or not 1 <= target <= player_dam_len
         or abs(target - 1 - source) != 1
     ):
-        raise IllegalMove(f"{name} moves one card left or right (position {source + 1} ± 1).")
+        raise IllegalMoveError(f"{name} moves one card left or right (position {source + 1} ± 1).")
     return target - 1
 
 
@@ -99,7 +99,7 @@ def spinster(
     assert game.dice is not None
     which = args.get("die")
     if which not in (1, 2):
-        raise IllegalMove("Spinster turns die 1 or die 2.")
+        raise IllegalMoveError("Spinster turns die 1 or die 2.")
     face = _die_face(args.get("to"), "Spinster's new face")
     dice = (face, game.dice[1]) if which == 1 else (game.dice[0], face)
     return Used(
@@ -124,10 +124,10 @@ def physicster(
 def keep_roll(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
     """After Physicster: ``use`` "new" or "old"."""
     if game.alternative is None or seat != game.roller:
-        raise IllegalMove("Only the roller chooses, and only after a Physicster re-roll.")
+        raise IllegalMoveError("Only the roller chooses, and only after a Physicster re-roll.")
     use = args.get("use")
     if use not in ("new", "old"):
-        raise IllegalMove("Keep the 'old' or the 'new' roll.")
+        raise IllegalMoveError("Keep the 'old' or the 'new' roll.")
     dice = game.alternative if use == "new" else game.dice
     assert dice is not None
     game = replace(game, dice=dice, alternative=None)
@@ -154,13 +154,13 @@ def mobster(
 ) -> Used:
     by = args.get("by")
     if by not in (1, -1):
-        raise IllegalMove("Mobster counts the roll as 1 higher (by=1) or lower (by=-1).")
+        raise IllegalMoveError("Mobster counts the roll as 1 higher (by=1) or lower (by=-1).")
     player = game.players[seat]
     if player.mob or player.dodged:
-        raise IllegalMove(f"{player.name}'s flood value is already changed for this roll.")
+        raise IllegalMoveError(f"{player.name}'s flood value is already changed for this roll.")
     value = game.roll + by
     if not 2 <= value <= 12:
-        raise IllegalMove(f"Mobster cannot make the roll {value}: two dice show 2 to 12.")
+        raise IllegalMoveError(f"Mobster cannot make the roll {value}: two dice show 2 to 12.")
     game = game.with_player(seat, replace(player, mob=by))
     return Used(game, found[0][1].id, f"{player.name} floods at {value} this roll.")
 
@@ -195,7 +195,7 @@ def _near(found: list[Candidate], target: Flood, reach: int) -> Candidate:
         if abs(index - target.index) <= reach:
             return index, piece
     span = "on or next to" if reach else "on"
-    raise IllegalMove(f"That special must stand {span} the flooded card.")
+    raise IllegalMoveError(f"That special must stand {span} the flooded card.")
 
 
 def blobster(
@@ -231,7 +231,7 @@ def speedster(
     index, piece = found[0]
     target = pieces.index_of(game.players[seat], args.get("to"), "Speedster's destination")
     if target == index:
-        raise IllegalMove("Speedster must move to another card.")
+        raise IllegalMoveError("Speedster must move to another card.")
     game, lifted = _lift(game, seat, index, piece.id)
     return Used(
         pieces.land(game, seat, target, lifted), piece.id, f"dashed to position {target + 1}."
@@ -260,10 +260,12 @@ def contractster(
     source = pieces.index_of(player, args.get("from"), "the token's card")
     target = _step(len(player.dam), source, args.get("to"), "A flood token")
     if not player.dam[source].tokens:
-        raise IllegalMove(f"There is no flood token on {player.name}'s position {source + 1}.")
+        raise IllegalMoveError(f"There is no flood token on {player.name}'s position {source + 1}.")
     landing = player.dam[target]
     if landing.plain or any(s.name != SWIMSTER for s in landing.specials):
-        raise IllegalMove("Contractster cannot push water onto hamsters (only Swimster shares).")
+        raise IllegalMoveError(
+            "Contractster cannot push water onto hamsters (only Swimster shares)."
+        )
     player = player.with_spot(
         source, replace(player.dam[source], tokens=player.dam[source].tokens - 1)
     )
@@ -299,7 +301,7 @@ def momster(
     player = game.players[seat]
     count = min(2, player.rest_plain)
     if not count:
-        raise IllegalMove(f"{player.name} has no plain hamster resting for Momster to call.")
+        raise IllegalMoveError(f"{player.name} has no plain hamster resting for Momster to call.")
     spot = player.dam[index]
     player = replace(player, rest_plain=player.rest_plain - count)
     player = player.with_spot(index, replace(spot, plain=spot.plain + count))

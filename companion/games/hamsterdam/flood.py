@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -96,7 +96,7 @@ def find(game: Hamsterdam, seat: int, at: object) -> Flood:
     mine = [f for f in game.pending if f.seat == seat]
     name = game.players[seat].name
     if not mine:
-        raise IllegalMove(f"{name} has no flood to stop now.")
+        raise IllegalMoveError(f"{name} has no flood to stop now.")
     if at is None and len(mine) == 1:
         return mine[0]
     index = pieces.index_of(game.players[seat], at)
@@ -104,7 +104,7 @@ def find(game: Hamsterdam, seat: int, at: object) -> Flood:
         if flood.index == index:
             return flood
     where = ", ".join(str(f.index + 1) for f in mine)
-    raise IllegalMove(f"{name}'s flood is at position {where}, not {at}.")
+    raise IllegalMoveError(f"{name}'s flood is at position {where}, not {at}.")
 
 
 def settled(game: Hamsterdam, flood: Flood) -> Hamsterdam:
@@ -117,7 +117,9 @@ def let_water_in(game: Hamsterdam, flood: Flood) -> Hamsterdam:
     player = game.players[flood.seat]
     spot = player.dam[flood.index]
     if spot.hamsters:
-        raise IllegalMove(f"{player.name} must plug the {spot.value} card: a hamster stands there.")
+        raise IllegalMoveError(
+            f"{player.name} must plug the {spot.value} card: a hamster stands there."
+        )
     game = replace(settled(game, flood), supply=game.supply - 1)
     if game.supply < 0:
         game = game.note("The box has no flood token left: use a stand-in marker.")

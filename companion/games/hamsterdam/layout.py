@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.games.hamsterdam.catalogue import SWIMSTER
 from companion.games.hamsterdam.model import Hamsterdam, Player, Special
@@ -29,7 +29,7 @@ def pool(player: Player) -> tuple[int, tuple[Special, ...]]:
 
 def _whole(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise IllegalMove(f"{what} must be a whole number of hamsters.")
+        raise IllegalMoveError(f"{what} must be a whole number of hamsters.")
     return value
 
 
@@ -40,36 +40,36 @@ def lay_out(
     player = game.players[seat]
     plain, pieces = pool(player)
     if not isinstance(stacks, Sequence) or len(stacks) != len(player.dam):
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"Give {player.name} one plain-hamster count per dam position ({len(player.dam)})."
         )
     counts = [_whole(v, f"Position {i + 1}'s count") for i, v in enumerate(stacks)]
     dry = [spot.tokens == 0 for spot in player.dam]
     for i, count in enumerate(counts):
         if count and not dry[i]:
-            raise IllegalMove(
+            raise IllegalMoveError(
                 f"No hamster may be put on {player.name}'s {player.dam[i].value} card: "
                 "it has a flood token."
             )
     if sum(counts) > plain:
-        raise IllegalMove(f"{player.name} has only {plain} plain hamsters, not {sum(counts)}.")
+        raise IllegalMoveError(f"{player.name} has only {plain} plain hamsters, not {sum(counts)}.")
     if sum(counts) < plain and any(dry):
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{player.name} must place every plain hamster ({plain}), not {sum(counts)}."
         )
     left = list(pieces)
     on_spot: list[list[Special]] = [[] for _ in player.dam]
     for entry in specials:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
-            raise IllegalMove("Write each special hamster as [name, position].")
+            raise IllegalMoveError("Write each special hamster as [name, position].")
         ref, at = entry
         match = next((s for s in left if s.id == ref or s.name.lower() == str(ref).lower()), None)
         if match is None:
-            raise IllegalMove(f"{player.name} has no {ref} left to place.")
+            raise IllegalMoveError(f"{player.name} has no {ref} left to place.")
         if not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= len(player.dam):
-            raise IllegalMove(f"{match.name} needs a position from 1 to {len(player.dam)}.")
+            raise IllegalMoveError(f"{match.name} needs a position from 1 to {len(player.dam)}.")
         if not dry[at - 1] and match.name != SWIMSTER:
-            raise IllegalMove(
+            raise IllegalMoveError(
                 f"{match.name} may not stand on the {player.dam[at - 1].value} card: "
                 "it has a flood token (only Swimster may)."
             )
@@ -77,7 +77,7 @@ def lay_out(
         on_spot[at - 1].append(match)
     if left and any(dry):
         names = ", ".join(s.name for s in left)
-        raise IllegalMove(f"{player.name} must also place: {names}.")
+        raise IllegalMoveError(f"{player.name} must also place: {names}.")
     dam = tuple(
         replace(spot, plain=counts[i], specials=tuple(on_spot[i]))
         for i, spot in enumerate(player.dam)

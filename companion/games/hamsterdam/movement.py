@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -37,11 +37,11 @@ def move(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ham
     """The one move: ``from`` and ``to`` positions next to each other, which ``hamster``."""
     player = game.players[seat]
     if player.moved:
-        raise IllegalMove(f"{player.name} has already made the one move of this phase.")
+        raise IllegalMoveError(f"{player.name} has already made the one move of this phase.")
     source = pieces.index_of(player, args.get("from"), "the hamster's card")
     target = pieces.index_of(player, args.get("to"), "the destination")
     if abs(source - target) != 1:
-        raise IllegalMove("A hamster moves one card left or right.")
+        raise IllegalMoveError("A hamster moves one card left or right.")
     spot, piece = pieces.take(player.dam[source], args.get("hamster"), player.name)
     game = game.with_player(seat, replace(player.with_spot(source, spot), moved=True))
     return pieces.land(game, seat, target, piece)
@@ -93,7 +93,7 @@ def begin_redeploy(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
 
 def _not_yet(game: Hamsterdam, seat: int) -> None:
     if game.players[seat].redeployed:
-        raise IllegalMove(f"{game.players[seat].name} has already redeployed this round.")
+        raise IllegalMoveError(f"{game.players[seat].name} has already redeployed this round.")
 
 
 def clear(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
@@ -133,7 +133,7 @@ def lift(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ham
     _not_yet(game, seat)
     player = game.players[seat]
     if player.stage == PLACE:
-        raise IllegalMove(f"{player.name} has already picked up their hamsters.")
+        raise IllegalMoveError(f"{player.name} has already picked up their hamsters.")
     plain, specials = pool(player)
     dam = tuple(replace(spot, plain=0, specials=()) for spot in player.dam)
     player = replace(player, dam=dam, rest_plain=plain, rest_specials=specials, stage=PLACE)

@@ -7,7 +7,7 @@ stands on a card with a flood token (landing there clears one token and the hams
 
 from __future__ import annotations
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.games.hamsterdam.catalogue import SWIMSTER
 from companion.games.hamsterdam.model import Hamsterdam, Player, Special, Spot
@@ -21,7 +21,7 @@ def index_of(player: Player, value: object, what: str = "position") -> int:
     """A dam position named in a move (1 = the left end) as a 0-based index."""
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(player.dam):
         return value - 1
-    raise IllegalMove(
+    raise IllegalMoveError(
         f"{player.name}'s dam has positions 1 to {len(player.dam)}; {value!r} is not one ({what})."
     )
 
@@ -40,26 +40,26 @@ def take(spot: Spot, ref: object, owner: str) -> tuple[Spot, Piece]:
     """Lift one hamster off a stack: a plain one by default, else the named special."""
     if ref is None or (isinstance(ref, str) and ref.lower() in PLAIN_WORDS):
         if spot.plain == 0:
-            raise IllegalMove(f"{owner} has no plain hamster on the {spot.value} card.")
+            raise IllegalMoveError(f"{owner} has no plain hamster on the {spot.value} card.")
         return replace(spot, plain=spot.plain - 1), None
     for i in range(len(spot.specials) - 1, -1, -1):  # the topmost match
         if _matches(spot.specials[i], ref):
             special = spot.specials[i]
             rest = spot.specials[:i] + spot.specials[i + 1 :]
             return replace(spot, specials=rest), special
-    raise IllegalMove(f"{owner} has no {ref} on the {spot.value} card.")
+    raise IllegalMoveError(f"{owner} has no {ref} on the {spot.value} card.")
 
 
 def take_from_rest(player: Player, ref: object) -> tuple[Player, Piece]:
     if ref is None or (isinstance(ref, str) and ref.lower() in PLAIN_WORDS):
         if player.rest_plain == 0:
-            raise IllegalMove(f"{player.name} has no plain hamster in the reinforcement pile.")
+            raise IllegalMoveError(f"{player.name} has no plain hamster in the reinforcement pile.")
         return replace(player, rest_plain=player.rest_plain - 1), None
     for i, special in enumerate(player.rest_specials):
         if _matches(special, ref):
             rest = player.rest_specials[:i] + player.rest_specials[i + 1 :]
             return replace(player, rest_specials=rest), special
-    raise IllegalMove(f"{player.name} has no {ref} in the reinforcement pile.")
+    raise IllegalMoveError(f"{player.name} has no {ref} in the reinforcement pile.")
 
 
 def locate(player: Player, special_id: int) -> int | None:
@@ -106,7 +106,7 @@ def clear_token(game: Hamsterdam, seat: int, index: int) -> Hamsterdam:
     player = game.players[seat]
     spot = player.dam[index]
     if spot.tokens == 0:
-        raise IllegalMove(f"There is no flood token on {player.name}'s {spot.value} card.")
+        raise IllegalMoveError(f"There is no flood token on {player.name}'s {spot.value} card.")
     player = player.with_spot(index, replace(spot, tokens=spot.tokens - 1))
     return replace(game.with_player(seat, player), removed=game.removed + 1)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -126,16 +126,16 @@ def power(name: str, effect: Effect) -> Callable[[Hamsterdam, Ctx, int, Args, Dr
         copying = bool(args.get("copycat"))
         problem = timing_problem(game, ctx, seat, name)
         if problem:
-            raise IllegalMove(problem)
+            raise IllegalMoveError(problem)
         player = game.players[seat]
         actor = COPYCATSTER if copying else name
         found = candidates(game, seat, actor)
         if "piece" in args:  # several of a kind: the table may say which one acts
             found = [(index, s) for index, s in found if s.id == args["piece"]]
         if not found:
-            raise IllegalMove(f"{player.name} has no {actor} ready on the dam.")
+            raise IllegalMoveError(f"{player.name} has no {actor} ready on the dam.")
         if copying and not flood.on_dams(game, name):
-            raise IllegalMove(f"Copycatster can only imitate a {name} standing on some dam.")
+            raise IllegalMoveError(f"Copycatster can only imitate a {name} standing on some dam.")
         done = effect(game, ctx, seat, found, args, draws)
         game = replace(done.game, acted=done.game.acted | {done.piece})
         if copying:

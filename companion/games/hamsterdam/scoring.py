@@ -42,3 +42,12 @@ def end_if(game: Hamsterdam, ctx: Ctx) -> Outcome | None:
         winners,
         f"{game.piles} flood tokens have broken through: {names} {verb} with {why}.",
     )
+
+
+def report_figures(game: Hamsterdam) -> dict[str, float]:
+    """The balance report's own figures: water, breaches and hamsters lost, all players."""
+    return {
+        "flood_tokens_at_end": sum(p.water for p in game.players),
+        "breaches": sum(p.breaches for p in game.players),
+        "hamsters_lost": sum(p.lost for p in game.players),
+    }

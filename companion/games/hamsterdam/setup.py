@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -95,7 +95,7 @@ def _stage(game: Hamsterdam, seat: int, *expected: str) -> Player:
             PLACE: "place the hamsters",
             READY: "wait: they are ready",
         }[player.stage]
-        raise IllegalMove(f"{player.name} must {doing} now.")
+        raise IllegalMoveError(f"{player.name} must {doing} now.")
     return player
 
 
@@ -110,7 +110,7 @@ def pass_cards(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) 
         or cards[0] == cards[1]
         or any(v not in values for v in cards)
     ):
-        raise IllegalMove(f"{player.name} passes two different dam cards they hold (2 to 12).")
+        raise IllegalMoveError(f"{player.name} passes two different dam cards they hold (2 to 12).")
     game = game.with_player(
         seat, replace(player, passing=(int(cards[0]), int(cards[1])), stage=WAIT)
     )
@@ -164,7 +164,9 @@ def pass_card(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -
     card = args.get("card")
     values = [c.value for c in player.hand]
     if card not in values or card in player.passing:
-        raise IllegalMove(f"{player.name} passes a dam card they hold and have not chosen yet.")
+        raise IllegalMoveError(
+            f"{player.name} passes a dam card they hold and have not chosen yet."
+        )
     if not player.passing:
         return game.with_player(seat, replace(player, passing=(int(card),)))
     return pass_cards(game, ctx, seat, {"cards": [player.passing[0], int(card)]}, draws)
@@ -176,7 +178,7 @@ def _lay(game: Hamsterdam, seat: int, value: object) -> Hamsterdam:
     card = next((c for c in player.hand if c.value == value), None)
     if card is None:
         held = sorted(c.value for c in player.hand)
-        raise IllegalMove(f"{player.name} holds no {value} card to lay; they hold {held}.")
+        raise IllegalMoveError(f"{player.name} holds no {value} card to lay; they hold {held}.")
     hand = list(player.hand)
     hand.remove(card)
     return game.with_player(seat, replace(player, hand=tuple(hand), dam=(*player.dam, Spot(card))))
@@ -186,12 +188,12 @@ def _keep(game: Hamsterdam, seat: int, ref: object) -> Hamsterdam:
     """Keep one dealt special card: it becomes its piece(s) in the reinforcement pile."""
     player = game.players[seat]
     if player.keep <= 0:
-        raise IllegalMove(f"{player.name} has kept every special they may (one per blue dot).")
+        raise IllegalMoveError(f"{player.name} has kept every special they may (one per blue dot).")
     dealt = next(
         (s for s in player.dealt if s.id == ref or s.name.lower() == str(ref).lower()), None
     )
     if dealt is None:
-        raise IllegalMove(f"{player.name} was not dealt {ref} (or not that many).")
+        raise IllegalMoveError(f"{player.name} was not dealt {ref} (or not that many).")
     game, pieces = _pieces(game, [dealt.name])
     player = game.players[seat]
     return game.with_player(
@@ -229,10 +231,10 @@ def arrange(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> 
     order = args.get("order")
     held = sorted(c.value for c in player.hand)
     if not isinstance(order, list) or sorted(order) != held:
-        raise IllegalMove(f"{player.name} must line up exactly the cards they hold: {held}.")
+        raise IllegalMoveError(f"{player.name} must line up exactly the cards they hold: {held}.")
     kept = args.get("keep", [])
     if not isinstance(kept, list) or len(kept) != player.keep:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{player.name} keeps {player.keep} of the dealt specials (one per blue dot)."
         )
     for ref in kept:
@@ -270,12 +272,12 @@ def stand(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ha
     """
     player = _stage(game, seat, PLACE)
     if ctx.phase == "redeploy" and player.redeployed:
-        raise IllegalMove(f"{player.name} has already redeployed this round.")
+        raise IllegalMoveError(f"{player.name} has already redeployed this round.")
     index = index_of(player, args.get("at"), "where the hamster stands")
     player, piece = take_from_rest(player, args.get("hamster"))
     spot = player.dam[index]
     if spot.tokens and (piece is None or piece.name != SWIMSTER):
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"No hamster may be put on {player.name}'s {spot.value} card: it has a flood token "
             "(only Swimster may)."
         )
@@ -320,13 +322,13 @@ def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
     tablet a picker per die and per tie-break; without it the dice are drawn.
     """
     if game.first >= 0:
-        raise IllegalMove(f"{game.players[game.first].name} already rolls first.")
+        raise IllegalMoveError(f"{game.players[game.first].name} already rolls first.")
     if "first" in args:
         first = args["first"]
         if not isinstance(first, int) or isinstance(first, bool):
-            raise IllegalMove("Say which seat won the roll-off.")
+            raise IllegalMoveError("Say which seat won the roll-off.")
         if not 0 <= first < len(game.players):
-            raise IllegalMove(f"There is no seat {first} at this table.")
+            raise IllegalMoveError(f"There is no seat {first} at this table.")
         return replace(game, first=first).note(
             f"{game.players[first].name} won the roll-off and rolls first every round."
         )

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.engine.spec import GameSpec, MoveSpec, PhaseSpec, TurnOrder
+from companion.engine.readings import DICE
+from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, PhaseSpec, TurnOrder
 from companion.games.hamsterdam import (
+    bot,
     breach,
     effects,
     flood,
@@ -38,9 +40,10 @@ from companion.games.hamsterdam.catalogue import (
 )
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
-from companion.games.hamsterdam.scoring import end_if
+from companion.games.hamsterdam.scoring import end_if, report_figures
 from companion.games.hamsterdam.text import render
 from companion.games.hamsterdam.view import prompt, view
+from companion.observations import roll_from_dice
 
 NAME = "hamsterdam"
 
@@ -82,19 +85,31 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         next=_to("round"),
         moves={
             "pass_cards": MoveSpec(
-                setup.pass_cards, "full: cards=[to the left, to the right]", any_seat=True
+                setup.pass_cards,
+                "full: cards=[to the left, to the right]",
+                any_seat=True,
+                secret=True,
             ),
             "pass_card": MoveSpec(
-                setup.pass_card, "full: card (first to the left, then to the right)", any_seat=True
+                setup.pass_card,
+                "full: card (first to the left, then to the right)",
+                any_seat=True,
+                secret=True,
             ),
             "lay_card": MoveSpec(
                 setup.lay_card, "full: card, the next one from the left", any_seat=True
             ),
             "keep_special": MoveSpec(
-                setup.keep_special, "full: special (id or name) to keep", any_seat=True
+                setup.keep_special,
+                "full: special (id or name) to keep",
+                any_seat=True,
+                secret=True,
             ),
             "arrange": MoveSpec(
-                setup.arrange, "full: order=[values left to right], keep=[specials]", any_seat=True
+                setup.arrange,
+                "full: order=[values left to right], keep=[specials]",
+                any_seat=True,
+                secret=True,
             ),
             "place": MoveSpec(
                 setup.place, "stacks=[plain per position], specials=[[name, at]]", any_seat=True
@@ -215,4 +230,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     text=render,
     seat_name=lambda game, seat: game.players[seat].name,
     choices=choices,
+    bot=bot.candidates,
+    report=BalanceReport(figures=report_figures),
+    readings={DICE: roll_from_dice},
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
@@ -59,7 +59,7 @@ def throw(game: Hamsterdam, draws: Draws) -> Hamsterdam:
 def roll(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
     """Enter the roller's two dice (any seat may type them in for the table)."""
     if game.dice is not None and not game.dry:
-        raise IllegalMove("The dice are already read for this turn; undo to correct them.")
+        raise IllegalMoveError("The dice are already read for this turn; undo to correct them.")
     return throw(game, draws)
 
 

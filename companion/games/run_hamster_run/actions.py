@@ -2,7 +2,7 @@
 
 Players move the real pieces; each move here says what was done (a path, a push, a throw)
 and the engine checks it is legal, draws any HAT test, and charges the chips. A move the
-rules forbid raises :class:`IllegalMove` with a sentence naming the rule.
+rules forbid raises :class:`IllegalMoveError` with a sentence naming the rule.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from math import ceil
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
@@ -55,7 +55,7 @@ def seat_of(game: Belt, value: object) -> int:
     for seat, hamster in enumerate(game.hamsters):
         if isinstance(value, str) and hamster.name.lower() == value.lower():
             return seat
-    raise IllegalMove(f"There is no hamster called {value!r} in this game.")
+    raise IllegalMoveError(f"There is no hamster called {value!r} in this game.")
 
 
 def square_of(value: object) -> Square:
@@ -68,13 +68,13 @@ def square_of(value: object) -> Square:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return (int(value[0]), int(value[1]))
-    raise IllegalMove(f"{value!r} is not a square: write [row, lane], for example [3, 2].")
+    raise IllegalMoveError(f"{value!r} is not a square: write [row, lane], for example [3, 2].")
 
 
 def _path(args: Args) -> list[Square]:
     raw = args.get("path")
     if not isinstance(raw, list) or not raw:
-        raise IllegalMove("Say which squares the hamster crossed, in order, as 'path'.")
+        raise IllegalMoveError("Say which squares the hamster crossed, in order, as 'path'.")
     return [square_of(item) for item in raw]
 
 
@@ -86,7 +86,9 @@ def _action(args: Args, rules: str) -> str:
     action = str(args.get("action", "")).lower()
     if action not in ACTIONS[rules]:
         names = ", ".join(ACTION_TITLES[a] for a in ACTIONS[rules])
-        raise IllegalMove(f"{action or 'That'!r} is not an action in these rules; choose {names}.")
+        raise IllegalMoveError(
+            f"{action or 'That'!r} is not an action in these rules; choose {names}."
+        )
     return action
 
 
@@ -96,7 +98,9 @@ def declare(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     hamster = game.hamsters[seat]
     action = _action(args, game.rules)
     if hamster.passed_out and action != REST:
-        raise IllegalMove(f"{hamster.name} has passed out (no Pluck in traits) and may only Rest.")
+        raise IllegalMoveError(
+            f"{hamster.name} has passed out (no Pluck in traits) and may only Rest."
+        )
     return game.with_hamster(seat, _copy_hamster(hamster, declared=action, did=""))
 
 
@@ -107,14 +111,14 @@ def _acting(game: Belt, seat: int) -> tuple[Resolution, Hamster]:
     if res is None or res.seat != seat:
         res = Resolution(seat=seat, action=hamster.declared or REST)
     if res.finished:
-        raise IllegalMove(f"{hamster.name}'s action is over; press NEXT for the next hamster.")
+        raise IllegalMoveError(f"{hamster.name}'s action is over; press NEXT for the next hamster.")
     return res, hamster
 
 
 def _require(res: Resolution, hamster: Hamster, *actions: str, doing: str) -> None:
     if res.action not in actions:
         names = " or ".join(ACTION_TITLES[a] for a in actions)
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} is resolving {ACTION_TITLES[res.action]}; to {doing} needs "
             f"{names} (change action first, at a cost of one Pluck chip)."
         )
@@ -122,7 +126,7 @@ def _require(res: Resolution, hamster: Hamster, *actions: str, doing: str) -> No
 
 def _not_in_pit(hamster: Hamster) -> None:
     if hamster.in_pit:
-        raise IllegalMove(f"{hamster.name} is in the Alligator Pit and cannot get out.")
+        raise IllegalMoveError(f"{hamster.name} is in the Alligator Pit and cannot get out.")
 
 
 def _save(game: Belt, seat: int, hamster: Hamster, res: Resolution) -> Belt:
@@ -137,16 +141,16 @@ def _place(hamster: Hamster, square: Square) -> Hamster:
 
 def _check_step(game: Belt, start: Square, square: Square, who: str) -> None:
     if not adjacent(start, square) and not (square[0] == PIT and start[0] == 1):
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{_named(square)} is not next to {_named(start)}: steps go one square across or along."
         )
     if square[0] == PIT:
         return
     if not on_board(*square):
-        raise IllegalMove(f"{who} would hit a wall: {_named(square)} is off the belt.")
+        raise IllegalMoveError(f"{who} would hit a wall: {_named(square)} is off the belt.")
     occupant = game.occupant(*square)
     if occupant is not None:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{_named(square)} is occupied by {game.hamsters[occupant].name}: "
             "moving into it is a push."
         )
@@ -158,7 +162,9 @@ def _walk(game: Belt, hamster: Hamster, path: list[Square]) -> Square:
         _check_step(game, position, square, hamster.name)
         position = square
         if square[0] == PIT and index != len(path) - 1:
-            raise IllegalMove(f"{hamster.name} falls into the Pit and cannot move on from there.")
+            raise IllegalMoveError(
+                f"{hamster.name} falls into the Pit and cannot move on from there."
+            )
     return position
 
 
@@ -175,24 +181,24 @@ def change(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     res, hamster = _acting(game, seat)
     action = _action(args, game.rules)
     if res.acted or res.changed:
-        raise IllegalMove(f"{hamster.name} can only change action once, before acting.")
+        raise IllegalMoveError(f"{hamster.name} can only change action once, before acting.")
     if action == res.action:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} already declared {ACTION_TITLES[action]}; a new target costs nothing."
         )
     if hamster.passed_out:
-        raise IllegalMove(f"{hamster.name} has passed out and may only Rest.")
+        raise IllegalMoveError(f"{hamster.name} has passed out and may only Rest.")
     chip = args.get("chip")
     if game.rules == CLASSIC:
         trait = trait_index(chip) if chip is not None else None
         if trait is not None and hamster.traits[trait] == 0:
-            raise IllegalMove(f"{hamster.name} has no {TRAIT_TITLES[trait]} chip to pay with.")
+            raise IllegalMoveError(f"{hamster.name} has no {TRAIT_TITLES[trait]} chip to pay with.")
         hamster = chips.lose(hamster, 1, trait)
     else:
         if chip is None:
             trait = next((t for t in hamster.loss_order if hamster.up(t) > 0), None)
             if trait is None:
-                raise IllegalMove(
+                raise IllegalMoveError(
                     f"{hamster.name} has no face-up chip to spend on changing action."
                 )
         else:
@@ -211,14 +217,16 @@ def run(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     if game.rules == CLASSIC:
         _require(res, hamster, RUN, PUSH, THROW, doing="move")
         if pay not in ("flip", "double"):
-            raise IllegalMove("Pay for a classic Run with 'flip' (1 square a chip) or 'double'.")
+            raise IllegalMoveError(
+                "Pay for a classic Run with 'flip' (1 square a chip) or 'double'."
+            )
         if pay == "double" and ((res.action != RUN and not res.pushed) or res.lost_push):
-            raise IllegalMove(
+            raise IllegalMoveError(
                 "Two squares a chip is only for Running (or after a successful push), "
                 "never after a failed push."
             )
         if res.action == THROW and res.challenged:
-            raise IllegalMove(f"{hamster.name}'s Throw has been made; the turn is over.")
+            raise IllegalMoveError(f"{hamster.name}'s Throw has been made; the turn is over.")
         end = _walk(game, hamster, path)
         if pay == "flip":
             hamster = chips.flip(hamster, SCAMPER, len(path))
@@ -227,9 +235,11 @@ def run(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     else:
         _require(res, hamster, RUN, doing="run")
         if pay not in ("flip", "spend"):
-            raise IllegalMove("Pay for a Run with 'flip' (1 square a chip) or 'spend' (2 squares).")
+            raise IllegalMoveError(
+                "Pay for a Run with 'flip' (1 square a chip) or 'spend' (2 squares)."
+            )
         if pay == "spend" and len(path) > 2:
-            raise IllegalMove("One spent Scamper chip moves a hamster two squares at most.")
+            raise IllegalMoveError("One spent Scamper chip moves a hamster two squares at most.")
         end = _walk(game, hamster, path)
         if pay == "flip":
             hamster = chips.flip(hamster, SCAMPER, len(path))
@@ -245,12 +255,12 @@ def sidestep(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     _not_in_pit(hamster)
     _require(res, hamster, RUN, doing="sidestep")
     if game.rules == CLASSIC:
-        raise IllegalMove("The classic rules have no free sidestep.")
+        raise IllegalMoveError("The classic rules have no free sidestep.")
     if res.sidestep_used:
-        raise IllegalMove(f"{hamster.name} has already taken the free sidestep this Run.")
+        raise IllegalMoveError(f"{hamster.name} has already taken the free sidestep this Run.")
     to = square_of(args.get("to"))
     if to[0] != hamster.row or abs(to[1] - hamster.lane) != 1:
-        raise IllegalMove("The free sidestep goes one square left or right, not up or down.")
+        raise IllegalMoveError("The free sidestep goes one square left or right, not up or down.")
     _check_step(game, hamster.square, to, hamster.name)
     hamster = _place(hamster, to)
     return _save(game, seat, hamster, replace(res, acted=True, sidestep_used=True, pushing=None))
@@ -262,23 +272,27 @@ def climb(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     _not_in_pit(hamster)
     _require(res, hamster, RUN, doing="climb")
     if game.rules == CLASSIC:
-        raise IllegalMove("The classic rules have no climbing; push instead.")
+        raise IllegalMoveError("The classic rules have no climbing; push instead.")
     over_seat = seat_of(game, args.get("over"))
     over = game.hamsters[over_seat]
     if not over.on_belt or not adjacent(hamster.square, over.square):
-        raise IllegalMove(f"{hamster.name} can only climb over a hamster on a square next to it.")
+        raise IllegalMoveError(
+            f"{hamster.name} can only climb over a hamster on a square next to it."
+        )
     to = square_of(args.get("to"))
     if to == hamster.square or not adjacent(over.square, to) or not _vacant(game, to):
-        raise IllegalMove(f"A climb ends on an empty belt square next to {over.name}.")
+        raise IllegalMoveError(f"A climb ends on an empty belt square next to {over.name}.")
     pay = str(args.get("pay", "flip"))
     if pay == "flip":
         hamster = chips.flip(hamster, SCAMPER, 3)
     elif pay == "spend":
         if hamster.up(SCAMPER) < 2:
-            raise IllegalMove(f"{hamster.name} needs two face-up Scamper chips to spend and flip.")
+            raise IllegalMoveError(
+                f"{hamster.name} needs two face-up Scamper chips to spend and flip."
+            )
         hamster = chips.flip(chips.spend(hamster, SCAMPER, 1), SCAMPER, 1)
     else:
-        raise IllegalMove(
+        raise IllegalMoveError(
             "Pay for a climb with 'flip' (three chips) or 'spend' (one spent, one flipped)."
         )
     hamster = _place(hamster, to)
@@ -294,16 +308,16 @@ def push(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     _require(res, hamster, PUSH if classic else RUN, doing="push")
     direction = str(args.get("direction", "")).lower()
     if direction not in DIRECTIONS:
-        raise IllegalMove("Say which way to push: up, down (toward the Pit), left or right.")
+        raise IllegalMoveError("Say which way to push: up, down (toward the Pit), left or right.")
     d_row, d_lane = DIRECTIONS[direction]
     target = (hamster.row + d_row, hamster.lane + d_lane)
     if not on_board(*target):
-        raise IllegalMove(f"There is no hamster {direction} of {hamster.name} to push.")
+        raise IllegalMoveError(f"There is no hamster {direction} of {hamster.name} to push.")
     object_seat = game.occupant(*target)
     if object_seat is None:
-        raise IllegalMove(f"{_named(target)} is empty: that is a Run, not a push.")
+        raise IllegalMoveError(f"{_named(target)} is empty: that is a Run, not a push.")
     if not classic and hamster.up(SCAMPER) == 0:
-        raise IllegalMove(f"{hamster.name} needs a face-up Scamper chip to flip for a push.")
+        raise IllegalMoveError(f"{hamster.name} needs a face-up Scamper chip to flip for a push.")
     victim = game.hamsters[object_seat]
     beyond = (target[0] + d_row, target[1] + d_lane)
     blocked = beyond[0] > ROWS or not 1 <= beyond[1] <= LANES
@@ -350,10 +364,10 @@ def step_free(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt
     res, hamster = _acting(game, seat)
     _not_in_pit(hamster)
     if game.rules == CLASSIC:
-        raise IllegalMove("In the classic rules a hamster moves by Running, paying Scamper.")
+        raise IllegalMoveError("In the classic rules a hamster moves by Running, paying Scamper.")
     _require(res, hamster, BITE, THROW, doing="take the free step")
     if res.free_step_used:
-        raise IllegalMove(f"{hamster.name} has already taken the one free step.")
+        raise IllegalMoveError(f"{hamster.name} has already taken the one free step.")
     to = square_of(args.get("to"))
     _check_step(game, hamster.square, to, hamster.name)
     hamster = _place(hamster, to)
@@ -364,7 +378,7 @@ def _adjacent_target(game: Belt, hamster: Hamster, args: Args, verb: str) -> int
     target_seat = seat_of(game, args.get("target"))
     target = game.hamsters[target_seat]
     if not target.on_belt or not hamster.on_belt or not adjacent(hamster.square, target.square):
-        raise IllegalMove(f"{hamster.name} can only {verb} a hamster on a square next to it.")
+        raise IllegalMoveError(f"{hamster.name} can only {verb} a hamster on a square next to it.")
     return target_seat
 
 
@@ -373,7 +387,7 @@ def bite(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     res, hamster = _acting(game, seat)
     _require(res, hamster, BITE, doing="bite")
     if res.challenged:
-        raise IllegalMove(f"{hamster.name} has already bitten this round.")
+        raise IllegalMoveError(f"{hamster.name} has already bitten this round.")
     target_seat = _adjacent_target(game, hamster, args, "bite")
     target = game.hamsters[target_seat]
     chip = args.get("chip")
@@ -382,7 +396,9 @@ def bite(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     else:
         trait = trait_index(chip)
     if target.traits[trait] == 0:
-        raise IllegalMove(f"{target.name} has no {TRAIT_TITLES[trait]} chip to lose; pick another.")
+        raise IllegalMoveError(
+            f"{target.name} has no {TRAIT_TITLES[trait]} chip to lose; pick another."
+        )
     game, winner = chips.mettle_test(
         game,
         seat,
@@ -405,7 +421,7 @@ def throw(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     _not_in_pit(hamster)
     _require(res, hamster, THROW, doing="throw")
     if res.challenged:
-        raise IllegalMove(f"{hamster.name} has already thrown this round.")
+        raise IllegalMoveError(f"{hamster.name} has already thrown this round.")
     target_seat = _adjacent_target(game, hamster, args, "throw")
     target = game.hamsters[target_seat]
     why = f"{hamster.name} throws {target.name}"
@@ -450,18 +466,20 @@ def _check_landing(game: Belt, thrower: Hamster, target: Hamster, to: Square) ->
     if to[0] == PIT:
         if target.row <= reach:
             return
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{thrower.name}'s Mettle of {thrower.traits[METTLE]} throws {reach} square(s): "
             f"the Pit is {target.row} away from {target.name}."
         )
     if not _vacant(game, to):
-        raise IllegalMove(f"A thrown hamster must land on an empty square; {_named(to)} is not.")
+        raise IllegalMoveError(
+            f"A thrown hamster must land on an empty square; {_named(to)} is not."
+        )
     distance = abs(to[0] - target.row) + abs(to[1] - target.lane)
     if 1 <= distance <= reach:
         return
     if thrower.traits[METTLE] >= 4 and adjacent(thrower.square, to):
         return  # judo: flipped over onto any empty square next to the thrower
-    raise IllegalMove(
+    raise IllegalMoveError(
         f"{thrower.name}'s Mettle of {thrower.traits[METTLE]} throws {reach} square(s) at most; "
         f"{_named(to)} is {distance} away from {target.name}."
     )

@@ -6,7 +6,7 @@ pile and every gain moves one back, so ``traits + fatigue == 7`` holds by constr
 
 from __future__ import annotations
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
@@ -34,7 +34,7 @@ def _set(values: tuple[int, int, int], index: int, value: int) -> tuple[int, int
 def flip(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
     """Turn face-up chips face-down (used this round, still in the trait)."""
     if hamster.up(trait) < count:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} has {hamster.up(trait)} face-up {TRAIT_TITLES[trait]} chip(s), "
             f"not the {count} this needs."
         )
@@ -44,7 +44,7 @@ def flip(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
 def spend(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
     """Move face-up chips of a trait to the Fatigue pile."""
     if hamster.up(trait) < count:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} has {hamster.up(trait)} face-up {TRAIT_TITLES[trait]} chip(s) "
             f"to spend, not {count}."
         )
@@ -58,7 +58,7 @@ def spend(hamster: Hamster, trait: int, count: int = 1) -> Hamster:
 def lose_from(hamster: Hamster, trait: int, *, face_up_first: bool = False) -> Hamster:
     """Lose one chip of a named trait to Fatigue (a used, face-down one unless told otherwise)."""
     if hamster.traits[trait] == 0:
-        raise IllegalMove(f"{hamster.name} has no {TRAIT_TITLES[trait]} chip to lose.")
+        raise IllegalMoveError(f"{hamster.name} has no {TRAIT_TITLES[trait]} chip to lose.")
     down = hamster.down[trait]
     if down > 0 and not (face_up_first and hamster.up(trait) > 0):
         down -= 1
@@ -88,7 +88,7 @@ def lose(hamster: Hamster, count: int, first: int | None = None) -> Hamster:
 def regain(hamster: Hamster, trait: int) -> Hamster:
     """Take one chip back from the Fatigue pile into a trait."""
     if hamster.fatigue == 0:
-        raise IllegalMove(f"{hamster.name} has no chip in the Fatigue pile to take back.")
+        raise IllegalMoveError(f"{hamster.name} has no chip in the Fatigue pile to take back.")
     return _copy_hamster(
         hamster,
         traits=_set(hamster.traits, trait, hamster.traits[trait] + 1),
@@ -125,7 +125,7 @@ def mettle_test(
     attacker, target = game.hamsters[initiator], game.hamsters[defender]
     i_chips, d_chips = attacker.traits[METTLE], target.traits[METTLE]
     if i_chips == 0:
-        raise IllegalMove(f"{attacker.name} has no Mettle, so cannot start a test of Mettle.")
+        raise IllegalMoveError(f"{attacker.name} has no Mettle, so cannot start a test of Mettle.")
     if not resist:
         d_chips = 0
     winner = (

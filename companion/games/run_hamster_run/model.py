@@ -189,6 +189,6 @@ def trait_index(value: object, what: str = "trait") -> int:
         return value
     if isinstance(value, str) and value.lower() in TRAIT_ALIASES:
         return TRAIT_ALIASES[value.lower()]
-    from companion.engine.errors import IllegalMove
+    from companion.engine.errors import IllegalMoveError
 
-    raise IllegalMove(f"{value!r} is not a {what}: use scamper, mettle or friskiness.")
+    raise IllegalMoveError(f"{value!r} is not a {what}: use scamper, mettle or friskiness.")

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from math import ceil
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
 from companion.engine.rng import Draws
@@ -45,7 +45,7 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
     """Seven chips each; the HAT decides the order in which hamsters are placed."""
     colours = options.get("colours") or COLOURS[: len(players)]
     if len(colours) != len(players) or len(set(colours)) != len(colours):
-        raise IllegalMove("Give every hamster its own colour, one colour per player.")
+        raise IllegalMoveError("Give every hamster its own colour, one colour per player.")
     # Until allocation, all seven chips wait in the hamster's hand: count them as Scamper.
     hamsters = tuple(
         Hamster(name=name, colour=str(colour), traits=(CHIPS, 0, 0))
@@ -59,11 +59,11 @@ def place(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     row, lane = square_of(args.get("to"))
     hamster = game.hamsters[seat]
     if row not in START_ROWS or not on_board(row, lane):
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} must start on rows 1 to 5 (no farther than the asterisk strip)."
         )
     if game.occupant(row, lane) is not None:
-        raise IllegalMove(f"Row {row}, lane {lane} is taken; pick an empty square.")
+        raise IllegalMoveError(f"Row {row}, lane {lane} is taken; pick an empty square.")
     return game.with_hamster(seat, _copy_hamster(hamster, row=row, lane=lane, start_row=row))
 
 
@@ -96,13 +96,13 @@ def allocate(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     """Secretly split the Pluck in hand between the traits (may be redone until the reveal)."""
     hamster = game.hamsters[seat]
     if hamster.eaten:
-        raise IllegalMove(f"{hamster.name} has been eaten and is out of the game.")
+        raise IllegalMoveError(f"{hamster.name} has been eaten and is out of the game.")
     try:
         split = (int(args["scamper"]), int(args["mettle"]), int(args["friskiness"]))
     except (KeyError, TypeError, ValueError):
-        raise IllegalMove("Give whole numbers for scamper, mettle and friskiness.") from None
+        raise IllegalMoveError("Give whole numbers for scamper, mettle and friskiness.") from None
     if min(split) < 0 or sum(split) != hamster.pluck:
-        raise IllegalMove(
+        raise IllegalMoveError(
             f"{hamster.name} has {hamster.pluck} Pluck to allocate (7 minus {hamster.fatigue} "
             f"in Fatigue), not {sum(split)}."
         )
@@ -110,10 +110,10 @@ def allocate(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     loss_order = hamster.loss_order
     if order is not None:
         if not isinstance(order, list):
-            raise IllegalMove("'loss_order' lists the three traits, first to lose first.")
+            raise IllegalMoveError("'loss_order' lists the three traits, first to lose first.")
         indices = tuple(trait_index(item) for item in order)
         if sorted(indices) != [0, 1, 2]:
-            raise IllegalMove("'loss_order' must name each trait once.")
+            raise IllegalMoveError("'loss_order' must name each trait once.")
         loss_order = (indices[0], indices[1], indices[2])
     return game.with_hamster(seat, _copy_hamster(hamster, allocation=split, loss_order=loss_order))
 

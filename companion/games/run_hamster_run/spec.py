@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.errors import IllegalMove
+from companion.engine.errors import IllegalMoveError
 from companion.engine.rng import Draws
-from companion.engine.spec import GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
 from companion.engine.state import Ctx
-from companion.games.run_hamster_run import actions, rounds
+from companion.games.run_hamster_run import actions, bot, rounds, table
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
 from companion.games.run_hamster_run.text import render
@@ -19,12 +19,12 @@ NAME = "run-hamster-run"
 
 def _must_declare(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     assert ctx.current is not None
-    raise IllegalMove(f"{game.hamsters[ctx.current].name} must declare an action first.")
+    raise IllegalMoveError(f"{game.hamsters[ctx.current].name} must declare an action first.")
 
 
 def _must_place(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     assert ctx.current is not None
-    raise IllegalMove(f"{game.hamsters[ctx.current].name} must place their hamster first.")
+    raise IllegalMoveError(f"{game.hamsters[ctx.current].name} must place their hamster first.")
 
 
 def _finish_current(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
@@ -65,7 +65,11 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         name="allocate",
         title="1 Allocate Pluck",
         next=_to("initiative"),
-        moves={"allocate": MoveSpec(rounds.allocate, "scamper, mettle, friskiness", any_seat=True)},
+        moves={
+            "allocate": MoveSpec(
+                rounds.allocate, "scamper, mettle, friskiness", any_seat=True, secret=True
+            )
+        },
         on_begin=rounds.begin_allocation,
         on_end=rounds.reveal,
         blocker=rounds.allocation_blocker,
@@ -148,4 +152,12 @@ SPEC: GameSpec[Belt] = GameSpec(
     seat_name=lambda game, seat: game.hamsters[seat].name,
     choices=choices,
     table_changes=table_changes,
+    bot=bot.candidates,
+    report=BalanceReport(
+        figures=table.report_figures,
+        seat_group=("start_row", table.start_rows),
+        nobody_wins="alligator_wins",
+    ),
+    readings=table.READINGS,
+    cues=table.cues,
 )

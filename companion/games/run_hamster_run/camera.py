@@ -4,19 +4,23 @@ The comparison works on the game's *public view* (``run_hamster_run.view``: each
 name, colour, row, lane, Pit and eaten flags, and the asterisk row), the same data the
 tablet draws, so the camera is checked against exactly what the players are shown. A
 hamster is matched to its piece by colour, the colour the game gave it at set-up and the
-calibration sampled. Nothing here changes the game: the result is a list of sentences.
+calibration sampled. Nothing here changes the game: the result is a read-only note, a
+list of sentences, which the table shows under the Pit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Literal
 
-from companion.camera_notes import AGREE_NOTE, BoardCheck
-from companion.vision.board import BoardReading, Cell
+from companion.engine.readings import BeltSeen, Note, Square, Verdict
+from companion.engine.spec import GameSpec
+from companion.engine.state import State
+from companion.games.run_hamster_run.model import Belt
 
 PIT = "pit"
-Where = Cell | str | None  # a square, "pit", or None (not on the table)
+Where = Square | Literal["pit"] | None  # a square, "pit", or None (not on the table)
+AGREE_NOTE = "Camera agrees with the board."
 
 
 def _square(where: Where) -> str:
@@ -36,9 +40,9 @@ def _game_where(hamster: Mapping[str, Any]) -> Where:
     return (int(row), int(lane)) if row and lane else None
 
 
-def _camera_where(reading: BoardReading, colour: str) -> Where:
-    if colour in reading.hamsters:
-        return reading.hamsters[colour]
+def _camera_where(reading: BeltSeen, colour: str) -> Where:
+    if colour in reading.pieces:
+        return reading.pieces[colour]
     return PIT if colour in reading.in_pit else None
 
 
@@ -72,21 +76,21 @@ def hamster_difference(hamster: Mapping[str, Any], seen: Where, calibrated: bool
     return f"Camera sees {who} {_square(seen)}; the game has {name} {_square(expected)}."
 
 
-def compare_board(
-    reading: BoardReading,
-    view: Mapping[str, Any],
-    calibrated: Collection[str],
-    *,
-    game_id: int,
-    seq: int,
-) -> BoardCheck:
+def check_belt(spec: GameSpec[Belt], state: State[Belt], reading: BeltSeen) -> Verdict:
+    """The table's rule for a steady belt reading: a note comparing it with the game."""
+    view = spec.view(state.G, state.ctx, None)
+    return Verdict(note=compare_board(reading, view, reading.colours))
+
+
+def compare_board(reading: BeltSeen, view: Mapping[str, Any], calibrated: Collection[str]) -> Note:
     """Every difference between ``reading`` and the game's ``view``, one sentence each.
 
     ``calibrated`` lists the colours the calibration has profiles for. The asterisk strip is
     compared only when the camera clearly sees one (faint asterisks are not a disagreement).
+    The note's status is ``agree``, ``differ`` or ``blocked``.
     """
     if reading.blocked:
-        return BoardCheck(game_id, seq, "blocked", (blocked_note(reading.reason),))
+        return Note("blocked", (blocked_note(reading.blocked),))
     differences = []
     for hamster in view.get("hamsters", []):
         colour = hamster["colour"]
@@ -95,11 +99,11 @@ def compare_board(
         if found is not None:
             differences.append(found)
     expected_row = view.get("asterisk_row")
-    if reading.asterisk_row is not None and reading.asterisk_row != expected_row:
+    if reading.marker_row is not None and reading.marker_row != expected_row:
         differences.append(
-            f"Camera sees the asterisk strip on row {reading.asterisk_row}; "
+            f"Camera sees the asterisk strip on row {reading.marker_row}; "
             f"the game has it on row {expected_row}."
         )
     if differences:
-        return BoardCheck(game_id, seq, "differ", tuple(differences))
-    return BoardCheck(game_id, seq, "agree", (AGREE_NOTE,))
+        return Note("differ", tuple(differences))
+    return Note("agree", (AGREE_NOTE,))

@@ -1,0 +1,140 @@
+"""What a sensor tells the table, and what a game makes of it.
+
+The camera watchers turn frames into *readings*: plain data about what is on the table
+(dice faces and how sure the reader is, where the pieces stand, how far the wheel rolled).
+They never decide what a reading means. The table's one worker hands each reading to the
+rule the current game declares for its kind (``GameSpec.readings``) and gets back a
+:class:`Verdict`: a change to apply at once, a change to propose (it waits for READ or a
+tap), and/or a read-only note for the tablet. Because that happens on the worker, the rule
+always judges the reading against the state that is current, never one a tablet move has
+already replaced.
+
+Reading kinds used today: ``dice`` (:class:`DiceSeen`), ``belt`` (:class:`BeltSeen`) and
+``wheel`` (:class:`WheelSeen`). A new camera feature is a new kind here and a rule in the
+games that use it; the table needs no change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.events import Event
+
+DICE = "dice"
+BELT = "belt"
+WHEEL = "wheel"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One steady reading, stamped with the game state the watcher saw when it took it.
+
+    ``game_id``/``seq`` are ``None`` for readings that do not depend on the state (dice): a
+    reading stamped with an older state than the current one is dropped by the table,
+    because the change since may already have settled it.
+    """
+
+    kind: str
+    data: Any
+    game_id: int | None = None
+    seq: int | None = None
+    source: str = "camera"
+
+
+@dataclass(frozen=True)
+class Note:
+    """A read-only line (or panel) for the tablet: shown beside the game, never logged."""
+
+    status: str  # a word the page styles by: "agree", "differ", "blocked", "info", ...
+    lines: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)  # extra figures for the page
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "lines": list(self.lines), **self.data}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a reading means for the game now.
+
+    ``event`` is the change the reading stands for (``None``: nothing to change). It is
+    applied at once when ``sure``, otherwise it waits as a proposal for READ or a tap,
+    with ``summary`` as the sentence the tablet shows. ``note`` replaces the tablet's note
+    for this reading kind (``None`` clears it).
+    """
+
+    event: Event | None = None
+    sure: bool = False
+    summary: str = ""
+    note: Note | None = None
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """Dice that have held still: a face (``None``: unreadable) and a confidence each.
+
+    ``auto_accept`` is the reader's own threshold: at or above it for every die, the roll
+    may be applied without asking. ``demo`` marks the simulated demo camera's dice, which
+    must never land in a real game without a person accepting them.
+    """
+
+    values: tuple[int | None, ...]
+    confidences: tuple[float, ...]
+    auto_accept: float = 1.0
+    demo: bool = False
+
+    @property
+    def sure(self) -> bool:
+        return (
+            not self.demo
+            and bool(self.values)
+            and all(v is not None for v in self.values)
+            and min(self.confidences) >= self.auto_accept
+        )
+
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class BeltSeen:
+    """Where the camera sees each coloured piece on a belt or grid (steady over frames).
+
+    ``pieces`` maps a colour to its square (row, lane); ``in_pit`` lists colours seen in the
+    Pit; ``marker_row`` is the row of a strip or marker when the board has one;
+    ``blocked`` gives the reason the view could not be read (a hand), ``colours`` the colours
+    the calibration knows (a colour it does not know cannot be checked).
+    """
+
+    pieces: Mapping[str, Square] = field(default_factory=dict)
+    in_pit: frozenset[str] = frozenset()
+    marker_row: int | None = None
+    blocked: str = ""
+    colours: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class WheelSeen:
+    """The Hamster Wheel as the camera follows it (see ``companion.watch.wheel``).
+
+    ``roll_turns`` is how far the ring has rolled since the game began (signed turns),
+    ``angle_deg`` where its rim points now, ``rolled_distance`` the distance along the
+    table, ``drift`` its offset from the table's centre and ``drifted_far`` whether it
+    should be pushed back; ``fallen`` counts pieces lying outside it by colour, once the
+    count has held for several frames. ``blocked`` says the last frame could not be read
+    (a hand); the other fields then keep the last good measurement.
+    """
+
+    seen: bool
+    blocked: bool = False
+    reason: str = ""
+    angle_deg: float = 0.0
+    roll_turns: float = 0.0
+    rolled_distance: float = 0.0
+    centre: tuple[float, float] = (0.0, 0.0)
+    drift: tuple[float, float] = (0.0, 0.0)
+    drifted_far: bool = False
+    fallen: Mapping[str, int] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment

@@ -1,0 +1,36 @@
+"""What everyone may see of the log: secret moves keep their arguments to themselves.
+
+Who may make a move (``MoveSpec.any_seat``) and who may see its arguments
+(``MoveSpec.secret``) are separate facts, as in boardgame.io: a Pluck allocation is
+secret until the phase reveals it, a Hamsterdam plug is made by any seat in the open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.events import MOVE, Event
+from companion.engine.spec import GameSpec
+from companion.engine.state import State
+
+
+def is_secret(spec: GameSpec[Any], state: State[Any], event: Event) -> bool:
+    """Whether ``event`` is a secret move whose phase is still open (so still hidden)."""
+    if event.kind != MOVE:
+        return False
+    phase = spec.phases.get(state.ctx.phase)
+    move = None if phase is None else phase.moves.get(event.name)
+    return move is not None and move.secret
+
+
+def public_event(
+    spec: GameSpec[Any], state: State[Any], event: Event, undone: bool, seat: int | None = None
+) -> dict[str, Any]:
+    """An event as ``seat`` may see it (``None``: anyone): others' secrets stay hidden."""
+    data = event.to_json()
+    data["undone"] = undone
+    if is_secret(spec, state, event) and (seat is None or seat != event.seat):
+        data.pop("args", None)
+        data.pop("outcome", None)
+        data["secret"] = True
+    return data

@@ -1,0 +1,37 @@
+"""What Run, Hamster, Run! gives the rest of the table: report figures, cues, camera rules.
+
+The engine and the runtime know nothing about belts or alligators; whatever they need
+from this game they find on its spec, filled from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.engine.events import NEXT, Event
+from companion.engine.readings import BELT, DICE
+from companion.engine.state import Ctx
+from companion.games.run_hamster_run.camera import check_belt
+from companion.games.run_hamster_run.model import Belt
+from companion.observations import roll_from_dice
+
+
+def report_figures(game: Belt) -> Mapping[str, float]:
+    """The balance report's own figures: the belt's speed and the alligators at the end."""
+    return {"speed_at_end": game.speed, "alligators_at_end": game.alligators}
+
+
+def start_rows(game: Belt) -> tuple[int, ...]:
+    """Each seat's start row, so the report can say whether the start row matters."""
+    return tuple(hamster.start_row for hamster in game.hamsters)
+
+
+def cues(before: Belt, after: Belt, ctx: Ctx, event: Event) -> tuple[str, ...]:
+    """An alligator's Chomp! gets the buzzer's own sound when NEXT brings it."""
+    chomped = any("Chomp!" in note for note in after.notes)
+    if event.kind == NEXT and chomped and after.notes != before.notes:
+        return ("chomp",)
+    return ()
+
+
+READINGS = {BELT: check_belt, DICE: roll_from_dice}
