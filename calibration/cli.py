@@ -22,12 +22,11 @@ from calibration.geometry import (
 )
 from calibration.markers import standard_sheets, write_sheets
 
-CALIBRATION_FILE = "calibration.json"
 DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
 
 
 def calibration_path(obj: Any) -> Path:
-    return Path(obj.config.data_dir) / CALIBRATION_FILE
+    return Path(obj.config.calibration_file)
 
 
 def parse_cells(text: str) -> dict[str, tuple[int, int]]:

@@ -1,12 +1,14 @@
 """The ``companion`` command: play, inspect and simulate games from a terminal.
 
+This module holds the engine's commands only; ``companion.serve`` adds the ones that need
+devices (``run``, ``doctor``, ``calibrate``) and is the installed entry point.
+
 Every command that changes a game goes through the same engine and SQLite store as the
 buttons and the tablet, so a game started here continues on the table and vice versa.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import shlex
@@ -26,11 +28,12 @@ from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.saved import resume_game, start_game
 from companion.store import Store
+from companion.vision.dice_cli import dice
 
 EXPECTED = (CompanionError,)  # every error meant for a person; anything else is a bug
 
 
-def _fail(error: Exception) -> NoReturn:
+def fail(error: Exception) -> NoReturn:
     click.secho(f"Error: {error}", fg="red", err=True)
     sys.exit(2)
 
@@ -128,7 +131,7 @@ def new(
         )
         game_id, session = start_game(obj.store, header)
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
     _status(session)
 
@@ -141,7 +144,7 @@ def status(obj: Context, as_json: bool) -> None:
     try:
         _, session = obj.current()
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     _status(session, as_json)
 
 
@@ -150,7 +153,7 @@ def _do(obj: Context, event: Event) -> None:
         _, session = obj.current()
         session.dispatch(event)
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     _status(session)
 
 
@@ -220,7 +223,7 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
         event = _parse_move(session, list(words))
         session.dispatch(event)
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     _status(session)
 
 
@@ -231,7 +234,7 @@ def play(obj: Context) -> None:
     try:
         _, session = obj.current()
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     _play(session)
 
 
@@ -299,7 +302,7 @@ def replay(obj: Context, file: str, save: bool) -> None:
             for event in session.log:
                 stored.dispatch(Event(event.kind, event.name, event.seat, event.args, event.given))
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     _status(session, as_json=True)
 
 
@@ -311,7 +314,7 @@ def export(obj: Context, file: str) -> None:
     try:
         _, session = obj.current()
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     Path(file).write_text(dumps(session.header, session.log), encoding="utf-8")
     click.echo(f"Saved {len(session.log)} events to {file}.")
 
@@ -345,7 +348,7 @@ def simulate(
         ) as bar:
             report = run_simulation(game_name, rules, players, games, seed, workers, bar.update)
     except EXPECTED as error:
-        _fail(error)
+        fail(error)
     seconds = time.perf_counter() - started
     data = report.as_dict()
     data["seconds"] = round(seconds, 2)
@@ -375,22 +378,7 @@ def list_games() -> None:
         click.echo(f"{name:<18} {spec.title} — rules: {', '.join(spec.rule_sets)}")
 
 
-def _mount_optional_groups() -> None:
-    """Sub-commands that live beside their own code, so the engine never imports devices."""
-    for module_name, command in (
-        ("companion.vision.dice_cli", "dice"),
-        ("hardware.doctor", "doctor"),
-        ("web.server", "run"),
-        ("calibration.cli", "calibrate"),
-    ):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:  # pragma: no cover - both ship in every install
-            continue
-        main.add_command(getattr(module, command))
-
-
-_mount_optional_groups()
+main.add_command(dice)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from companion.errors import CompanionError
 T = TypeVar("T")
 
 DEFAULT_DATA_DIR = Path(os.environ.get("HAMSTER_DATA", "~/.local/share/hamster-companion"))
+CALIBRATION_FILE = "calibration.json"  # the camera's calibration, in the data folder
 
 
 class ConfigError(CompanionError, ValueError):
@@ -79,6 +80,10 @@ class Config:
     @property
     def database(self) -> Path:
         return self.data_dir.expanduser() / "companion.sqlite3"
+
+    @property
+    def calibration_file(self) -> Path:
+        return self.data_dir.expanduser() / CALIBRATION_FILE
 
 
 def load_config(path: Path | str | None = None, *, data_dir: Path | str | None = None) -> Config:

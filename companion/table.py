@@ -19,10 +19,17 @@ reconnects lands in exactly one of the two — no gap, no duplicate. That log is
 the store at resume and only ever extended after a successful write, so it equals the stored
 events of the current game.
 
-Why the camera's read-only notes (belt check, wheel) also go through the queue: a check is
-only meaningful against the game state it was made for, and only the worker knows which
-state is current. A check made before the latest event is dropped or hidden; the notes are
-never logged and never change the game.
+Why camera readings go through the queue too: a reading is only meaningful against the game
+state that is current when it is judged, and only the worker knows which state that is.
+Device threads never decide anything: a watcher posts a :class:`Reading` with :meth:`observe`
+and the worker hands it to the rule the current game declares for its kind
+(``GameSpec.readings``), which says what it means now: a change applied at once, a change
+proposed for READ, and/or a read-only note for the tablet. A reading stamped with an older
+state than the current one is dropped (the move since may already have settled it).
+
+Why cues (buzzer, light, voice) are pushed from the worker: the game says which changes
+deserve a sound (``GameSpec.cues``), and only the worker sees the state before and after
+each change. Listeners must not block; the buzzer plays on its own thread.
 """
 
 from __future__ import annotations
@@ -32,29 +39,29 @@ import queue
 import random
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any, Self
 
-from companion.camera_notes import BoardCheck, WheelStatus
 from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
+from companion.engine.readings import Note, Reading
 from companion.engine.redact import public_event
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.errors import CompanionError
 from companion.games import find_game
+from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
 from companion.saved import resume_game, start_game
 from companion.store import Store
 
 log = logging.getLogger(__name__)
 
-BUTTON_INTENTS = ("next", "undo", "redo", "read")
 NOTHING_TO_READ = (
     "Nothing to read: the camera has no steady reading waiting; roll under the camera "
     "and wait a moment, or enter the result on the tablet."
@@ -80,6 +87,8 @@ class Observation:
 
 
 Intent = str | Event
+CueListener = Callable[[tuple[str, ...]], None]
+GAME_OVER_CUE = "game_over"
 
 
 @dataclass(frozen=True)
@@ -101,8 +110,7 @@ class Snapshot:
     can_redo: bool = False
     pending: Observation | None = None
     put_back: str = ""  # after an undo or redo: what to change on the real table
-    board_check: BoardCheck | None = None  # the camera's read-only view of the positions
-    wheel: WheelStatus | None = None  # the Hamster Wheel as the camera follows it
+    notes: Mapping[str, Note] = field(default_factory=dict)  # read-only, by reading kind
 
     @property
     def log(self) -> list[Event]:
@@ -251,8 +259,10 @@ class Table:
         self._session: Session[Any] | None = None
         self._game_id: int | None = None
         self._pending: Observation | None = None
-        self._board_check: BoardCheck | None = None
-        self._wheel: WheelStatus | None = None
+        # The latest note per reading kind, with the state it was judged against (None:
+        # it holds whatever the state, like the wheel's position).
+        self._notes: dict[str, tuple[Note, tuple[int | None, int] | None]] = {}
+        self._cue_listeners: list[CueListener] = []
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
@@ -274,22 +284,23 @@ class Table:
         """For device callbacks (``TableButtons(config, table.submit_intent)``): never blocks."""
         return self.submit(name, source)
 
-    def observe(self, observation: Observation | None) -> Future[None]:
-        """The camera's latest steady reading (``None``: it no longer sees one)."""
-        return self._enqueue(lambda: self._set_pending(observation))
+    def observe(self, reading: Reading) -> Future[bool]:
+        """A watcher's steady reading, judged on the worker by the current game's rule.
 
-    def observe_board(self, check: BoardCheck | None) -> Future[bool]:
-        """The camera's comparison of the belt with the game (``None``: no check running).
-
-        Read-only: it is shown beside the game and never applied. The future says whether
-        it was kept; a check made against an older game state than the current one is
-        dropped, because the move since then may already have settled its differences.
+        ``reading.data`` of ``None`` withdraws the watcher's note (it stopped looking). The
+        future says whether the reading was taken; one stamped with an older game state
+        than the current one is dropped.
         """
-        return self._enqueue(lambda: self._set_board_check(check))
+        return self._enqueue(lambda: self._take_reading(reading))
 
-    def observe_wheel(self, wheel: WheelStatus | None) -> Future[None]:
-        """The wheel's latest reading (``None``: nobody watches the wheel); read-only."""
-        return self._enqueue(lambda: self._set_wheel(wheel))
+    def on_cues(self, listener: CueListener) -> None:
+        """Call ``listener(cues)`` on the worker after each change with cues; never block."""
+        self._cue_listeners.append(listener)
+
+    def current_stamp(self) -> tuple[int | None, int]:
+        """The game and event number a reading taken now is judged against."""
+        snap = self._snapshot
+        return snap.game_id, snap.events[snap.count - 1].seq if snap.count else 0
 
     def new_game(self, header: GameHeader | None = None, timeout: float | None = 30.0) -> int:
         """Start a game (default: the configured one with a fresh seed); returns its id.
@@ -368,6 +379,7 @@ class Table:
             "game_id": snap.game_id,
             "game": header.game,
             "title": spec.title,
+            "board": spec.board_name,
             "rules": header.rules,
             "players": list(header.players),
             "phase": ctx.phase,
@@ -394,8 +406,7 @@ class Table:
             "can_redo": snap.can_redo,
             "pending": None if snap.pending is None else snap.pending.summary,
             "put_back": snap.put_back or None,
-            "board_check": None if snap.board_check is None else snap.board_check.to_json(),
-            "wheel": None if snap.wheel is None else snap.wheel.to_json(),
+            "camera": camera_notes(snap),
         }
 
     # ------------------------------------------------------------------ lifecycle
@@ -457,31 +468,46 @@ class Table:
 
     def _switch(self, game_id: int, session: Session[Any], events: list[Event], why: str) -> None:
         self._session, self._game_id, self._pending = session, game_id, None
-        self._board_check = None  # it compared another game's positions
+        # Notes judged against the old game mean nothing now; lasting ones stay.
+        self._notes = {k: v for k, v in self._notes.items() if v[1] is None}
         self._hub.switch(game_id, events, why, self._refresh)
 
-    def _set_pending(self, observation: Observation | None) -> None:
-        self._pending = observation
-        self._refresh()
-
-    def _seq(self) -> int:
+    def _stamp(self) -> tuple[int | None, int]:
         events = self._hub.events
-        return events[-1].seq if events else 0
+        return self._game_id, events[-1].seq if events else 0
 
-    def _is_current(self, check: BoardCheck) -> bool:
-        """Whether a belt check was made against the game state the table is in now."""
-        return (check.game_id, check.seq) == (self._game_id, self._seq())
-
-    def _set_board_check(self, check: BoardCheck | None) -> bool:
-        if check is not None and not self._is_current(check):
-            return False
-        self._board_check = check
+    def _take_reading(self, reading: Reading) -> bool:
+        """Turn a reading into a change, a proposal and/or a note, for the state now."""
+        stamp = None if reading.seq is None else (reading.game_id, reading.seq)
+        if stamp is not None and stamp != self._stamp():
+            return False  # taken against a state that is gone
+        if reading.data is None:
+            self._notes.pop(reading.kind, None)
+            self._refresh()
+            return True
+        session = self._session
+        rule = None if session is None else session.spec.readings.get(reading.kind)
+        if session is None or rule is None:
+            # No game takes this reading: it may still describe itself (the wheel panel).
+            describe = getattr(reading.data, "note", None)
+            note = describe() if callable(describe) else None
+            if not isinstance(note, Note):
+                return False
+            self._notes[reading.kind] = (note, stamp)
+            self._refresh()
+            return True
+        verdict = rule(session.spec, session.state, reading.data)
+        if verdict.event is not None and verdict.sure:
+            self._apply(verdict.event, reading.source)  # the camera's sure reading
+            stamp = None if stamp is None else self._stamp()
+        elif verdict.event is not None:
+            self._pending = Observation(verdict.event, verdict.summary, reading.source)
+        if verdict.note is None:
+            self._notes.pop(reading.kind, None)
+        else:
+            self._notes[reading.kind] = (verdict.note, stamp)
         self._refresh()
         return True
-
-    def _set_wheel(self, wheel: WheelStatus | None) -> None:
-        self._wheel = wheel
-        self._refresh()
 
     def _apply(self, intent: Intent, source: str) -> Event:
         session = self._session
@@ -490,19 +516,19 @@ class Table:
         from_camera = False
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
-        elif intent == "next":
+        elif intent == NEXT_INTENT:
             event = Event(NEXT, source=source)
-        elif intent == "undo":
+        elif intent == UNDO_INTENT:
             event = Event(UNDO, source=source)
-        elif intent == "redo":
+        elif intent == REDO_INTENT:
             event = Event(REDO, source=source)
-        elif intent == "read":
+        elif intent == READ:
             if self._pending is None:
                 raise IllegalMoveError(NOTHING_TO_READ)
             event = replace(self._pending.event, source=self._pending.source)
             from_camera = True
         else:
-            known = ", ".join(BUTTON_INTENTS)
+            known = ", ".join(INTENTS)
             raise IllegalMoveError(f"Unknown command {intent!r}; the table understands: {known}.")
         before = session.state
         logged = session.dispatch(event)  # stored in SQLite before the state changes
@@ -513,16 +539,35 @@ class Table:
             # Undo reverses the log, not the pieces: say what to move on the table.
             self._put_back = session.spec.table_changes(before.G, session.state.G)
         self._hub.publish(logged, self._refresh)
+        self._cue(session, before, logged)
         return logged
+
+    def _cue(self, session: Session[Any], before: State[Any], logged: Event) -> None:
+        """Tell the cue listeners what this change deserves (the game's cues, game over)."""
+        if not self._cue_listeners or logged.kind in (UNDO, REDO):
+            return
+        after = session.state
+        cues: tuple[str, ...] = ()
+        if session.spec.cues is not None:
+            cues = session.spec.cues(before.G, after.G, after.ctx, logged)
+        if after.ctx.over and not before.ctx.over:
+            cues += (GAME_OVER_CUE,)
+        if not cues:
+            return
+        for listener in self._cue_listeners:
+            try:
+                listener(cues)
+            except Exception:  # a broken buzzer must never stop the table
+                log.exception("table: a cue listener failed")
 
     def _refresh(self) -> None:
         session = self._session
+        now = self._stamp()
+        # A note judged against an older state is hidden until the camera looks again.
+        notes = {k: note for k, (note, made) in self._notes.items() if made in (None, now)}
         if session is None:
-            self._snapshot = Snapshot(pending=self._pending, wheel=self._wheel)
+            self._snapshot = Snapshot(pending=self._pending, notes=notes)
             return
-        check = self._board_check
-        if check is not None and not self._is_current(check):
-            check = None  # made against an older state: hidden until the camera looks again
         self._snapshot = Snapshot(
             game_id=self._game_id,
             header=session.header,
@@ -535,6 +580,10 @@ class Table:
             can_redo=session.can_redo,
             pending=self._pending,
             put_back=self._put_back,
-            board_check=check,
-            wheel=self._wheel,
+            notes=notes,
         )
+
+
+def camera_notes(snap: Snapshot) -> dict[str, dict[str, Any]]:
+    """The read-only notes the tablet shows beside the game, by reading kind."""
+    return {kind: note.to_json() for kind, note in snap.notes.items()}

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from hardware.frame_worker import LatestFrameWorker
+from companion.watch.frames import LatestFrameWorker
 
 log = logging.getLogger(__name__)
 

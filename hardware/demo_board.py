@@ -1,13 +1,13 @@
 """The overhead belt camera's simulated twin, so the belt check also runs on a laptop.
 
-Without a camera, ``companion run`` rolls demo dice (``hardware.vision_loop.DemoDice``); those
+Without a camera, ``companion run`` rolls demo dice (``hardware.demo_dice.DemoDice``); those
 frames show no belt, and the belt check needs both a picture of the belt and a calibration
 made from one, so on a laptop the tablet's "camera vs board" note would never appear. This
 twin draws the belt as the game has it right now, through one fixed simulated camera
 (tilt, uneven light and sensor noise from ``hardware.simulator``), as if the players always
 moved the real pieces at once. Its calibration is made the way a player makes one (every
 colour on a known square, then ``calibrate_board``) and saved in a demo folder, never over
-the user's own calibration file. The frames go to an ordinary :class:`BoardWatcher` through
+the user's own calibration file. The frames go to an ordinary belt watcher through
 its ``offer``, so markers, colour profiles, steady readings, the comparison and the note on
 the tablet all run for real: only the picture is simulated.
 """
@@ -24,10 +24,10 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.cli import CALIBRATION_FILE
 from calibration.geometry import Calibration, calibrate_board, save_calibration
+from companion.config import CALIBRATION_FILE
 from companion.table import Table
-from hardware.board_watch import RUN_HAMSTER_RUN, BoardWatcher
+from companion.watch.belt import BeltWatcher
 from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_belt
 
 log = logging.getLogger(__name__)
@@ -105,15 +105,11 @@ class BeltCamera:
         raise ValueError("The simulated belt camera could not draw the hamsters in the Pit.")
 
 
-def _moment(state: Mapping[str, Any]) -> tuple[Any, Any]:
-    return state.get("game_id"), state.get("seq")
-
-
 class DemoBelt:
-    """A :class:`BoardWatcher` fed by the belt twin (~2 frames a second) instead of a camera.
+    """A :class:`BeltWatcher` fed by the belt twin (~2 frames a second) instead of a camera.
 
-    Started and stopped like the other watchers (``start``, ``stop``, ``status``). Outside a
-    Run, Hamster, Run! game it draws nothing: the belt is not on the table then.
+    Started and stopped like the other watchers (``start``, ``stop``, ``status``). While the
+    game on the table takes no belt readings it draws nothing: no belt is on the table then.
     """
 
     def __init__(
@@ -130,7 +126,7 @@ class DemoBelt:
         self.table = table
         self.camera = BeltCamera(seed)
         self.calibration_path = demo_calibration_path(data_dir)
-        self.watcher = BoardWatcher(table, self.calibration_path, stable_frames=stable_frames)
+        self.watcher = BeltWatcher(table, self.calibration_path, stable_frames=stable_frames)
         self.frames_offered = 0
         self._interval = 1.0 / fps
         self._stopping = threading.Event()
@@ -147,21 +143,21 @@ class DemoBelt:
         return self.calibration_path
 
     def frame(self) -> Frame | None:
-        """The belt as the game has it now; None when no Run, Hamster, Run! game is on."""
+        """The belt as the game has it now; None when the game on the table has no belt."""
         return self._frame_of(self.table.public_state(with_log=False))
 
     def _frame_of(self, state: Mapping[str, Any]) -> Frame | None:
-        if state.get("game") != RUN_HAMSTER_RUN:
+        if not self.watcher.wanted():
             return None
         return self.camera.frame(scene_for(state["view"]))
 
     def feed_once(self) -> bool:
         """Draw the belt and offer it to the watcher; False when nothing was offered."""
-        state = self.table.public_state(with_log=False)
-        frame = self._frame_of(state)
+        moment = self.table.current_stamp()
+        frame = self._frame_of(self.table.public_state(with_log=False))
         if frame is None:
             return False
-        if _moment(self.table.public_state(with_log=False)) != _moment(state):
+        if self.table.current_stamp() != moment:
             # The game moved while the picture was drawn: a real camera would already show
             # the new positions, so this stale picture must not be judged against them.
             return False

@@ -15,9 +15,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.cli import CALIBRATION_FILE
 from calibration.geometry import Calibration, calibrate_board, locate_board, save_calibration
-from companion.config import GameDefaults
+from companion.config import CALIBRATION_FILE, GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.store import Store

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from calibration.geometry import Calibration
+from companion.engine.readings import BeltSeen
 from companion.engine.session import GameHeader
+from companion.games.run_hamster_run.camera import compare_board
 from companion.table import Table
-from companion.vision.board import BoardReading
-from companion.vision.board_check import compare_board
-from hardware.board_watch import BoardWatcher
+from companion.watch.belt import BeltWatcher
 from hardware.camera import CameraSupervisor, SimulatedSource
 from tests.camera_scenes import (
     PLACES,
@@ -49,18 +49,18 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 
 @pytest.fixture
-def watcher(table: Table, calibration: Calibration, tmp_path: Path) -> BoardWatcher:
-    return BoardWatcher(table, save(calibration, tmp_path), stable_frames=STABLE)
+def watcher(table: Table, calibration: Calibration, tmp_path: Path) -> BeltWatcher:
+    return BeltWatcher(table, save(calibration, tmp_path), stable_frames=STABLE)
 
 
-def settle(watcher: BoardWatcher, frame: Any) -> dict[str, Any]:
+def settle(watcher: BeltWatcher, frame: Any) -> dict[str, Any]:
     """Show the same frame until it is steady; returns the board check the table publishes."""
     results = [watcher.process(frame) for _ in range(STABLE)]
     assert results[:-1] == [None] * (STABLE - 1)  # not before it has held STABLE frames
     published = results[-1]
     assert published is not None, watcher.status
     assert published.result(WAIT) is True
-    check: dict[str, Any] = watcher.table.public_state()["board_check"]
+    check: dict[str, Any] = watcher.table.public_state()["camera"].get("belt")
     return check
 
 
@@ -72,21 +72,21 @@ def game_record(table: Table) -> tuple[Any, ...]:
     return snapshot.state, snapshot.log, [e.to_json() for e in stored]
 
 
-def test_matching_positions_give_no_differences(watcher: BoardWatcher) -> None:
+def test_matching_positions_give_no_differences(watcher: BeltWatcher) -> None:
     check = settle(watcher, belt_frame(PLACES))
-    assert check["status"] == "agree" and check["differences"] == []
-    assert check["notes"] == ["Camera agrees with the board."]
+    assert check["status"] == "agree"
+    assert check["lines"] == ["Camera agrees with the board."]
     assert watcher.process(belt_frame(PLACES)) is None  # nothing new: nothing re-sent
 
 
 def test_a_moved_hamster_is_one_difference_and_the_game_is_unchanged(
-    watcher: BoardWatcher, table: Table
+    watcher: BeltWatcher, table: Table
 ) -> None:
     before = game_record(table)
     moved = {**PLACES, "blue": (4, 3)}  # Bob's piece, one row nearer the Pit
     check = settle(watcher, belt_frame(moved))
     assert check["status"] == "differ"
-    assert check["differences"] == [
+    assert check["lines"] == [
         "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lane 3."
     ]
     assert game_record(table) == before
@@ -94,27 +94,27 @@ def test_a_moved_hamster_is_one_difference_and_the_game_is_unchanged(
 
 
 def test_a_hand_over_the_board_is_view_blocked_with_no_differences(
-    watcher: BoardWatcher, table: Table, calibration: Calibration
+    watcher: BeltWatcher, table: Table, calibration: Calibration
 ) -> None:
     before = game_record(table)
     moved = {**PLACES, "blue": (4, 3)}
     check = settle(watcher, hand_frame(moved, calibration))
-    assert check["status"] == "blocked" and check["differences"] == []
-    assert check["notes"] == ["View blocked by a hand: positions not checked."]
+    assert check["status"] == "blocked"
+    assert check["lines"] == ["View blocked by a hand: positions not checked."]
     assert game_record(table) == before
 
 
 def test_a_check_against_an_older_state_is_hidden_then_redone(
-    watcher: BoardWatcher, table: Table
+    watcher: BeltWatcher, table: Table
 ) -> None:
     frame = belt_frame({**PLACES, "blue": (4, 3)})
     settle(watcher, frame)
     table.submit("undo").result(WAIT)  # Dave's placement is taken back
-    assert table.public_state()["board_check"] is None  # made for the state before the undo
+    assert table.public_state()["camera"].get("belt") is None  # made for the state before the undo
     published = watcher.process(frame)
     assert published is not None and published.result(WAIT) is True
-    check = table.public_state()["board_check"]
-    assert check["differences"] == [
+    check = table.public_state()["camera"].get("belt")
+    assert check["lines"] == [
         "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lane 3.",
         "Camera sees Dave (green) on row 4, lane 1; the game has not placed Dave yet.",
     ]
@@ -123,7 +123,7 @@ def test_a_check_against_an_older_state_is_hidden_then_redone(
 def test_only_the_newest_frame_is_read(
     table: Table, calibration: Calibration, tmp_path: Path
 ) -> None:
-    watcher = BoardWatcher(table, save(calibration, tmp_path), stable_frames=1)
+    watcher = BeltWatcher(table, save(calibration, tmp_path), stable_frames=1)
     for row in (7, 8, 9, 10):  # stale pictures of Bob's piece wandering off
         watcher.offer(belt_frame({**PLACES, "blue": (row, 3)}))
     watcher.offer(belt_frame(PLACES))  # the table as it is now
@@ -132,17 +132,17 @@ def test_only_the_newest_frame_is_read(
         assert watcher.worker.wait_handled(1, WAIT)
         deadline = threading.Event()
         for _ in range(100):
-            if table.public_state()["board_check"] is not None:
+            if table.public_state()["camera"].get("belt") is not None:
                 break
             deadline.wait(0.05)
         stats = watcher.worker.stats
         assert (stats.offered, stats.handled, stats.dropped) == (5, 1, 4)
-        assert table.public_state()["board_check"]["status"] == "agree"
+        assert table.public_state()["camera"].get("belt")["status"] == "agree"
     finally:
         watcher.stop()
 
 
-def test_frames_from_a_camera_reach_the_tablet(watcher: BoardWatcher, table: Table) -> None:
+def test_frames_from_a_camera_reach_the_tablet(watcher: BeltWatcher, table: Table) -> None:
     frame = belt_frame({**PLACES, "yellow": "pit"})
     supervisor = CameraSupervisor(SimulatedSource(lambda: frame, fps=30), watcher.offer)
     watcher.start()
@@ -150,12 +150,12 @@ def test_frames_from_a_camera_reach_the_tablet(watcher: BoardWatcher, table: Tab
     try:
         deadline = threading.Event()
         for _ in range(200):
-            if table.public_state()["board_check"] is not None:
+            if table.public_state()["camera"].get("belt") is not None:
                 break
             deadline.wait(0.05)
-        check = table.public_state()["board_check"]
+        check = table.public_state()["camera"].get("belt")
         assert check is not None, watcher.status
-        assert check["differences"] == [
+        assert check["lines"] == [
             "Camera sees Cathleen (yellow) in the Pit; the game has Cathleen on row 3, lane 4."
         ]
     finally:
@@ -163,17 +163,17 @@ def test_frames_from_a_camera_reach_the_tablet(watcher: BoardWatcher, table: Tab
         watcher.stop()
 
 
-def test_no_check_without_a_calibration_or_outside_run_hamster_run(
+def test_no_check_without_a_calibration_or_in_a_game_without_a_belt(
     table: Table, tmp_path: Path
 ) -> None:
     frame = np.zeros((480, 640, 3), np.uint8)
-    uncalibrated = BoardWatcher(table, tmp_path / "nowhere.json", stable_frames=1)
+    uncalibrated = BeltWatcher(table, tmp_path / "nowhere.json", stable_frames=1)
     assert uncalibrated.process(frame) is None
     assert "No calibration file" in uncalibrated.status
     table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
     assert uncalibrated.process(frame) is None
-    assert uncalibrated.status == "board check: waiting for a Run, Hamster, Run! game"
-    assert table.public_state()["board_check"] is None
+    assert uncalibrated.status == "board check: waiting for a game played on a belt"
+    assert table.public_state()["camera"].get("belt") is None
 
 
 VIEW: dict[str, Any] = {
@@ -189,14 +189,9 @@ COLOURS = ("red", "blue", "green", "yellow", "purple")
 
 
 def test_each_kind_of_difference_is_one_sentence() -> None:
-    reading = BoardReading(
-        blocked=False,
-        hamsters={"blue": (6, 2), "green": (1, 5)},
-        missing=frozenset({"red"}),
-        asterisk_row=6,
-    )
-    check = compare_board(reading, VIEW, COLOURS, game_id=1, seq=9)
-    assert check.differences == (
+    reading = BeltSeen(pieces={"blue": (6, 2), "green": (1, 5)}, marker_row=6)
+    check = compare_board(reading, VIEW, COLOURS)
+    assert check.lines == (
         "Camera cannot see Ann (red); the game has Ann on row 3, lane 1.",
         "Camera sees Bo (blue) on row 6, lane 2; the game has Bo in the Pit.",
         "Camera sees Cy (green) on row 1, lane 5; the game has Cy off the table (eaten).",
@@ -207,10 +202,8 @@ def test_each_kind_of_difference_is_one_sentence() -> None:
 
 def test_an_unseen_asterisk_strip_and_an_absent_eaten_hamster_agree() -> None:
     view = {**VIEW, "hamsters": VIEW["hamsters"][:3]}
-    reading = BoardReading(
-        blocked=False, hamsters={"red": (3, 1)}, in_pit=frozenset({"blue"}), asterisk_row=None
-    )
-    assert compare_board(reading, view, COLOURS, game_id=1, seq=9).status == "agree"
-    hidden = BoardReading(blocked=True, reason="board markers not visible")
-    check = compare_board(hidden, view, COLOURS, game_id=1, seq=9)
-    assert check.notes == ("View blocked (board markers not visible): positions not checked.",)
+    reading = BeltSeen(pieces={"red": (3, 1)}, in_pit=frozenset({"blue"}), marker_row=None)
+    assert compare_board(reading, view, COLOURS).status == "agree"
+    hidden = BeltSeen(blocked="board markers not visible")
+    check = compare_board(hidden, view, COLOURS)
+    assert check.lines == ("View blocked (board markers not visible): positions not checked.",)

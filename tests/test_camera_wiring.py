@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from companion.config import load_config
+from companion.serve import start_camera
 from companion.store import Store
 from companion.table import Table
 from hardware.demo_board import DemoBelt
 from tests.camera_scenes import config_file
-from web.server import start_camera
 
 WAIT = 10.0
 
@@ -31,41 +31,37 @@ def test_the_demo_dice_feed_the_wheel_watcher_and_the_belt_has_its_own_twin(
     table: Table, tmp_path: Path
 ) -> None:
     config = load_config(config_file(tmp_path, "watch_wheel = true"), data_dir=tmp_path)
-    camera, status, watchers = start_camera(config, table, simulate=True)
+    camera, status = start_camera(config, table, simulate=True)
     assert camera is not None and "demo dice" in status
+    watchers = camera.watchers
     try:
         assert set(watchers) == {"board", "wheel"}
         # The demo dice show no belt: the belt check watches the belt's own twin
         # (tests/test_demo_board.py), and only the wheel watcher reads the dice frames.
         assert isinstance(watchers["board"], DemoBelt)
-        assert camera.listeners == (watchers["wheel"].offer,)
+        assert camera.listeners == (watchers["wheel"],)
         assert watchers["wheel"].worker.wait_handled(1, WAIT), watchers["wheel"].status
         assert watchers["wheel"].status.startswith("wheel: not seen yet")  # no wheel in sight
     finally:
         camera.stop()
-        for watcher in watchers.values():
-            watcher.stop()
 
 
 def test_auto_without_a_camera_uses_the_demo_twin_off_a_pi_only(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A laptop trying `make run` sees the demo dice; a Pi never feeds demo rolls to a game."""
-    monkeypatch.setattr("web.server._has_module", lambda name: False)
+    monkeypatch.setattr("companion.serve._has_module", lambda name: False)
     config = load_config(
         config_file(tmp_path, 'source = "auto"\ndevice = "/nonexistent"'), data_dir=tmp_path
     )
     if Path("/dev/video0").exists():
         pytest.skip("this machine has a real camera at /dev/video0")
-    camera, status, watchers = start_camera(config, table, simulate=False, on_pi=False)
-    assert camera is not None and "simulated (demo dice)" in status
+    camera, status = start_camera(config, table, simulate=False, on_pi=False)
+    assert camera is not None and "simulated (demo dice)" in status and camera.dice.demo
     camera.stop()
-    for watcher in watchers.values():
-        watcher.stop()
     assert start_camera(config, table, simulate=False, on_pi=True) == (
         None,
         "no camera found (no picamera2, no /dev/video0): enter dice on the page",
-        {},
     )
 
 
@@ -76,12 +72,11 @@ def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:
     assert start_camera(config, table, simulate=False) == (
         None,
         "camera off (camera.source = none): enter dice on the page",
-        {},
     )
     config = load_config(config_file(tmp_path, "watch_board = false"), data_dir=tmp_path)
-    camera, _status, watchers = start_camera(config, table, simulate=True)
+    camera, _status = start_camera(config, table, simulate=True)
     assert camera is not None
     try:
-        assert watchers == {} and camera.listeners == ()
+        assert camera.watchers == {} and camera.listeners == ()
     finally:
         camera.stop()

@@ -15,17 +15,17 @@ from typing import Any
 
 import pytest
 
-from calibration.cli import CALIBRATION_FILE
 from calibration.geometry import locate_board
-from companion.config import load_config
+from companion.config import CALIBRATION_FILE, load_config
 from companion.engine.session import GameHeader
-from companion.simulate import BOTS, bot_turn
+from companion.games import find_game
+from companion.serve import start_camera
+from companion.simulate import bot_turn
 from companion.table import Table
 from companion.vision.board import read_board
-from hardware.board_watch import BoardWatcher
+from companion.watch.belt import BeltWatcher
 from hardware.demo_board import DemoBelt, demo_calibration_path, scene_for
 from tests.camera_scenes import PLACES, config_file, place_everyone, rhr_table
-from web.server import start_camera
 
 STABLE = 2
 WAIT = 20.0
@@ -57,7 +57,7 @@ def settle(demo: DemoBelt) -> dict[str, Any]:
     published = results[-1]
     assert published is not None, demo.watcher.status
     assert published.result(WAIT) is True
-    check: dict[str, Any] = demo.table.public_state()["board_check"]
+    check: dict[str, Any] = demo.table.public_state()["camera"].get("belt")
     return check
 
 
@@ -68,7 +68,8 @@ def positions(table: Table) -> Any:
 def play_until_the_belt_changes(table: Table, rng: random.Random, limit: int = 200) -> None:
     """Let the game's bot play until a piece (or the asterisk strip) is somewhere new."""
     before = positions(table)
-    bot = BOTS["run-hamster-run"]
+    bot = find_game("run-hamster-run").bot
+    assert bot is not None
     for _ in range(limit):
         state = table.snapshot.state
         assert state is not None
@@ -101,13 +102,12 @@ def test_the_board_watcher_agrees_and_keeps_agreeing_as_the_game_moves(
     demo = DemoBelt(table, tmp_path, stable_frames=STABLE)
     assert demo.write_calibration() == demo_calibration_path(tmp_path)
     check = settle(demo)
-    assert check["status"] == "agree" and check["notes"] == ["Camera agrees with the board."]
+    assert check["status"] == "agree" and check["lines"] == ["Camera agrees with the board."]
     rng = random.Random(0)
     for _ in range(20):  # hamsters run and are pushed, then the belt itself moves
         play_until_the_belt_changes(table, rng)
         check = settle(demo)
-        assert check["status"] == "agree", check["notes"]
-        assert check["seq"] == table.public_state()["seq"]
+        assert check["status"] == "agree", check["lines"]
         if positions(table).asterisk_row != 5:
             break
     else:
@@ -121,7 +121,7 @@ def test_the_feed_offers_frames_on_its_own_thread_and_stops(table: Table, tmp_pa
     threads_before = set(threading.enumerate())
 
     def agreed() -> bool:
-        check = table.public_state()["board_check"]
+        check = table.public_state()["camera"].get("belt")
         return check is not None and check["status"] == "agree"
 
     demo.start()
@@ -130,7 +130,7 @@ def test_the_feed_offers_frames_on_its_own_thread_and_stops(table: Table, tmp_pa
         assert "the camera agrees with the board (simulated belt camera)" in demo.status
         play_until_the_belt_changes(table, random.Random(5))
         moved = table.public_state()["seq"]
-        assert wait_for(lambda: agreed() and table.public_state()["board_check"]["seq"] == moved)
+        assert wait_for(lambda: agreed() and table.current_stamp()[1] == moved)
     finally:
         demo.stop()
     assert demo.frames_offered > 0
@@ -143,7 +143,7 @@ def test_no_belt_is_drawn_for_a_game_without_one(table: Table, tmp_path: Path) -
     assert demo.frame() is None
     assert demo.feed_once() is False
     assert demo.frames_offered == 0 and demo.watcher.worker.stats.offered == 0
-    assert table.public_state()["board_check"] is None
+    assert table.public_state()["camera"].get("belt") is None
 
 
 def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calibration(
@@ -154,21 +154,21 @@ def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calib
     real.write_text("the players' own calibration\n")
     before = real.stat().st_mtime_ns
     config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
-    camera, status, watchers = start_camera(config, table, simulate=True)
+    camera, status = start_camera(config, table, simulate=True)
+    assert camera is not None
+    watchers = camera.watchers
     assert camera is not None and "demo dice" in status
     try:
         demo = watchers["board"]
         assert isinstance(demo, DemoBelt) and camera.listeners == ()  # dice frames: no belt
         assert wait_for(
             lambda: (
-                (table.public_state()["board_check"] or {}).get("notes")
+                (table.public_state()["camera"].get("belt") or {}).get("lines")
                 == ["Camera agrees with the board."]
             )
         ), demo.status
     finally:
         camera.stop()
-        for watcher in watchers.values():
-            watcher.stop()
     assert real.read_text() == "the players' own calibration\n"
     assert real.stat().st_mtime_ns == before
     assert demo_calibration_path(tmp_path).exists()
@@ -177,25 +177,25 @@ def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calib
 def test_a_pi_or_a_real_camera_never_gets_the_demo_belt(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("web.server._has_module", lambda name: False)
+    monkeypatch.setattr("companion.serve._has_module", lambda name: False)
     threads_before = set(threading.enumerate())
     if Path("/dev/video0").exists():
         pytest.skip("this machine has a real camera at /dev/video0")
     config = load_config(config_file(tmp_path, 'source = "auto"'), data_dir=tmp_path)
-    assert start_camera(config, table, simulate=False, on_pi=True)[2] == {}
+    assert start_camera(config, table, simulate=False, on_pi=True)[0] is None
     (tmp_path / "pictures").mkdir()
     config = load_config(
         config_file(tmp_path, f'source = "folder"\ndevice = "{tmp_path / "pictures"}"'),
         data_dir=tmp_path,
     )
-    camera, _status, watchers = start_camera(config, table, simulate=False, on_pi=False)
+    camera, _status = start_camera(config, table, simulate=False, on_pi=False)
+    assert camera is not None
+    watchers = camera.watchers
     try:
-        assert type(watchers["board"]) is BoardWatcher
+        assert type(watchers["board"]) is BeltWatcher
         assert watchers["board"].calibration.path == tmp_path / CALIBRATION_FILE
     finally:
         assert camera is not None
         camera.stop()
-        for watcher in watchers.values():
-            watcher.stop()
     assert not demo_calibration_path(tmp_path).parent.exists()
     assert not any(t.name == "demo-belt" for t in set(threading.enumerate()) - threads_before)

@@ -82,7 +82,7 @@ def test_companion_run_serves_the_page_and_resumes_after_restart(tmp_path: Path)
     command = [
         sys.executable,
         "-m",
-        "companion.cli",
+        "companion",
         "--data-dir",
         str(tmp_path),
         "run",
@@ -156,9 +156,9 @@ class RecordingLights:
 def test_lights_blink_while_the_table_must_act(tmp_path: Path) -> None:
     from companion.config import GameDefaults
     from companion.engine.events import MOVE, Event
+    from companion.serve import follow_with_lights
     from companion.store import Store
     from companion.table import Table
-    from web.server import follow_with_lights
 
     store = Store(tmp_path / "c.sqlite3")
     table = Table(store, GameDefaults(players=("Ann", "Bo")))

@@ -20,6 +20,7 @@ import pytest
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
+from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.rng import Draws
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
@@ -27,7 +28,7 @@ from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
 from companion.store import Store
-from companion.table import NO_GAME, NOTHING_TO_READ, Observation, Table, TableClosedError
+from companion.table import NO_GAME, NOTHING_TO_READ, Table, TableClosedError
 
 WAIT = 30.0  # generous: only reached when something is broken
 FINISH = 999  # adding this number ends a tally game
@@ -66,6 +67,16 @@ TALLY: GameSpec[Tally] = GameSpec(
     ),
     view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
     prompt=lambda game, ctx: "Add numbers.",
+    # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
+    readings={
+        "die": lambda spec, state, seen: Verdict(
+            Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
+            sure=seen[1] >= 0.9,
+            summary=f"The die shows {seen[0]}.",
+            note=Note("info", (f"read {seen[0]}",)),
+        )
+    },
+    cues=lambda before, after, ctx, event: ("big",) if after.values[-1:] == (6,) else (),
 )
 TALLY_HEADER = GameHeader("tally", "plain", ("Ann", "Bo"), seed=7)
 
@@ -286,8 +297,31 @@ def test_an_unexpected_error_fails_one_input_not_the_worker(table: Table) -> Non
     assert table.submit(add(2)).result(WAIT).seq == 1
 
 
+def test_a_sure_reading_is_applied_on_the_worker_and_cues_follow(table: Table) -> None:
+    heard: list[tuple[str, ...]] = []
+    table.on_cues(heard.append)
+    assert table.observe(Reading("die", (6, 0.95))).result(WAIT) is True
+    state = table.public_state()
+    assert state["view"]["total"] == 6 and state["log"][-1]["source"] == "camera"
+    assert state["camera"] == {"die": {"status": "info", "lines": ["read 6"]}}
+    assert heard == [("big",)]
+
+
+def test_a_reading_taken_against_an_older_state_is_dropped(table: Table) -> None:
+    game_id, seq = table.current_stamp()
+    table.submit(add(1)).result(WAIT)
+    stale = Reading("die", (6, 0.95), game_id=game_id, seq=seq)
+    assert table.observe(stale).result(WAIT) is False
+    assert table.public_state()["view"]["total"] == 1 and table.public_state()["camera"] == {}
+
+
+def test_a_reading_no_game_takes_is_ignored(table: Table) -> None:
+    assert table.observe(Reading("belt", object())).result(WAIT) is False
+    assert table.public_state()["camera"] == {}
+
+
 def test_read_accepts_the_pending_camera_observation(table: Table) -> None:
-    table.observe(Observation(add(6, seat=1), "The die shows 6.")).result(WAIT)
+    table.observe(Reading("die", (6, 0.5))).result(WAIT)
     assert table.public_state()["pending"] == "The die shows 6."
     logged = table.submit_intent("read").result(WAIT)
     assert (logged.seq, logged.source, logged.args) == (1, "camera", {"n": 6})

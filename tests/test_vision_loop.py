@@ -1,4 +1,7 @@
-"""Camera → dice → table: a settled roll becomes the game's roll; an unsure one waits."""
+"""Camera → dice → table: a settled roll becomes the game's roll; an unsure one waits.
+
+The watcher only posts what it read; the table's worker asks the game what it means.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +20,11 @@ from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from companion.vision.dice import Die
-from hardware.camera import SimulatedSource
+from companion.watch.dice import DiceWatcher
+from hardware.camera import CameraSupervisor, SimulatedSource
+from hardware.demo_dice import DemoDice
 from hardware.simulator import Conditions, DiceScene, render_dice
 from hardware.simulator import Die as SimDie
-from hardware.vision_loop import DemoDice, DiceWatcher
 
 
 @pytest.fixture
@@ -49,9 +53,7 @@ def settled_frame(values: tuple[int, int]) -> np.ndarray:
 
 
 def test_a_confident_stable_roll_is_applied(table_at_roll: Table) -> None:
-    watcher = DiceWatcher(
-        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
-    )
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
     seq = table_at_roll.public_state()["seq"]
     applied = watcher.propose([Die(3, (10, 10), 40, 0.99), Die(5, (60, 10), 40, 0.99)])
     assert applied is not None
@@ -63,9 +65,7 @@ def test_a_confident_stable_roll_is_applied(table_at_roll: Table) -> None:
 
 
 def test_an_unsure_roll_waits_for_read(table_at_roll: Table) -> None:
-    watcher = DiceWatcher(
-        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
-    )
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
     seq = table_at_roll.public_state()["seq"]
     waiting = watcher.propose([Die(3, (10, 10), 40, 0.99), Die(5, (60, 10), 40, 0.1)])
     assert waiting is not None
@@ -78,33 +78,32 @@ def test_an_unsure_roll_waits_for_read(table_at_roll: Table) -> None:
 
 def test_a_third_die_in_view_is_never_taken_as_part_of_the_roll(table_at_roll: Table) -> None:
     """Hamsterdam rolls two dice: a stray die (or a key read as one) must not slip in."""
-    watcher = DiceWatcher(
-        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
-    )
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
     seq = table_at_roll.public_state()["seq"]
     sure = [Die(v, (10.0 + 50 * i, 10), 40, 0.99) for i, v in enumerate((3, 5, 1))]
-    assert watcher.propose(sure) is None
-    assert "takes 2 dice but the camera sees 3" in watcher.last_roll
+    assert watcher.propose(sure).result(timeout=10) is True
+    note = table_at_roll.public_state()["camera"]["dice"]
+    assert "takes 2 dice but the camera sees 3" in note["lines"][0]
     assert table_at_roll.public_state()["seq"] == seq
     assert table_at_roll.snapshot.pending is None
 
 
 def test_an_unreadable_die_is_never_guessed(table_at_roll: Table) -> None:
-    watcher = DiceWatcher(
-        table_at_roll, SimulatedSource(lambda: settled_frame((3, 5))), stable_frames=3
-    )
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
     seq = table_at_roll.public_state()["seq"]
-    assert watcher.propose([Die(3, (10, 10), 40, 0.99), Die(None, (60, 10), 40, 0.0)]) is None
+    watcher.propose([Die(3, (10, 10), 40, 0.99), Die(None, (60, 10), 40, 0.0)]).result(10)
     assert table_at_roll.public_state()["seq"] == seq
-    assert "?" in watcher.last_roll and "Check the die" in watcher.last_roll
+    note = table_at_roll.public_state()["camera"]["dice"]["lines"][0]
+    assert "?" in note and "Check the die" in note
 
 
 def test_frames_from_the_camera_reach_the_table_once_settled(table_at_roll: Table) -> None:
     frame = settled_frame((2, 6))
     delivered = threading.Event()
-    source = SimulatedSource(lambda: frame, fps=50)
-    watcher = DiceWatcher(table_at_roll, source, stable_frames=3)
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
+    supervisor = CameraSupervisor(SimulatedSource(lambda: frame, fps=50), watcher.offer)
     watcher.start()
+    supervisor.start()
     try:
         deadline = threading.Event()
         for _ in range(200):
@@ -116,7 +115,18 @@ def test_frames_from_the_camera_reach_the_table_once_settled(table_at_roll: Tabl
         assert delivered.is_set(), watcher.status
         assert watcher.jpeg() is not None
     finally:
+        supervisor.stop()
         watcher.stop()
+
+
+def test_demo_dice_are_never_applied_without_a_person(table_at_roll: Table) -> None:
+    """The simulated camera's rolls wait for READ however sure the reader is."""
+    watcher = DiceWatcher(table_at_roll, stable_frames=3, demo=True)
+    seq = table_at_roll.public_state()["seq"]
+    sure = [Die(3, (10, 10), 40, 0.999), Die(5, (60, 10), 40, 0.999)]
+    assert watcher.propose(sure).result(timeout=10) is True
+    state = table_at_roll.public_state()
+    assert state["seq"] == seq and "3 and 5" in (state["pending"] or "")
 
 
 def test_the_demo_camera_tumbles_then_settles() -> None:

@@ -17,8 +17,8 @@ import pytest
 
 from companion.table import Table
 from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference
+from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
-from hardware.wheel_watch import WheelWatcher
 from tests.camera_scenes import rhr_table
 
 WAIT = 10.0
@@ -35,7 +35,7 @@ def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:
     published = watcher.process(frame)
     if published is not None:
         published.result(WAIT)
-    wheel: dict[str, Any] = watcher.table.public_state()["wheel"]
+    wheel: dict[str, Any] = watcher.table.public_state()["camera"]["wheel"]
     return wheel
 
 

@@ -15,7 +15,7 @@ from flask import Flask
 from companion.table import Table
 from web import api, calibrate, errors, pages, stream
 from web.auth import TablePin
-from web.context import Companion
+from web.context import CameraView, Companion
 
 MAX_REQUEST_BYTES = 64 * 1024
 
@@ -26,7 +26,7 @@ def create_app(
     *,
     heartbeat_seconds: float = 10.0,
     device_status: Callable[[], dict[str, str]] | None = None,
-    camera: Any | None = None,
+    camera: CameraView | None = None,
     data_dir: Path | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:

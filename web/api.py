@@ -68,13 +68,13 @@ def devices() -> ResponseReturnValue:
 
 @bp.get("/vision")
 def vision() -> ResponseReturnValue:
-    """The camera's read-only notes (belt check, wheel), polled by the page between events.
+    """The camera's read-only notes by reading kind, polled by the page between events.
 
     They change without a game event (a hand moves a piece, the wheel rolls), so the live
     stream, whose ids are event numbers, does not carry them on its own.
     """
     data = companion().table.public_state(with_log=False)
-    return jsonify(board_check=data.get("board_check"), wheel=data.get("wheel"))
+    return jsonify(camera=data.get("camera") or {})
 
 
 @bp.get("/games")

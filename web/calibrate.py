@@ -15,7 +15,7 @@ import numpy as np
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from calibration.cli import CALIBRATION_FILE, DEFAULT_CELLS
+from calibration.cli import DEFAULT_CELLS
 from calibration.geometry import (
     CalibrationError,
     calibrate_board,
@@ -23,6 +23,7 @@ from calibration.geometry import (
     locate_board,
     save_calibration,
 )
+from companion.config import CALIBRATION_FILE
 from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
 from web.api import _require_control
 from web.context import companion

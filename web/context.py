@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from flask import current_app
 
 from companion.table import Table
 from web.auth import TablePin
+
+
+class CameraView(Protocol):
+    """What the page needs of the camera: its newest picture, plain and annotated."""
+
+    def latest_frame(self) -> Any | None: ...
+
+    def jpeg(self, width: int = 640) -> bytes | None: ...
 
 
 @dataclass
@@ -19,7 +27,7 @@ class Companion:
     pin: TablePin
     heartbeat_seconds: float = 10.0
     device_status: Callable[[], dict[str, str]] = field(default=lambda: {})
-    camera: Any | None = None  # the dice watcher: its jpeg() shows what the camera reads
+    camera: CameraView | None = None  # the dice camera's view, for the panel and calibration
     data_dir: Path = field(default_factory=Path.cwd)  # where the calibration is kept
 
     def devices(self) -> dict[str, str]:

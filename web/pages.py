@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 from flask import Blueprint, Response, jsonify, render_template
 from flask.typing import ResponseReturnValue
 
@@ -11,9 +14,18 @@ from web.errors import ApiError
 bp = Blueprint("pages", __name__)
 
 
+BOARDS = Path(__file__).parent / "static" / "games"
+
+
+@cache
+def board_scripts() -> tuple[str, ...]:
+    """Every game's board module (``static/games/<board>.js``); the page picks by name."""
+    return tuple(f"games/{path.name}" for path in sorted(BOARDS.glob("*.js")))
+
+
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    return render_template("index.html")
+    return render_template("index.html", boards=board_scripts())
 
 
 @bp.get("/manifest.webmanifest")

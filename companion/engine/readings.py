@@ -26,6 +26,8 @@ DICE = "dice"
 BELT = "belt"
 WHEEL = "wheel"
 
+DRIFT_HINT = "Wheel drifted: push it back to the centre."
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -138,3 +140,39 @@ class WheelSeen:
     drifted_far: bool = False
     fallen: Mapping[str, int] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment
+
+    @property
+    def fallen_total(self) -> int:
+        return sum(self.fallen.values())
+
+    @property
+    def drift_distance(self) -> float:
+        return float((self.drift[0] ** 2 + self.drift[1] ** 2) ** 0.5)
+
+    @property
+    def hint(self) -> str:
+        return DRIFT_HINT if self.drifted_far else ""
+
+    def figures(self) -> dict[str, Any]:
+        """The measurements as JSON-ready data, rounded for the page."""
+        return {
+            "seen": self.seen,
+            "blocked": self.blocked,
+            "reason": self.reason,
+            "angle_deg": round(self.angle_deg, 1),
+            "roll_turns": round(self.roll_turns, 2),
+            "rolled_distance": round(self.rolled_distance, 2),
+            "centre": [round(v, 2) for v in self.centre],
+            "drift": [round(v, 2) for v in self.drift],
+            "drift_distance": round(self.drift_distance, 2),
+            "drifted_far": self.drifted_far,
+            "hint": self.hint,
+            "fallen": dict(self.fallen),
+            "fallen_total": self.fallen_total,
+            **self.extra,
+        }
+
+    def note(self) -> Note:
+        """The wheel panel for a game that takes no wheel readings (the figures as read)."""
+        status = "blocked" if self.blocked else "differ" if self.drifted_far else "info"
+        return Note(status, (self.hint,) if self.hint else (), self.figures())

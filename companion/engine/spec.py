@@ -72,7 +72,7 @@ class Outcome:
 
 
 Bot = Callable[[State[Any], random.Random], Iterator[Event]]
-ReadingRule = Callable[[G, Ctx, Any], Verdict]
+ReadingRule = Callable[["GameSpec[G]", State[G], Any], Verdict]
 Cues = Callable[[G, G, Ctx, Event], tuple[str, ...]]
 
 

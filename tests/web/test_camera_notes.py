@@ -11,9 +11,9 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
 from companion.table import Table
-from hardware.board_watch import BoardWatcher
+from companion.watch.belt import BeltWatcher
+from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelScene, render_wheel
-from hardware.wheel_watch import WheelWatcher
 from tests.camera_scenes import PLACES, belt_frame, make_calibration, place_everyone, save
 from tests.web.conftest import PIN
 from tests.web.serving import serving
@@ -26,7 +26,7 @@ MOVED = "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lan
 def disagreeing(table: Table, tmp_path: Path) -> Iterator[Table]:
     """The belt with Bob's piece one row off, as the board watcher reports it."""
     place_everyone(table)
-    watcher = BoardWatcher(table, save(make_calibration(), tmp_path), stable_frames=1)
+    watcher = BeltWatcher(table, save(make_calibration(), tmp_path), stable_frames=1)
     published = watcher.process(belt_frame({**PLACES, "blue": (4, 3)}))
     assert published is not None and published.result(10)
     yield table
@@ -34,10 +34,10 @@ def disagreeing(table: Table, tmp_path: Path) -> Iterator[Table]:
 
 def test_state_and_vision_carry_the_differences(disagreeing: Table, client: FlaskClient) -> None:
     state = client.get("/api/state").get_json()
-    assert state["board_check"]["status"] == "differ"
-    assert state["board_check"]["differences"] == [MOVED]
+    assert state["camera"]["belt"]["status"] == "differ"
+    assert state["camera"]["belt"]["lines"] == [MOVED]
     vision = client.get("/api/vision").get_json()
-    assert vision == {"board_check": state["board_check"], "wheel": None}
+    assert vision == {"camera": {"belt": state["camera"]["belt"]}}
     page = client.get("/").get_data(as_text=True)
     assert 'id="board-check"' in page and 'id="wheel-box"' in page
 
@@ -47,7 +47,7 @@ def test_vision_carries_the_wheel(table: Table, client: FlaskClient) -> None:
     published = WheelWatcher(table, stable_frames=1).process(frame)
     assert published is not None
     published.result(10)
-    wheel = client.get("/api/vision").get_json()["wheel"]
+    wheel = client.get("/api/vision").get_json()["camera"]["wheel"]
     assert wheel["seen"] and abs(wheel["angle_deg"] - 45.0) < 2.0
     assert wheel["fallen_total"] == 0 and wheel["hint"] == ""
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.serve import start_keyboard
 from companion.store import Store
 from companion.table import Table
-from web.server import start_keyboard
 
 
 def test_keyboard_line_does_not_repeat_its_own_name(

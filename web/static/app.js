@@ -8,6 +8,9 @@ const COLOURS = { red: "#e4574c", blue: "#4f8fe6", yellow: "#f2d04b", green: "#5
 const HEARTBEAT_MS = 25000;
 
 const $ = (id) => document.getElementById(id);
+// One board module per game (web/static/games/<board>.js) registers itself here under the
+// board name the game's spec gives; the page draws whichever the state names.
+const Boards = window.Boards || (window.Boards = {});
 let state = null;
 let log = [];
 let token = sessionStorage.getItem("tableToken") || "";
@@ -94,6 +97,18 @@ function describe(event) {
   return `${who}${event.name}${args ? ": " + args : ""}`;
 }
 
+// A game whose board module is missing still shows its prompt, notes and controls.
+const PlainBoard = {
+  render() {
+    $("belt").replaceChildren(el("p", { class: "hint" }, "This game has no board drawing on the page yet."));
+    $("pit").replaceChildren();
+    $("hamsters").replaceChildren();
+    $("tests").replaceChildren();
+  },
+};
+
+function board() { return (state && Boards[state.board]) || PlainBoard; }
+
 function render() {
   if (!state) return;
   const view = state.view || {};
@@ -107,165 +122,28 @@ function render() {
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
   $("calibration-box").hidden = !unlocked;
-  const hamsterdam = state.game === "hamsterdam";
   document.body.dataset.game = state.game || "";
-  if (hamsterdam) {
-    renderDams(view);
-  } else {
-    renderBelt(view);
-    renderCounters(view);
-    renderHamsters(view);
-  }
+  board().render(view);
   $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
-  $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
-    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
   renderVision();
   if (unlocked) renderControls(view);
   $("log").replaceChildren(...log.slice().reverse().map((e) =>
     el("li", { class: e.undone ? "undone" : "", value: e.seq }, describe(e))));
 }
 
-function targetsBySquare() {
-  const targets = new Map();
-  for (const choice of state.legal || []) {
-    const args = choice.args || {};
-    let square = args.to;
-    if (choice.name === "run" && args.path && args.path.length === 1) square = args.path[0];
-    if (Array.isArray(square) && ["place", "run", "step", "sidestep"].includes(choice.name)) {
-      targets.set(square.join(","), choice);
-    }
-  }
-  return targets;
-}
-
-function renderBelt(view) {
-  const belt = $("belt");
-  const hamsters = view.hamsters || [];
-  const bySquare = new Map(hamsters.filter((h) => h.row > 0 && !h.eaten).map((h) => [`${h.row},${h.lane}`, h]));
-  const targets = token ? targetsBySquare() : new Map();
-  const cells = [];
-  for (let row = 10; row >= 1; row--) {
-    const star = row === view.asterisk_row;
-    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : String(row)));
-    for (let lane = 1; lane <= 5; lane++) {
-      const key = `${row},${lane}`;
-      const cell = el("div", { class: "cell" + (star ? " asterisk" : ""), "data-square": key });
-      const hamster = bySquare.get(key);
-      if (hamster) cell.append(token_(hamster, hamster.seat === state.current));
-      const choice = targets.get(key);
-      if (choice) {
-        cell.classList.add("target");
-        cell.title = choice.label;
-        cell.addEventListener("click", () => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args }));
-      }
-      cells.push(cell);
-    }
-    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : ""));
-  }
-  belt.replaceChildren(...cells);
-  const inPit = hamsters.filter((h) => h.in_pit);
-  $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · ${view.alligators ?? "–"} alligator${view.alligators === 1 ? "" : "s"}`),
-    ...inPit.map((h) => token_(h, h.seat === state.current)));
-}
-
-// Hamsterdam: each player's dam, the flood tallies, the roll and the standings.
-function renderDams(view) {
-  const table = view.table || {};
-  const tracker = view.tracker || {};
-  const roll = view.roll || {};
-  const total = table.piles ?? 0;
-  $("belt").replaceChildren(...(view.players || []).map((player) => {
-    const floods = new Set((roll.floods || []).filter((f) => f.seat === player.seat).map((f) => f.at));
-    const cards = player.dam.map((spot) => el("div", { class: "dam-card" + (floods.has(spot.at) ? " flooding" : "") + (spot.tokens ? " wet" : "") },
-      el("b", {}, String(spot.value)),
-      el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
-      el("span", { class: "stack", title: "hamsters on this card" }, spot.plain ? `×${spot.plain}` : "—"),
-      ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
-      spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
-    const tallies = player.tallies;
-    return el("div", { class: "dam" + (player.seat === state.current ? " current" : "") },
-      el("div", { class: "dam-head" }, el("b", {}, player.name),
-        el("span", {}, `pile ${tallies.pile} · on dam ${tallies.on_dam} · total ${tallies.total}` +
-          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
-      el("div", { class: "dam-cards" }, ...cards),
-      el("div", { class: "meta" }, [
-        `reserve ${player.resting.plain}`,
-        player.resting.specials.length ? `resting specials: ${player.resting.specials.map((sp) => sp.name).join(", ")}` : "",
-        player.flipped.length ? `flipped cards: ${player.flipped.join(", ")}` : "",
-        `${player.hamsters} hamsters`,
-        player.lost ? `${player.lost} lost` : "",
-      ].filter(Boolean).join(" · ")),
-      player.usable && player.usable.length
-        ? el("div", { class: "meta usable" }, `can use now: ${player.usable.join(", ")}`)
-        : "");
-  }));
-  const rollText = roll.value
-    ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}`
-    : "Waiting for the roll";
-  const floods = (roll.floods || []).map((f) => `${(view.players[f.seat] || {}).name} at card ${f.at}${f.waiting ? " (to resolve)" : ""}`);
-  $("pit").replaceChildren(el("span", { class: "label" }, rollText),
-    roll.alternative ? el("span", { class: "label" }, `Physicster's new roll: ${roll.alternative.join(" + ")}`) : "",
-    floods.length ? el("span", { class: "label" }, `Floods: ${floods.join(", ")}`) : "",
-    el("span", { class: "label" }, `Token supply: ${table.supply}${table.stand_ins ? ` (+${table.stand_ins} stand-in markers)` : ""}`));
-  $("speed").textContent = String(total);
-  $("speed-chips").textContent = `of ${table.threshold} tokens ends the game`;
-  $("alligators").textContent = tracker.turn ? `${tracker.turn}/${tracker.turns_per_round}` : "–";
-  $("gator-chips").textContent = "turn in this round";
-  document.querySelector(".counter .label").textContent = "Flood tokens in piles";
-  document.querySelector(".counter.gator .label").textContent = `Round ${tracker.round ?? ""}`;
-  const players = view.players || [];
-  $("hamsters").replaceChildren(...(view.standings || []).map((seat, index) => {
-    const player = players[seat] || { name: String(seat), tallies: {}, hamsters: 0 };
-    return el("div", { class: "ham" }, el("div", { class: "token", style: "background:#7fb2e5" }, String(index + 1)),
-      el("div", {}, el("div", { class: "name" }, player.name),
-        el("div", { class: "meta" }, `${player.tallies.total ?? 0} flood tokens · ${player.hamsters} hamsters`)),
-      el("div", {}));
-  }));
-}
-
-function renderCounters(view) {
-  document.querySelector(".counter .label").textContent = "Speed";
-  document.querySelector(".counter.gator .label").textContent = "Alligators";
-  $("speed").textContent = view.speed ?? "–";
-  $("alligators").textContent = view.alligators ?? "–";
-  $("speed-chips").textContent = "●".repeat(Math.min(view.speed || 0, 12));
-  $("gator-chips").textContent = "▲".repeat(Math.min(view.alligators || 0, 12));
-}
-
-function renderHamsters(view) {
-  const order = view.initiative || [];
-  const rows = (view.hamsters || []).map((h) => {
-    const traits = h.traits
-      ? el("div", { class: "traits" },
-          ...[["scamper", "Scamper"], ["mettle", "Mettle"], ["friskiness", "Frisk"]].map(([key, title]) =>
-            el("div", { class: "trait" }, el("b", {}, String(h.traits[key] - (h.face_down[key] || 0))),
-              el("small", {}, `${title}${h.face_down[key] ? ` +${h.face_down[key]}↓` : ""}`))),
-          el("div", { class: "trait" }, el("b", {}, String(h.fatigue)), el("small", {}, "Fatigue")))
-      : el("div", { class: "traits" }, el("div", { class: "trait" }, el("b", {}, h.allocated ? "✓" : "…"),
-          el("small", {}, h.allocated ? "allocated" : "allocating")));
-    const where = h.eaten ? "eaten" : h.in_pit ? "in the Pit" : h.row ? `row ${h.row}, lane ${h.lane}` : "not placed";
-    const bits = [where];
-    if (h.initiative) bits.push(`initiative ${h.initiative}`);
-    if (h.declared) bits.push(`declared ${h.declared}`);
-    if (h.passed_out) bits.push("passed out");
-    return el("div", { class: "ham" + (h.eaten ? " eaten" : "") }, token_(h, h.seat === state.current),
-      el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · "))), traits);
-  });
-  $("hamsters").replaceChildren(...rows);
-}
-
-// The camera's read-only notes: where it disagrees with the belt (the game is never
-// changed by them), and the wheel it follows.
+// The camera's read-only notes by reading kind: where it disagrees with the board (the game
+// is never changed by them), and the wheel it follows.
 function renderVision() {
-  const check = state.board_check;
+  const notes = state.camera || {};
+  const check = notes.belt;
   const box = $("board-check");
   box.hidden = !check;
   if (check) {
     box.className = `board-check ${check.status}`;
     const title = check.status === "differ" ? [el("b", {}, "Camera disagrees (the game was not changed):")] : [];
-    box.replaceChildren(...title, ...check.notes.map((note) => el("p", {}, note)));
+    box.replaceChildren(...title, ...check.lines.map((note) => el("p", {}, note)));
   }
-  const wheel = state.wheel;
+  const wheel = notes.wheel;
   $("wheel-box").hidden = !wheel;
   if (!wheel) return;
   const fallen = Object.entries(wheel.fallen).filter(([, n]) => n > 0).map(([colour, n]) => `${n} ${colour}`);
@@ -283,8 +161,7 @@ async function refreshVision() {
   if (!state || !state.game) return;
   try {
     const data = await api("/api/vision");
-    state.board_check = data.board_check;
-    state.wheel = data.wheel;
+    state.camera = data.camera;
     renderVision();
   } catch (_) { /* the live stream's banner already says when the companion is away */ }
 }
@@ -296,9 +173,8 @@ function renderControls(view) {
   $("btn-read").hidden = !state.pending;
   $("pending").hidden = !state.pending;
   $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
-  const allocate = $("allocate");
-  allocate.hidden = state.phase !== "allocate";
-  if (state.phase === "allocate") renderAllocation(view);
+  const extra = $("allocate");
+  extra.hidden = !(board().controls && board().controls(view, extra));
   const groups = new Map();
   for (const choice of state.legal || []) {
     if (!groups.has(choice.name)) groups.set(choice.name, []);
@@ -326,23 +202,6 @@ function choiceControl(choice) {
   const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, choice.label));
   form.addEventListener("submit", (event) => { event.preventDefault(); move(pickers.map((p) => Number(p.value))); });
   return form;
-}
-
-function renderAllocation(view) {
-  const forms = (view.hamsters || []).filter((h) => !h.eaten).map((h) => {
-    const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
-      el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
-    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`), ...inputs,
-      el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const data = new FormData(form);
-      send("/api/move", { seat: h.seat, name: "allocate", args: {
-        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")) } });
-    });
-    return form;
-  });
-  $("allocate").replaceChildren(el("h3", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
 }
 
 async function refresh() {

@@ -11,7 +11,7 @@ list of sentences, which the table shows under the Pit.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from companion.engine.readings import BeltSeen, Note, Square, Verdict
 from companion.engine.spec import GameSpec
@@ -19,7 +19,7 @@ from companion.engine.state import State
 from companion.games.run_hamster_run.model import Belt
 
 PIT = "pit"
-Where = Square | Literal["pit"] | None  # a square, "pit", or None (not on the table)
+Where = Square | str | None  # a square, "pit", or None (not on the table)
 AGREE_NOTE = "Camera agrees with the board."
 
 

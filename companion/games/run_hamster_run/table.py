@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from companion.engine.events import NEXT, Event
 from companion.engine.readings import BELT, DICE
+from companion.engine.spec import ReadingRule
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.camera import check_belt
 from companion.games.run_hamster_run.model import Belt
@@ -34,4 +35,4 @@ def cues(before: Belt, after: Belt, ctx: Ctx, event: Event) -> tuple[str, ...]:
     return ()
 
 
-READINGS = {BELT: check_belt, DICE: roll_from_dice}
+READINGS: dict[str, ReadingRule[Belt]] = {BELT: check_belt, DICE: roll_from_dice}

@@ -1,11 +1,12 @@
-"""Camera frames → wheel reading → the table's public state, for the Hamster Wheel.
+"""Camera frames → wheel reading → a ``wheel`` reading for the table.
 
 The watcher finds the table's corner markers (10-13) in the newest frame, measures the
 wheel, and keeps a :class:`~companion.vision.wheel.WheelTracker` so the roll adds up past
-a full turn. It publishes a :class:`~companion.camera_notes.WheelStatus` through the
-table's worker queue (``Table.observe_wheel``), which is what a Hamster Wheel game would
-take as its input once the engine has one: roll in turns, distance rolled, drift from the
-table's centre and the fallen pieces by colour. Like every camera note it is read-only.
+a full turn. It publishes a :class:`~companion.camera_notes.WheelSeen` through the
+table's worker queue (``Table.observe``) as a :class:`~companion.engine.readings.WheelSeen`:
+roll in turns, distance rolled, drift from the table's centre and the fallen pieces by
+colour. A game that takes wheel readings decides there what they mean; for any other game
+the table shows the reading as the *Wheel* panel.
 
 Fallen counts only change once the new count has held for ``stable_frames`` frames, so a
 piece still tumbling is not counted twice. The angle changes every frame, so the state is
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from calibration.geometry import CalibrationError, locate_board
 from calibration.watched import WatchedCalibration
-from companion.camera_notes import WheelStatus
+from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
@@ -33,7 +34,7 @@ from companion.vision.wheel import (
     WheelTracker,
     read_wheel,
 )
-from hardware.frame_worker import Frame, FrameWatcher, LatestFrameWorker
+from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
 
@@ -62,7 +63,7 @@ class WheelWatcher(FrameWatcher):
         self.publish_every = publish_every
         self._clock = clock
         self._game_id: int | None = None
-        self._published: WheelStatus | None = None
+        self._published: WheelSeen | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
 
@@ -75,7 +76,7 @@ class WheelWatcher(FrameWatcher):
         except CalibrationError:
             return DEFAULT_DIVISIONS  # the wheel needs no colours: the default spokes do
 
-    def process(self, frame: Frame) -> Future[None] | None:
+    def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
         game_id = self.table.snapshot.game_id
         if game_id != self._game_id:
@@ -98,10 +99,10 @@ class WheelWatcher(FrameWatcher):
         )
         return self._publish(wheel)
 
-    def _status_of(self, reading: WheelReading) -> WheelStatus:
+    def _status_of(self, reading: WheelReading) -> WheelSeen:
         tracker = self.tracker
         last = tracker.last
-        return WheelStatus(
+        return WheelSeen(
             seen=last is not None,
             blocked=reading.blocked,
             reason=reading.reason,
@@ -114,7 +115,7 @@ class WheelWatcher(FrameWatcher):
             fallen=dict(self.fallen),
         )
 
-    def _publish(self, wheel: WheelStatus) -> Future[None] | None:
+    def _publish(self, wheel: WheelSeen) -> Future[bool] | None:
         now = self._clock()
         before = self._published
         urgent = before is None or (
@@ -124,4 +125,4 @@ class WheelWatcher(FrameWatcher):
         if not urgent and (wheel == before or now - self._published_at < self.publish_every):
             return None
         self._published, self._published_at = wheel, now
-        return self.table.observe_wheel(wheel)
+        return self.table.observe(Reading(WHEEL, wheel))

@@ -1,8 +1,16 @@
-"""``companion run``: the table runtime, the devices and the tablet page, together.
+"""``companion run``: the composition root that builds the table, devices, watchers and page.
 
-Real devices are used when found (gpiozero pins, a camera); each one that falls back to its
-simulated twin says why in one line. The page is served by waitress, a real WSGI server,
-with enough threads that 20 open live streams never starve the API.
+Why one module: every other part takes what it needs as an argument and knows nothing of
+the rest (the web app takes the table and two small callables, watchers take the table and
+frames, buttons take a submit function). Only here are the real pieces chosen and wired:
+the store, the table, the buttons (or their twin), the camera (or its twin), the camera
+watchers, the lights and buzzer following the game's cues, and the page served by waitress.
+It is the only module that imports both ``web`` and ``hardware``, and it also assembles
+the full ``companion`` command (the engine's commands plus ``run``, ``doctor`` and
+``calibrate``), so the engine's CLI never imports a device.
+
+Real devices are used when found (gpiozero pins, a camera); each one that falls back to
+its simulated twin says why in one line.
 """
 
 from __future__ import annotations
@@ -18,9 +26,16 @@ from typing import Any
 import click
 import waitress
 
+from calibration.cli import calibrate
+from companion import cli
 from companion.config import Config
 from companion.store import Store
 from companion.table import Table
+from companion.watch.belt import BeltWatcher
+from companion.watch.dice import DiceWatcher
+from companion.watch.frames import Frame, FrameWatcher
+from companion.watch.wheel import WheelWatcher
+from hardware.doctor import doctor
 from web import create_app
 from web.auth import generate_pin
 from web.systemd_notify import notify, start_watchdog
@@ -61,9 +76,16 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | N
     try:
         settings = ButtonsConfig.from_mapping(dataclasses.asdict(config.buttons))
         buttons = TableButtons(settings, lambda name: _press(table, name), pin_factory=factory)
+        table.on_cues(lambda cues: _buzz(buttons, cues))
     except (ValueError, OSError, RuntimeError) as error:
         return None, f"buttons off: {error}"
     return buttons, reason
+
+
+def _buzz(buttons: Any, cues: tuple[str, ...]) -> None:
+    """The buzzer's sound for each cue the game gave (it plays on its own thread)."""
+    for cue in cues:
+        buttons.buzz(cue)
 
 
 def start_keyboard(table: Table) -> str:
@@ -82,21 +104,57 @@ def start_keyboard(table: Table) -> str:
     return "n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
+class CameraRig:
+    """The camera (or its twin), the dice watcher and the other watchers its frames feed."""
+
+    def __init__(
+        self,
+        supervisor: Any,
+        dice: DiceWatcher,
+        watchers: dict[str, Any],
+        status: str,
+    ) -> None:
+        self.supervisor = supervisor
+        self.dice = dice
+        self.watchers = watchers
+        self.status_line = status
+        # Watchers that read this camera's frames (the demo belt draws its own).
+        self.listeners = tuple(w for w in watchers.values() if isinstance(w, FrameWatcher))
+
+    def deliver(self, frame: Frame) -> None:
+        """On the camera's delivery thread: hand the newest frame to every watcher."""
+        self.dice.offer(frame)
+        for watcher in self.listeners:
+            watcher.offer(frame)
+
+    @property
+    def status(self) -> str:
+        return self.dice.status
+
+    def start(self) -> None:
+        self.dice.start()
+        for watcher in self.watchers.values():
+            watcher.start()
+        self.supervisor.start()
+
+    def stop(self) -> None:
+        self.supervisor.stop()
+        self.dice.stop()
+        for watcher in self.watchers.values():
+            watcher.stop()
+
+
 def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False) -> dict[str, Any]:
-    """The belt and wheel watchers the config asks for, started and waiting for frames.
+    """The belt and wheel watchers the config asks for (not started yet).
 
     They share the dice camera's frames (each reads the newest one on its own thread) and
-    only ever add read-only notes to the tablet: ``camera.watch_board`` compares the belt
-    with the game using the saved calibration, ``camera.watch_wheel`` follows the wheel.
-    With ``simulated_belt`` (the demo dice camera, whose frames show no belt) the belt
-    check watches the belt camera's twin instead, with the twin's own calibration
-    (``hardware.demo_board``); it takes no frames from the dice camera.
+    post readings the game judges: ``camera.watch_board`` reads the belt using the saved
+    calibration, ``camera.watch_wheel`` follows the wheel. With ``simulated_belt`` (the
+    demo dice camera, whose frames show no belt) the belt is read from the belt camera's
+    twin instead, with the twin's own calibration (``hardware.demo_board``); it takes no
+    frames from the dice camera.
     """
-    from calibration.cli import CALIBRATION_FILE
-    from hardware.board_watch import BoardWatcher
-    from hardware.wheel_watch import WheelWatcher
-
-    path = config.data_dir / CALIBRATION_FILE
+    path = config.calibration_file
     frames = config.camera.stable_frames
     watchers: dict[str, Any] = {}
     if config.camera.watch_board and simulated_belt:
@@ -104,44 +162,42 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
 
         watchers["board"] = DemoBelt(table, config.data_dir, stable_frames=frames)
     elif config.camera.watch_board:
-        watchers["board"] = BoardWatcher(table, path, stable_frames=frames)
+        watchers["board"] = BeltWatcher(table, path, stable_frames=frames)
     if config.camera.watch_wheel:
         watchers["wheel"] = WheelWatcher(table, path, stable_frames=frames)
-    for watcher in watchers.values():
-        watcher.start()
     return watchers
 
 
 def start_camera(
     config: Config, table: Table, simulate: bool, on_pi: bool | None = None
-) -> tuple[Any | None, str, dict[str, Any]]:
+) -> tuple[CameraRig | None, str]:
     """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
 
-    Its frames go to the dice reader and to the belt and wheel watchers the config enables.
+    Its frames go to the dice watcher and to the belt and wheel watchers the config enables.
     With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
-    ``make run``) gets the demo twin; a Pi does not, because demo rolls would land in the
-    real game its players are playing: there, dice are typed on the page instead. Wherever
-    the demo dice run, the belt check watches a simulated belt (its frames are not the dice
-    camera's), so a laptop shows it working too.
+    ``make run``) gets the demo twin, whose rolls are demo readings a person must accept;
+    a Pi does not, because demo rolls have no place beside a real game: there, dice are
+    typed on the page instead. Wherever the demo dice run, the belt check watches a
+    simulated belt (its frames are not the dice camera's), so a laptop shows it working too.
     """
     from pathlib import Path
 
     from hardware.buttons import is_raspberry_pi
     from hardware.camera import (
         CameraSettings,
+        CameraSupervisor,
         FolderSource,
         OpenCVSource,
         Picamera2Source,
         SimulatedSource,
     )
-    from hardware.frame_worker import FrameWatcher
-    from hardware.vision_loop import DemoDice, DiceWatcher
+    from hardware.demo_dice import DemoDice
 
     choice = "simulated" if simulate else config.camera.source
     size = (config.camera.width, config.camera.height)
     source: Any
     if choice == "none":
-        return None, "camera off (camera.source = none): enter dice on the page", {}
+        return None, "camera off (camera.source = none): enter dice on the page"
     if choice == "simulated":
         source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
     elif choice == "folder":
@@ -158,23 +214,22 @@ def start_camera(
             fps=4,
         )
     else:
-        return (
-            None,
-            "no camera found (no picamera2, no /dev/video0): enter dice on the page",
-            {},
-        )
+        return None, "no camera found (no picamera2, no /dev/video0): enter dice on the page"
     demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
     watchers = start_watchers(config, table, simulated_belt=demo)
-    watcher = DiceWatcher(
+    holder: list[CameraRig] = []
+    supervisor = CameraSupervisor(source, lambda frame: holder[0].deliver(frame))
+    dice = DiceWatcher(
         table,
-        source,
         stable_frames=config.camera.stable_frames,
-        # Watchers that read camera frames; the demo belt draws its own.
-        listeners=[w.offer for w in watchers.values() if isinstance(w, FrameWatcher)],
+        demo=demo,
+        camera_status=lambda: supervisor.status,
     )
-    watcher.start()
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
-    return watcher, status, watchers
+    rig = CameraRig(supervisor, dice, watchers, status)
+    holder.append(rig)
+    rig.start()
+    return rig, status
 
 
 def _has_module(name: str) -> bool:
@@ -183,9 +238,19 @@ def _has_module(name: str) -> bool:
     return importlib.util.find_spec(name) is not None
 
 
+def light_mode(state: dict[str, Any]) -> str:
+    """Off when the game is over; steady while something waits for a person; else blink."""
+    if state.get("over"):
+        return "off"
+    camera = state.get("camera") or {}
+    disagrees = any(note.get("status") == "differ" for note in camera.values())
+    return "steady" if state.get("pending") or disagrees else "blink"
+
+
 def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> threading.Thread:
-    """LED and buzzer follow the game: blink while the table must act, sounds for the big
-    moments. Runs on its own subscription so the worker never waits for a buzzer."""
+    """The LED follows the game: blink while the table must act, steady while something
+    waits for a person. Runs on its own subscription so the worker never waits for it; the
+    buzzer's sounds come from the game's cues (``Table.on_cues``)."""
     subscription = table.subscribe(table.public_state(with_log=False).get("seq") or 0)
 
     def follow() -> None:
@@ -195,16 +260,7 @@ def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> thr
                 if subscription.ended:
                     return
                 continue
-            state = table.public_state(with_log=False)
-            notes = " ".join((state.get("view") or {}).get("notes") or [])
-            if state.get("over"):
-                buttons.buzz("game_over")
-                buttons.set_light("off")
-                continue
-            if "Chomp!" in notes and event.kind == "next":
-                buttons.buzz("chomp")
-            disagrees = (state.get("board_check") or {}).get("status") == "differ"
-            buttons.set_light("steady" if state.get("pending") or disagrees else "blink")
+            buttons.set_light(light_mode(table.public_state(with_log=False)))
 
     thread = threading.Thread(target=follow, name="lights", daemon=True)
     thread.start()
@@ -259,7 +315,8 @@ def serve(
     pin = table_pin(config, store)
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
-    camera, camera_status, watchers = start_camera(config, table, simulate)
+    camera, camera_status = start_camera(config, table, simulate)
+    watchers = camera.watchers if camera is not None else {}
 
     def device_status() -> dict[str, str]:
         return {
@@ -270,7 +327,11 @@ def serve(
         }
 
     app = create_app(
-        table, pin, device_status=device_status, camera=camera, data_dir=config.data_dir
+        table,
+        pin,
+        device_status=device_status,
+        camera=camera.dice if camera is not None else None,
+        data_dir=config.data_dir,
     )
     host = host or config.web.host
     port = port or config.web.port
@@ -296,8 +357,6 @@ def serve(
             buttons.close()
         if camera is not None:
             camera.stop()
-        for watcher in watchers.values():
-            watcher.stop()
         if front is not None:
             front.stop()
         table.close()
@@ -314,12 +373,19 @@ def run(
     obj: Any, simulate: bool, host: str | None, port: int | None, https_port: int | None
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
-    from companion.cli import EXPECTED, _fail
-
     try:
         config: Config = obj.config
         serve(config, simulate=simulate, host=host, port=port, https_port=https_port)
-    except EXPECTED as error:
-        _fail(error)
+    except cli.EXPECTED as error:
+        cli.fail(error)
     except OSError as error:
-        _fail(OSError(f"Cannot serve the page: {error.strerror}; try another --port."))
+        cli.fail(OSError(f"Cannot serve the page: {error.strerror}; try another --port."))
+
+
+for command in (run, doctor, calibrate):
+    cli.main.add_command(command)
+
+
+def main() -> None:
+    """The whole ``companion`` command: the engine's commands plus the devices' ones."""
+    cli.main()

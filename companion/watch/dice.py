@@ -1,0 +1,118 @@
+"""Camera frames → dice reader → a steady roll → a reading for the table.
+
+Reads the newest frame on its own thread (stale ones are dropped, never queued). A roll
+counts only once the stabiliser has seen it hold for N frames, so tumbling dice are never
+reported. The settled roll goes to the table as a ``dice`` reading with each die's face and
+confidence; what it means (apply it, ask for READ, or say the count is wrong) is decided by
+the current game's rule on the table's worker, never here.
+
+It also keeps the latest frame and what was read in it, for the page's camera panel and
+for calibration (:meth:`jpeg`, :meth:`latest_frame`).
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+from numpy.typing import NDArray
+
+from companion.engine.readings import DICE, DiceSeen, Reading
+from companion.observations import describe_dice
+from companion.table import Table
+from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
+from companion.vision.stabiliser import DiceStabiliser
+from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
+
+
+@dataclass(frozen=True)
+class DiceView:
+    """The latest frame and what was read in it, for the page's camera panel."""
+
+    frame: Frame
+    dice: tuple[Die, ...]
+
+
+class DiceWatcher(FrameWatcher):
+    """Reads dice in the newest frame; feed it frames with :meth:`offer`.
+
+    ``demo`` marks a simulated camera's dice: they are posted as demo readings, which no
+    game applies without a person accepting them.
+    """
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        stable_frames: int = 5,
+        auto_accept: float = AUTO_ACCEPT,
+        demo: bool = False,
+        camera_status: Any = None,
+    ) -> None:
+        self.table = table
+        self.auto_accept = auto_accept
+        self.demo = demo
+        self.stabiliser = DiceStabiliser(stable_frames)
+        self.last_roll = ""
+        self._camera_status = camera_status  # e.g. the supervisor's status, for the line
+        self._view: DiceView | None = None
+        self._lock = threading.Lock()
+        self.worker = LatestFrameWorker(self.process, "dice-watcher")
+        self._status = "dice: waiting for the first frame"
+
+    @property
+    def status(self) -> str:
+        camera = self._camera_status() if callable(self._camera_status) else self._status
+        roll = f"; last roll: {self.last_roll}" if self.last_roll else ""
+        return f"{camera}{roll}"
+
+    def process(self, frame: Frame) -> Future[bool] | None:
+        """Read one frame; returns the table's future when a settled roll was posted."""
+        dice = read_dice(frame)
+        with self._lock:
+            self._view = DiceView(frame, tuple(dice))
+        if self.stabiliser.update(dice) is None:
+            return None
+        return self.propose(dice)
+
+    def propose(self, dice: list[Die]) -> Future[bool]:
+        """Post a settled roll to the table; its game decides what the roll means."""
+        self.last_roll = describe_dice([die.value for die in dice])
+        seen = DiceSeen(
+            values=tuple(die.value for die in dice),
+            confidences=tuple(die.confidence for die in dice),
+            auto_accept=self.auto_accept,
+            demo=self.demo,
+        )
+        return self.table.observe(Reading(DICE, seen, source="camera"))
+
+    def latest_frame(self) -> Frame | None:
+        """The newest frame as the camera delivered it (for calibration)."""
+        with self._lock:
+            return None if self._view is None else self._view.frame
+
+    def jpeg(self, width: int = 640) -> bytes | None:
+        """The latest frame with each die outlined and labelled, as JPEG for the page."""
+        with self._lock:
+            view = self._view
+        if view is None:
+            return None
+        frame: NDArray[Any] = view.frame.copy()
+        for die in view.dice:
+            x, y = int(die.centre[0]), int(die.centre[1])
+            half = int(die.size / 2)
+            sure = die.value is not None and die.confidence >= self.auto_accept
+            colour = (80, 200, 80) if sure else (40, 160, 240)
+            cv2.rectangle(frame, (x - half, y - half), (x + half, y + half), colour, 2)
+            label = str(die.value) if die.value is not None else "?"
+            cv2.putText(
+                frame, label, (x - half, y - half - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2
+            )
+        scale = width / frame.shape[1]
+        if scale < 1:
+            frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return bytes(encoded) if ok else None

@@ -1,0 +1,64 @@
+// Hamsterdam: each player's dam, the flood tallies, the roll and the standings.
+// Registered under the spec's board name.
+"use strict";
+
+function renderDams(view) {
+  const table = view.table || {};
+  const tracker = view.tracker || {};
+  const roll = view.roll || {};
+  const total = table.piles ?? 0;
+  $("belt").replaceChildren(...(view.players || []).map((player) => {
+    const floods = new Set((roll.floods || []).filter((f) => f.seat === player.seat).map((f) => f.at));
+    const cards = player.dam.map((spot) => el("div", { class: "dam-card" + (floods.has(spot.at) ? " flooding" : "") + (spot.tokens ? " wet" : "") },
+      el("b", {}, String(spot.value)),
+      el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
+      el("span", { class: "stack", title: "hamsters on this card" }, spot.plain ? `×${spot.plain}` : "—"),
+      ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
+      spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
+    const tallies = player.tallies;
+    return el("div", { class: "dam" + (player.seat === state.current ? " current" : "") },
+      el("div", { class: "dam-head" }, el("b", {}, player.name),
+        el("span", {}, `pile ${tallies.pile} · on dam ${tallies.on_dam} · total ${tallies.total}` +
+          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
+      el("div", { class: "dam-cards" }, ...cards),
+      el("div", { class: "meta" }, [
+        `reserve ${player.resting.plain}`,
+        player.resting.specials.length ? `resting specials: ${player.resting.specials.map((sp) => sp.name).join(", ")}` : "",
+        player.flipped.length ? `flipped cards: ${player.flipped.join(", ")}` : "",
+        `${player.hamsters} hamsters`,
+        player.lost ? `${player.lost} lost` : "",
+      ].filter(Boolean).join(" · ")),
+      player.usable && player.usable.length
+        ? el("div", { class: "meta usable" }, `can use now: ${player.usable.join(", ")}`)
+        : "");
+  }));
+  const rollText = roll.value
+    ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}`
+    : "Waiting for the roll";
+  const floods = (roll.floods || []).map((f) => `${(view.players[f.seat] || {}).name} at card ${f.at}${f.waiting ? " (to resolve)" : ""}`);
+  $("pit").replaceChildren(el("span", { class: "label" }, rollText),
+    roll.alternative ? el("span", { class: "label" }, `Physicster's new roll: ${roll.alternative.join(" + ")}`) : "",
+    floods.length ? el("span", { class: "label" }, `Floods: ${floods.join(", ")}`) : "",
+    el("span", { class: "label" }, `Token supply: ${table.supply}${table.stand_ins ? ` (+${table.stand_ins} stand-in markers)` : ""}`));
+  $("speed").textContent = String(total);
+  $("speed-chips").textContent = `of ${table.threshold} tokens ends the game`;
+  $("alligators").textContent = tracker.turn ? `${tracker.turn}/${tracker.turns_per_round}` : "–";
+  $("gator-chips").textContent = "turn in this round";
+  document.querySelector(".counter .label").textContent = "Flood tokens in piles";
+  document.querySelector(".counter.gator .label").textContent = `Round ${tracker.round ?? ""}`;
+  const players = view.players || [];
+  $("hamsters").replaceChildren(...(view.standings || []).map((seat, index) => {
+    const player = players[seat] || { name: String(seat), tallies: {}, hamsters: 0 };
+    return el("div", { class: "ham" }, el("div", { class: "token", style: "background:#7fb2e5" }, String(index + 1)),
+      el("div", {}, el("div", { class: "name" }, player.name),
+        el("div", { class: "meta" }, `${player.tallies.total ?? 0} flood tokens · ${player.hamsters} hamsters`)),
+      el("div", {}));
+  }));
+}
+
+(window.Boards = window.Boards || {}).hamsterdam = {
+  render(view) {
+    renderDams(view);
+    $("tests").replaceChildren();
+  },
+};

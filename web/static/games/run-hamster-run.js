@@ -1,0 +1,114 @@
+// Run, Hamster, Run!: the conveyor belt, the Pit, speed and alligators, each hamster's chips,
+// the secret Pluck allocation and the latest tests. Registered under the spec's board name.
+"use strict";
+
+function targetsBySquare() {
+  const targets = new Map();
+  for (const choice of state.legal || []) {
+    const args = choice.args || {};
+    let square = args.to;
+    if (choice.name === "run" && args.path && args.path.length === 1) square = args.path[0];
+    if (Array.isArray(square) && ["place", "run", "step", "sidestep"].includes(choice.name)) {
+      targets.set(square.join(","), choice);
+    }
+  }
+  return targets;
+}
+
+function renderBelt(view) {
+  const belt = $("belt");
+  const hamsters = view.hamsters || [];
+  const bySquare = new Map(hamsters.filter((h) => h.row > 0 && !h.eaten).map((h) => [`${h.row},${h.lane}`, h]));
+  const targets = token ? targetsBySquare() : new Map();
+  const cells = [];
+  for (let row = 10; row >= 1; row--) {
+    const star = row === view.asterisk_row;
+    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : String(row)));
+    for (let lane = 1; lane <= 5; lane++) {
+      const key = `${row},${lane}`;
+      const cell = el("div", { class: "cell" + (star ? " asterisk" : ""), "data-square": key });
+      const hamster = bySquare.get(key);
+      if (hamster) cell.append(token_(hamster, hamster.seat === state.current));
+      const choice = targets.get(key);
+      if (choice) {
+        cell.classList.add("target");
+        cell.title = choice.label;
+        cell.addEventListener("click", () => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args }));
+      }
+      cells.push(cell);
+    }
+    cells.push(el("div", { class: star ? "star" : "rowlabel" }, star ? "✱" : ""));
+  }
+  belt.replaceChildren(...cells);
+  const inPit = hamsters.filter((h) => h.in_pit);
+  $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · ${view.alligators ?? "–"} alligator${view.alligators === 1 ? "" : "s"}`),
+    ...inPit.map((h) => token_(h, h.seat === state.current)));
+}
+
+function renderCounters(view) {
+  document.querySelector(".counter .label").textContent = "Speed";
+  document.querySelector(".counter.gator .label").textContent = "Alligators";
+  $("speed").textContent = view.speed ?? "–";
+  $("alligators").textContent = view.alligators ?? "–";
+  $("speed-chips").textContent = "●".repeat(Math.min(view.speed || 0, 12));
+  $("gator-chips").textContent = "▲".repeat(Math.min(view.alligators || 0, 12));
+}
+
+function renderHamsters(view) {
+  const order = view.initiative || [];
+  const rows = (view.hamsters || []).map((h) => {
+    const traits = h.traits
+      ? el("div", { class: "traits" },
+          ...[["scamper", "Scamper"], ["mettle", "Mettle"], ["friskiness", "Frisk"]].map(([key, title]) =>
+            el("div", { class: "trait" }, el("b", {}, String(h.traits[key] - (h.face_down[key] || 0))),
+              el("small", {}, `${title}${h.face_down[key] ? ` +${h.face_down[key]}↓` : ""}`))),
+          el("div", { class: "trait" }, el("b", {}, String(h.fatigue)), el("small", {}, "Fatigue")))
+      : el("div", { class: "traits" }, el("div", { class: "trait" }, el("b", {}, h.allocated ? "✓" : "…"),
+          el("small", {}, h.allocated ? "allocated" : "allocating")));
+    const where = h.eaten ? "eaten" : h.in_pit ? "in the Pit" : h.row ? `row ${h.row}, lane ${h.lane}` : "not placed";
+    const bits = [where];
+    if (h.initiative) bits.push(`initiative ${h.initiative}`);
+    if (h.declared) bits.push(`declared ${h.declared}`);
+    if (h.passed_out) bits.push("passed out");
+    return el("div", { class: "ham" + (h.eaten ? " eaten" : "") }, token_(h, h.seat === state.current),
+      el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · "))), traits);
+  });
+  $("hamsters").replaceChildren(...rows);
+}
+
+function renderAllocation(view, panel) {
+  const forms = (view.hamsters || []).filter((h) => !h.eaten).map((h) => {
+    const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
+      el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
+    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`), ...inputs,
+      el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      send("/api/move", { seat: h.seat, name: "allocate", args: {
+        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")) } });
+    });
+    return form;
+  });
+  panel.replaceChildren(el("h3", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
+}
+
+function renderTests(view) {
+  $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
+    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
+}
+
+(window.Boards = window.Boards || {})["run-hamster-run"] = {
+  render(view) {
+    renderBelt(view);
+    renderCounters(view);
+    renderHamsters(view);
+    renderTests(view);
+  },
+  // The secret allocation form, shown while the allocate phase is open.
+  controls(view, panel) {
+    if (state.phase !== "allocate") return false;
+    renderAllocation(view, panel);
+    return true;
+  },
+};
