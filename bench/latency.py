@@ -89,7 +89,8 @@ def latency(data_dir: Path, listeners: int, events: int) -> dict[str, Any]:
     """
     from gpiozero.pins.mock import MockFactory
 
-    from hardware.buttons import ButtonsConfig, TableButtons
+    from companion.config import ButtonsConfig
+    from hardware.buttons import TableButtons
 
     store = Store(data_dir / f"latency-{listeners}.sqlite3")
     table = Table(store, resume=False)

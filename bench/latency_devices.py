@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 from gpiozero.pins.mock import MockFactory
 
-from hardware.buttons import ButtonsConfig, TableButtons
+from companion.config import ButtonsConfig
+from hardware.buttons import TableButtons
 from hardware.camera import CameraSupervisor, Frame, SimulatedSource
 
 

@@ -11,11 +11,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from calibration.geometry import Calibration, CalibrationError, load_calibration
+from calibration.geometry import (
+    Calibration,
+    CalibrationError,
+    Homography,
+    Image,
+    load_calibration,
+    locate_board,
+)
+from companion.vision.board import BOARD_MARKER_LAYOUT, MarkerLayout
 
 
 class WatchedCalibration:
-    """``get(frame_size)`` gives the current calibration, or raises CalibrationError."""
+    """``get(frame_size)`` gives the current calibration, or raises CalibrationError.
+
+    It is what the camera watchers are handed (see ``companion.watch.calibrated``), so
+    they use the calibration without importing this package.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -38,3 +50,7 @@ class WatchedCalibration:
             self._loaded = load_calibration(self.path, image_size)
             self._stamp = stamp
         return self._loaded
+
+    def locate(self, frame: Image, layout: MarkerLayout = BOARD_MARKER_LAYOUT) -> Homography | None:
+        """The frame's image-to-board homography from its markers (None: markers hidden)."""
+        return locate_board(frame, layout)

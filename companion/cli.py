@@ -106,7 +106,7 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
 
 
 @main.command()
-@click.option("--game", "game_name", default="run-hamster-run", show_default=True)
+@click.option("--game", "game_name", default="", help="Game name (default: the first listed).")
 @click.option("--rules", default="", help="Rule set (default: the game's newest).")
 @click.option("--players", required=True, help="Names, comma separated: Alice,Bob,Cathleen.")
 @click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
@@ -320,7 +320,7 @@ def export(obj: Context, file: str) -> None:
 
 
 @main.command()
-@click.option("--game", "game_name", default="run-hamster-run", show_default=True)
+@click.option("--game", "game_name", default="", help="Game name (default: the first listed).")
 @click.option("--rules", default="", help="Rule set (default: the game's newest).")
 @click.option("--players", type=click.IntRange(1, 8), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from companion.errors import CompanionError
 
@@ -33,9 +34,18 @@ class WebConfig:
     https_port: int = 0  # e.g. 8443: also serve HTTPS (self-signed) so tablets keep awake
 
 
+#: GPIO numbers on the 40-pin header that are free for buttons (0 and 1 belong to HAT EEPROMs).
+HEADER_GPIOS: Final = range(2, 28)
+
+
 @dataclass(frozen=True)
-class ButtonPins:
-    """Named as ``hardware.buttons.ButtonsConfig`` so the runtime hands them over unchanged."""
+class ButtonsConfig:
+    """Where the buttons, LED and buzzer are wired, and how presses are interpreted.
+
+    Pins are BCM GPIO numbers. ``pull_up=True`` means each button connects its pin to ground
+    (the usual wiring, no external resistor). ``bounce_time`` is how long the line must be
+    quiet before a new edge counts; ``hold_time`` is how long BACK must be held to redo.
+    """
 
     next_pin: int = 17
     back_pin: int = 27
@@ -45,6 +55,93 @@ class ButtonPins:
     hold_time: float = 1.0
     led_pin: int | None = None
     buzzer_pin: int | None = None
+
+    def __post_init__(self) -> None:
+        problem = _first_problem({f.name: getattr(self, f.name) for f in fields(self)})
+        if problem is not None:
+            raise ConfigError(problem)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], *, section: str = "buttons") -> ButtonsConfig:
+        """Build a config from a TOML table, failing with one sentence that names the bad key.
+
+        Missing keys keep their defaults, so an empty table means "the standard wiring".
+        """
+        known = [f.name for f in fields(cls)]
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"Unknown key {section}.{key}; use one of: {', '.join(known)}.")
+        values: dict[str, Any] = {f.name: f.default for f in fields(cls)}
+        values.update(data)
+        problem = _first_problem(values, section)
+        if problem is not None:
+            raise ConfigError(problem)
+        for key in ("bounce_time", "hold_time"):
+            values[key] = float(values[key])
+        return cls(**values)
+
+    @property
+    def pins(self) -> dict[str, int]:
+        """Every pin in use, by the config key that claims it."""
+        named = {
+            "next_pin": self.next_pin,
+            "back_pin": self.back_pin,
+            "read_pin": self.read_pin,
+            "led_pin": self.led_pin,
+            "buzzer_pin": self.buzzer_pin,
+        }
+        return {key: pin for key, pin in named.items() if pin is not None}
+
+
+def _check_value(section: str, key: str, value: object) -> str | None:
+    """Type check one key; returns the sentence to show, or None when the value is fine."""
+    if key.endswith("_pin"):
+        optional = key in ("led_pin", "buzzer_pin")
+        if optional and value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value not in HEADER_GPIOS:
+            hint = " (or leave it out for none)" if optional else ""
+            return f"{section}.{key} must be a BCM GPIO number from 2 to 27{hint}, not {value!r}."
+    elif key == "pull_up":
+        if not isinstance(value, bool):
+            return (
+                f"{section}.pull_up must be true (button wired to ground) or false "
+                f"(button wired to 3.3 V), not {value!r}."
+            )
+    elif key in ("bounce_time", "hold_time"):
+        limit = 0.5 if key == "bounce_time" else 10.0
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not 0.0 <= value <= limit
+        ):
+            return f"{section}.{key} must be a number of seconds from 0 to {limit}, not {value!r}."
+    return None
+
+
+def _first_problem(current: Mapping[str, Any], section: str = "buttons") -> str | None:
+    """Every check, per key first and then across keys; the first problem's sentence or None."""
+    for key, value in current.items():
+        problem = _check_value(section, key, value)
+        if problem is not None:
+            return problem
+    if current["hold_time"] <= current["bounce_time"]:
+        return (
+            f"{section}.hold_time ({current['hold_time']} s) must be longer than "
+            f"{section}.bounce_time ({current['bounce_time']} s); raise hold_time."
+        )
+    seen: dict[int, str] = {}
+    for key in ("next_pin", "back_pin", "read_pin", "led_pin", "buzzer_pin"):
+        pin = current[key]
+        if pin is None:
+            continue
+        if pin in seen:
+            return (
+                f"{section}.{key} uses GPIO {pin}, which {section}.{seen[pin]} already uses; "
+                f"give each button, LED and buzzer its own pin."
+            )
+        seen[pin] = key
+    return None
 
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "folder", "simulated", "none")
@@ -64,7 +161,7 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class GameDefaults:
-    game: str = "run-hamster-run"
+    game: str = ""  # empty: the first game the companion knows (``companion games``)
     rules: str = ""
     players: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green")
 
@@ -73,7 +170,7 @@ class GameDefaults:
 class Config:
     data_dir: Path = DEFAULT_DATA_DIR
     web: WebConfig = field(default_factory=WebConfig)
-    buttons: ButtonPins = field(default_factory=ButtonPins)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     game: GameDefaults = field(default_factory=GameDefaults)
 
@@ -122,7 +219,10 @@ def _merge(current: T, raw: dict[str, Any], source: str, prefix: str) -> T:
             changes[key] = _merge(old, value, source, f"{name}.")
         else:
             changes[key] = _coerce(old, value, source, name, known[key].type)
-    return replace(current, **changes)
+    try:
+        return replace(current, **changes)
+    except ConfigError as error:  # a section that checks its values together (the pins)
+        raise ConfigError(f"{source}: {error}") from None
 
 
 def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:

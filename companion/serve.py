@@ -15,7 +15,6 @@ its simulated twin says why in one line.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import socket
 import subprocess
@@ -27,6 +26,7 @@ import click
 import waitress
 
 from calibration.cli import calibrate
+from calibration.watched import WatchedCalibration
 from companion import cli
 from companion.config import Config
 from companion.store import Store
@@ -70,29 +70,25 @@ def _address(host: str) -> str:
 
 def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
     """gpiozero buttons on the configured pins (MockFactory twin when no GPIO is found)."""
-    from hardware.buttons import ButtonsConfig, TableButtons, choose_pin_factory
+    from hardware.buttons import TableButtons
+    from hardware.pins import choose_pin_factory
 
     factory, reason = choose_pin_factory(simulate=simulate, work_dir=config.data_dir)
     try:
-        settings = ButtonsConfig.from_mapping(dataclasses.asdict(config.buttons))
-        buttons = TableButtons(settings, lambda name: _press(table, name), pin_factory=factory)
-        table.on_cues(lambda cues: _buzz(buttons, cues))
+        buttons = TableButtons(
+            config.buttons, lambda name: _press(table, name), pin_factory=factory
+        )
+        table.on_cues(buttons.cue)
     except (ValueError, OSError, RuntimeError) as error:
         return None, f"buttons off: {error}"
     return buttons, reason
-
-
-def _buzz(buttons: Any, cues: tuple[str, ...]) -> None:
-    """The buzzer's sound for each cue the game gave (it plays on its own thread)."""
-    for cue in cues:
-        buttons.buzz(cue)
 
 
 def start_keyboard(table: Table) -> str:
     """Keys in the terminal stand in for the buttons: n next, b undo, r redo, space read."""
     if not sys.stdin.isatty():
         return "off (not a terminal)"
-    from hardware.buttons import intent_for_key, terminal_keys
+    from hardware.keyboard import intent_for_key, terminal_keys
 
     def read_keys() -> None:
         for key in terminal_keys():
@@ -162,7 +158,7 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
 
         watchers["board"] = DemoBelt(table, config.data_dir, stable_frames=frames)
     elif config.camera.watch_board:
-        watchers["board"] = BeltWatcher(table, path, stable_frames=frames)
+        watchers["board"] = BeltWatcher(table, WatchedCalibration(path), stable_frames=frames)
     if config.camera.watch_wheel:
         watchers["wheel"] = WheelWatcher(table, path, stable_frames=frames)
     return watchers
@@ -182,7 +178,6 @@ def start_camera(
     """
     from pathlib import Path
 
-    from hardware.buttons import is_raspberry_pi
     from hardware.camera import (
         CameraSettings,
         CameraSupervisor,
@@ -192,6 +187,7 @@ def start_camera(
         SimulatedSource,
     )
     from hardware.demo_dice import DemoDice
+    from hardware.pins import is_raspberry_pi
 
     choice = "simulated" if simulate else config.camera.source
     size = (config.camera.width, config.camera.height)

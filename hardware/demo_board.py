@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Calibration, calibrate_board, save_calibration
+from calibration.watched import WatchedCalibration
 from companion.config import CALIBRATION_FILE
 from companion.table import Table
 from companion.watch.belt import BeltWatcher
@@ -126,7 +127,9 @@ class DemoBelt:
         self.table = table
         self.camera = BeltCamera(seed)
         self.calibration_path = demo_calibration_path(data_dir)
-        self.watcher = BeltWatcher(table, self.calibration_path, stable_frames=stable_frames)
+        self.watcher = BeltWatcher(
+            table, WatchedCalibration(self.calibration_path), stable_frames=stable_frames
+        )
         self.frames_offered = 0
         self._interval = 1.0 / fps
         self._stopping = threading.Event()

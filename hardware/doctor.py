@@ -90,7 +90,7 @@ def check_camera(open_camera: bool) -> Iterator[Finding]:
 
 
 def check_pins() -> Iterator[Finding]:
-    from hardware.buttons import choose_pin_factory
+    from hardware.pins import choose_pin_factory
 
     factory, reason = choose_pin_factory()
     mock = type(factory).__name__.startswith("Mock")

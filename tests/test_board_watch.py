@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from calibration.geometry import Calibration
+from calibration.watched import WatchedCalibration
 from companion.engine.readings import BeltSeen
 from companion.engine.session import GameHeader
 from companion.games.run_hamster_run.camera import compare_board
@@ -50,7 +51,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def watcher(table: Table, calibration: Calibration, tmp_path: Path) -> BeltWatcher:
-    return BeltWatcher(table, save(calibration, tmp_path), stable_frames=STABLE)
+    return BeltWatcher(table, WatchedCalibration(save(calibration, tmp_path)), stable_frames=STABLE)
 
 
 def settle(watcher: BeltWatcher, frame: Any) -> dict[str, Any]:
@@ -123,7 +124,7 @@ def test_a_check_against_an_older_state_is_hidden_then_redone(
 def test_only_the_newest_frame_is_read(
     table: Table, calibration: Calibration, tmp_path: Path
 ) -> None:
-    watcher = BeltWatcher(table, save(calibration, tmp_path), stable_frames=1)
+    watcher = BeltWatcher(table, WatchedCalibration(save(calibration, tmp_path)), stable_frames=1)
     for row in (7, 8, 9, 10):  # stale pictures of Bob's piece wandering off
         watcher.offer(belt_frame({**PLACES, "blue": (row, 3)}))
     watcher.offer(belt_frame(PLACES))  # the table as it is now
@@ -167,7 +168,9 @@ def test_no_check_without_a_calibration_or_in_a_game_without_a_belt(
     table: Table, tmp_path: Path
 ) -> None:
     frame = np.zeros((480, 640, 3), np.uint8)
-    uncalibrated = BeltWatcher(table, tmp_path / "nowhere.json", stable_frames=1)
+    uncalibrated = BeltWatcher(
+        table, WatchedCalibration(tmp_path / "nowhere.json"), stable_frames=1
+    )
     assert uncalibrated.process(frame) is None
     assert "No calibration file" in uncalibrated.status
     table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))

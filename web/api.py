@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -12,14 +13,15 @@ from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
+from companion.intents import INTENTS
 from companion.table import TableClosedError
 from web.auth import TOKEN_HEADER, ThrottledError, WrongPinError
 from web.context import companion
 from web.errors import ApiError
 
+log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-INTENTS = ("next", "undo", "redo", "read")
 WAIT_SECONDS = 10.0
 
 
@@ -45,9 +47,12 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
         raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
     except FutureTimeout:
         raise ApiError(503, "The companion is busy; try again in a moment.") from None
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+    except Exception:
+        # Anything but a refusal is a bug in the game's code: logged with its traceback;
+        # the table's worker changed nothing (an input that fails is never applied).
+        log.exception("api: applying %r failed", intent)
         raise ApiError(
-            400, "That move is not understood; pick one of the offered choices."
+            500, "The companion could not apply that (a bug, now in its log); nothing changed."
         ) from None
     return jsonify(event=event.to_json(), state=table.public_state(with_log=False))
 
@@ -176,6 +181,6 @@ def new_game() -> ResponseReturnValue:
     )
     try:
         game_id = table.new_game(header)
-    except IllegalMoveError as error:
+    except (IllegalMoveError, UnknownGameError) as error:
         raise ApiError(409, str(error)) from None
     return jsonify(game_id=game_id, state=table.public_state())

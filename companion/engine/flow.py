@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from companion.engine.errors import IllegalMoveError
+from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.evolve import copier_for
 from companion.engine.rng import Draws, seed_state
@@ -35,7 +35,7 @@ def initial_state(
     """Set up a new game and enter its first phase."""
     if rules not in spec.rule_sets:
         known = ", ".join(spec.rule_sets)
-        raise IllegalMoveError(f"{spec.title} has no rule set {rules!r}; choose one of: {known}.")
+        raise UnknownGameError(f"{spec.title} has no rule set {rules!r}; choose one of: {known}.")
     if not spec.min_players <= len(players) <= spec.max_players:
         raise IllegalMoveError(
             f"{spec.title} needs {spec.min_players} to {spec.max_players} players, "

@@ -7,6 +7,7 @@ with the same generator state, so nothing is revealed that the move itself would
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from companion.engine.errors import IllegalMoveError
@@ -14,6 +15,8 @@ from companion.engine.events import MOVE, Event
 from companion.engine.flow import step
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
+
+log = logging.getLogger(__name__)
 
 
 def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
@@ -34,7 +37,11 @@ def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
         )
         try:
             step(spec, state, event, record=False)
-        except (IllegalMoveError, ValueError):
+        except IllegalMoveError:
             continue
+        except Exception:
+            # Not a refusal but a bug in the game's code: say so loudly and keep offering
+            # the move, so the fault shows on the table instead of a button going missing.
+            log.exception("%s: the move %r raised instead of refusing", spec.name, choice)
         legal.append(choice)
     return legal

@@ -15,7 +15,9 @@ GAMES: dict[str, GameSpec[Any]] = {
 
 
 def find_game(name: str) -> GameSpec[Any]:
-    """The game registered under ``name`` (case and spaces forgiven)."""
+    """The game registered under ``name`` (case and spaces forgiven; empty: the first one)."""
+    if not name.strip():
+        return next(iter(GAMES.values()))
     key = name.strip().lower().replace(" ", "-").replace(",", "").replace("!", "")
     if key in GAMES:
         return GAMES[key]

@@ -12,14 +12,13 @@ dropped there. Nothing here knows a particular game.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from pathlib import Path
 
-from calibration.geometry import CalibrationError, locate_board
-from calibration.watched import WatchedCalibration
 from companion.engine.readings import BELT, BeltSeen, Reading
+from companion.errors import CompanionError
 from companion.table import Table
 from companion.vision.board import BoardReading, read_board
 from companion.vision.steady import Steady
+from companion.watch.calibrated import CameraCalibration
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 
@@ -37,9 +36,11 @@ def belt_seen(reading: BoardReading, colours: frozenset[str]) -> BeltSeen:
 class BeltWatcher(FrameWatcher):
     """Reads the belt for the game's belt check; feed it frames with :meth:`offer`."""
 
-    def __init__(self, table: Table, calibration_path: Path, *, stable_frames: int = 5) -> None:
+    def __init__(
+        self, table: Table, calibration: CameraCalibration, *, stable_frames: int = 5
+    ) -> None:
         self.table = table
-        self.calibration = WatchedCalibration(calibration_path)
+        self.calibration = calibration
         self.steady: Steady[BoardReading] = Steady(stable_frames)
         self.worker = LatestFrameWorker(self.process, "belt-watcher")
         self._posted: tuple[BeltSeen | None, tuple[int | None, int]] | None = None
@@ -60,12 +61,12 @@ class BeltWatcher(FrameWatcher):
         height, width = frame.shape[:2]
         try:
             calibration = self.calibration.get((width, height))
-        except CalibrationError as error:
+        except CompanionError as error:
             self.steady.reset()
             self._status = f"board check off: {error}"
             return self._post(None, stamp)
         profiles = calibration.colour_profiles
-        reading = self.steady.update(read_board(frame, locate_board(frame), profiles))
+        reading = self.steady.update(read_board(frame, self.calibration.locate(frame), profiles))
         if reading is None:
             return None
         seen = belt_seen(reading, frozenset(profiles))

@@ -20,17 +20,11 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hardware.buttons import (
-    BUZZER_PATTERNS,
-    ButtonsConfig,
-    LightMode,
-    StatusLight,
-    TableButtons,
-    choose_pin_factory,
-    feed_keys,
-    intent_for_key,
-    terminal_keys,
-)
+from companion.config import ButtonsConfig
+from hardware.buttons import TableButtons
+from hardware.keyboard import feed_keys, intent_for_key, terminal_keys
+from hardware.lights import BUZZER_PATTERNS, LightMode, StatusLight
+from hardware.pins import choose_pin_factory
 
 GENEROUS = 10.0  # seconds; only ever a ceiling for waits, never an assertion about speed
 

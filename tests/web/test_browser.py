@@ -13,9 +13,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from playwright.sync_api import Browser, Page, expect
 
+from companion.config import ButtonsConfig
 from companion.engine.events import MOVE, Event
 from companion.table import Table
-from hardware.buttons import ButtonsConfig, TableButtons
+from hardware.buttons import TableButtons
 from tests.web.conftest import PIN, shots
 from tests.web.serving import serving
 from web import create_app

@@ -10,6 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
+from calibration.watched import WatchedCalibration
 from companion.table import Table
 from companion.watch.belt import BeltWatcher
 from companion.watch.wheel import WheelWatcher
@@ -26,7 +27,9 @@ MOVED = "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lan
 def disagreeing(table: Table, tmp_path: Path) -> Iterator[Table]:
     """The belt with Bob's piece one row off, as the board watcher reports it."""
     place_everyone(table)
-    watcher = BeltWatcher(table, save(make_calibration(), tmp_path), stable_frames=1)
+    watcher = BeltWatcher(
+        table, WatchedCalibration(save(make_calibration(), tmp_path)), stable_frames=1
+    )
     published = watcher.process(belt_frame({**PLACES, "blue": (4, 3)}))
     assert published is not None and published.result(10)
     yield table
