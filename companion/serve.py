@@ -160,7 +160,7 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
     elif config.camera.watch_board:
         watchers["board"] = BeltWatcher(table, WatchedCalibration(path), stable_frames=frames)
     if config.camera.watch_wheel:
-        watchers["wheel"] = WheelWatcher(table, path, stable_frames=frames)
+        watchers["wheel"] = WheelWatcher(table, WatchedCalibration(path), stable_frames=frames)
     return watchers
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Calibration, calibrate_board, locate_board, save_calibration
+from calibration.watched import WatchedCalibration
 from companion.config import CALIBRATION_FILE, GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
@@ -96,3 +97,8 @@ def place_everyone(table: Table) -> None:
     for seat, colour in enumerate(("red", "blue", "yellow", "green")):
         square = list(PLACES[colour])
         table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(10)
+
+
+#: A calibration that was never made: watchers fall back to their defaults (the wheel's
+#: spokes) and still find the table's markers.
+NO_CALIBRATION = WatchedCalibration(Path("/nonexistent/calibration.json"))

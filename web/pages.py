@@ -23,9 +23,15 @@ def board_scripts() -> tuple[str, ...]:
     return tuple(f"games/{path.name}" for path in sorted(BOARDS.glob("*.js")))
 
 
+@cache
+def board_styles() -> tuple[str, ...]:
+    """The boards' own stylesheets (``static/games/<board>.css``), where a board has one."""
+    return tuple(f"games/{path.name}" for path in sorted(BOARDS.glob("*.css")))
+
+
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    return render_template("index.html", boards=board_scripts())
+    return render_template("index.html", boards=board_scripts(), styles=board_styles())
 
 
 @bp.get("/manifest.webmanifest")

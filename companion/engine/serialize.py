@@ -3,7 +3,7 @@
 Format (``"format": "hamster-companion/game"``, ``"version": 1``)::
 
     {"format": "hamster-companion/game", "version": 1,
-     "game": "run-hamster-run", "rules": "v2.1", "seed": 7,
+     "game": "<a game's name>", "rules": "<its rule set>", "seed": 7,
      "players": ["Alice", "Bob"], "options": {}, "given": [],
      "events": [{"kind": "move", "seat": "Alice", "name": "place", "args": {...},
                  "given": [...]}, {"kind": "next"}, {"kind": "undo"}, ...]}

@@ -19,11 +19,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from pathlib import Path
 
-from calibration.geometry import CalibrationError, locate_board
-from calibration.watched import WatchedCalibration
 from companion.engine.readings import WHEEL, Reading, WheelSeen
+from companion.errors import CompanionError
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
@@ -34,6 +32,7 @@ from companion.vision.wheel import (
     WheelTracker,
     read_wheel,
 )
+from companion.watch.calibrated import CameraCalibration
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
@@ -45,7 +44,7 @@ class WheelWatcher(FrameWatcher):
     def __init__(
         self,
         table: Table,
-        calibration_path: Path | None = None,
+        calibration: CameraCalibration,
         *,
         stable_frames: int = 5,
         publish_every: float = 0.5,
@@ -53,9 +52,7 @@ class WheelWatcher(FrameWatcher):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
-        self.calibration = (
-            None if calibration_path is None else WatchedCalibration(calibration_path)
-        )
+        self.calibration = calibration
         self.tracker = WheelTracker(drift_warning=drift_warning)
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
@@ -69,11 +66,9 @@ class WheelWatcher(FrameWatcher):
 
     def divisions(self, image_size: tuple[int, int]) -> int:
         """Spokes of this wheel, from the calibration when there is one."""
-        if self.calibration is None:
-            return DEFAULT_DIVISIONS
         try:
-            return self.calibration.get(image_size).wheel_divisions
-        except CalibrationError:
+            return int(self.calibration.get(image_size).wheel_divisions)
+        except CompanionError:
             return DEFAULT_DIVISIONS  # the wheel needs no colours: the default spokes do
 
     def process(self, frame: Frame) -> Future[bool] | None:
@@ -84,7 +79,7 @@ class WheelWatcher(FrameWatcher):
             self._game_id = game_id
             self.tracker = WheelTracker(drift_warning=self.tracker.drift_warning)
         height, width = frame.shape[:2]
-        image_to_table = locate_board(frame, TABLE_MARKER_LAYOUT)
+        image_to_table = self.calibration.locate(frame, TABLE_MARKER_LAYOUT)
         reading = read_wheel(frame, image_to_table, divisions=self.divisions((width, height)))
         self.tracker.update(reading)
         if not reading.blocked:

@@ -1,0 +1,135 @@
+"""The engine's contract, checked for every registered game: a new game gets these for free.
+
+As OpenSpiel runs the same random-simulation and serialization checks over every game, each
+game in ``GAMES`` must: finish random legal games played by its own bot; rebuild the same
+state by replaying its log; come back to the same state after undo then redo; survive a
+save and load; keep a secret move's arguments out of what other seats see while its phase
+is open; reach every phase it declares; and give JSON-ready views and legal moves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine.events import MOVE
+from companion.engine.legal import legal_moves
+from companion.engine.redact import is_secret, public_event
+from companion.engine.serialize import dumps, loads
+from companion.engine.session import GameHeader, Session
+from companion.engine.spec import GameSpec
+from companion.games import GAMES
+from companion.simulate import bot_of, bot_turn
+
+NAMES = sorted(GAMES)
+LIMIT = 600  # events per game in these checks; the simulator's own games run to the end
+
+
+def setups(spec: GameSpec[Any]) -> st.SearchStrategy[tuple[str, int, int]]:
+    return st.tuples(
+        st.sampled_from(spec.rule_sets),
+        st.integers(spec.min_players, spec.max_players),
+        st.integers(0, 2**40),
+    )
+
+
+def bot_session(
+    spec: GameSpec[Any], rules: str, players: int, seed: int, limit: int
+) -> Session[Any]:
+    names = tuple(f"P{i + 1}" for i in range(players))
+    session = Session(spec, GameHeader(spec.name, rules, names, seed))
+    bot, rng = bot_of(spec), random.Random(seed)
+    while not session.state.ctx.over and len(session.log) < limit:
+        bot_turn(bot, session.state, rng, session.dispatch)
+    return session
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_game_declares_what_the_rest_of_the_companion_needs(name: str) -> None:
+    spec = GAMES[name]
+    assert spec.name == name and spec.title and spec.rule_sets
+    assert spec.bot is not None, "companion simulate and these tests need a bot"
+    assert spec.choices is not None, "the tablet's buttons need the game's candidate moves"
+    assert spec.board_name, "the page draws the board module of this name"
+    assert 1 <= spec.min_players <= spec.max_players
+    assert spec.first_phase in spec.phases
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_games_end_and_reach_every_phase(name: str) -> None:
+    spec = GAMES[name]
+    seen: set[str] = set()
+    for seed in range(12):
+        rules = spec.rule_sets[seed % len(spec.rule_sets)]
+        players = spec.min_players + seed % (spec.max_players - spec.min_players + 1)
+        session = bot_session(spec, rules, players, seed, limit=20_000)
+        assert session.state.ctx.over, f"{name} {rules} {players} players, seed {seed}"
+        seen.update(
+            e.outcome[0]["phase"] for e in session.log if e.outcome and "phase" in e.outcome[0]
+        )
+        seen.update(_phases_of(spec, session))
+    assert seen >= set(spec.phases) - {spec.first_phase} | {spec.first_phase}
+
+
+def _phases_of(spec: GameSpec[Any], session: Session[Any]) -> set[str]:
+    """Every phase the game passed through, by replaying its log event by event."""
+    phases = {spec.first_phase}
+    replayed = Session(spec, session.header)
+    for event in session.log:
+        replayed.dispatch(event)
+        phases.add(replayed.state.ctx.phase)
+    return phases
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replay_undo_redo_and_saved_files_give_the_same_state(name: str) -> None:
+    spec = GAMES[name]
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(setups(spec), st.integers(1, 30))
+    def check(setup: tuple[str, int, int], back: int) -> None:
+        session = bot_session(spec, *setup, limit=LIMIT // 2)
+        assert Session.replay(spec, session.header, session.log).state == session.state
+        before = session.state
+        steps = min(back, len(session.applied))
+        for _ in range(steps):
+            session.undo()
+        for _ in range(steps):
+            session.redo()
+        assert session.state == before
+        header, events = loads(dumps(session.header, session.log))
+        assert header == session.header
+        assert Session.replay(spec, header, events).state == before
+
+    check()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_views_and_legal_moves_are_json_and_secrets_stay_hidden(name: str) -> None:
+    spec = GAMES[name]
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(setups(spec))
+    def check(setup: tuple[str, int, int]) -> None:
+        rules, players, seed = setup
+        names = tuple(f"P{i + 1}" for i in range(players))
+        session = Session(spec, GameHeader(spec.name, rules, names, seed))
+        bot, rng = bot_of(spec), random.Random(seed)
+        while not session.state.ctx.over and len(session.log) < LIMIT // 3:
+            state = session.state
+            json.dumps([spec.view(state.G, state.ctx, seat) for seat in (None, *range(players))])
+            json.dumps(legal_moves(spec, state))
+            spec.prompt(state.G, state.ctx)
+            logged = bot_turn(bot, state, rng, session.dispatch)
+            if logged.kind == MOVE and is_secret(spec, session.state, logged):
+                for seat in (None, *range(players)):
+                    shown = public_event(spec, session.state, logged, False, seat)
+                    if seat != logged.seat:
+                        assert "args" not in shown and shown["secret"], (seat, shown)
+
+    check()
