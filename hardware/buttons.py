@@ -33,7 +33,7 @@ from hardware.pins import choose_pin_factory
 log = logging.getLogger(__name__)
 
 Intent = str
-Submit = Callable[[str], None]
+Submit = Callable[[str], object]
 Clock = Callable[[], float]
 
 

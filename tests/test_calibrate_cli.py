@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -20,13 +22,11 @@ CALIBRATION_CELLS = {
 }
 
 
-def picture(
-    tmp_path: Path, name: str, hamsters: dict[str, tuple[int, int] | str], pose_seed: int = 4
-) -> Path:
+def picture(tmp_path: Path, name: str, hamsters: Mapping[str, Any], pose_seed: int = 4) -> Path:
     conditions = Conditions(size=(1280, 960), perspective=0.4, noise=2.0, uneven_light=0.3)
     rendered = render_belt(
         BeltScene(hamsters=hamsters), np.random.default_rng(pose_seed), conditions
-    )  # type: ignore[arg-type]
+    )
     path = tmp_path / name
     cv2.imwrite(str(path), rendered.frame)
     return path

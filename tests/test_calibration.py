@@ -169,7 +169,7 @@ def test_marker_sheets_scan_and_print_at_true_size(tmp_path: Path) -> None:
         png = cv2.imread(str(tmp_path / f"{sheet.name}.png"), cv2.IMREAD_GRAYSCALE)
         assert png is not None
         small = cv2.resize(png, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        found = detect_markers(small)
+        found = detect_markers(small.astype(np.uint8))
         assert {marker_id for marker_id, _ in sheet.markers} <= set(found)
         side_px = np.linalg.norm(next(iter(found.values()))[0] - next(iter(found.values()))[1])
         assert side_px * 2 == pytest.approx(mm_to_px(sheet.side_mm), rel=0.02)

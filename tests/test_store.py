@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,10 +16,16 @@ from companion.store import SCHEMA_VERSION, Store, StoreError
 HEADER = GameHeader(SPEC.name, "v2.1", ("Alice", "Bob"), 9)
 
 
+def current_seat(session: Session[Any]) -> int:
+    seat = session.state.ctx.current
+    assert seat is not None, "the game is waiting for a seat to act"
+    return seat
+
+
 def test_game_resumes_after_reopening_with_the_same_state(tmp_path: Path) -> None:
     store = Store(tmp_path / "c.sqlite3")
     game_id, session = start_game(store, HEADER)
-    session.move(session.state.ctx.current, "place", to=[3, 3])
+    session.move(current_seat(session), "place", to=[3, 3])
     session.undo()
     session.redo()
     store.close()
@@ -39,7 +46,7 @@ def test_an_illegal_move_writes_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "c.sqlite3")
     game_id, session = start_game(store, HEADER)
     with pytest.raises(ValueError):
-        session.move(session.state.ctx.current, "place", to=[9, 9])
+        session.move(current_seat(session), "place", to=[9, 9])
     assert store.events(game_id) == []
 
 
@@ -80,8 +87,8 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
 def test_rebuild_from_store_equals_live_session(tmp_path: Path) -> None:
     store = Store(tmp_path / "c.sqlite3")
     game_id, session = start_game(store, HEADER)
-    session.move(session.state.ctx.current, "place", to=[3, 3])
-    session.move(session.state.ctx.current, "place", to=[3, 4])
+    session.move(current_seat(session), "place", to=[3, 3])
+    session.move(current_seat(session), "place", to=[3, 4])
     session.next()
     rebuilt = Session.replay(SPEC, store.game(game_id).header, store.events(game_id))
     assert rebuilt.state == session.state

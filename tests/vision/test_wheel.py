@@ -60,7 +60,7 @@ def test_simulated_video_angle_and_falls(seed: int) -> None:
 
 def test_every_colour_of_fallen_piece_is_counted() -> None:
     pieces = tuple(
-        WheelPiece(colour, (2.5 + 1.5 * k, 1.8 if k % 2 else 10.2), shape, 15.0 * k)
+        WheelPiece(colour, (2.5 + 1.5 * k, 1.8 if k % 2 else 10.2), shape, 15.0 * k)  # type: ignore[arg-type]
         for k, (colour, shape) in enumerate(
             zip(WHEEL_PIECE_NAMES, ("disc", "square", "triangle") * 3, strict=False)
         )

@@ -25,7 +25,7 @@ class LatestFrame:
     def latest_frame(self) -> Any:
         return self.frame
 
-    def jpeg(self) -> bytes | None:
+    def jpeg(self, width: int = 640) -> bytes | None:
         return None
 
 

@@ -54,7 +54,9 @@ def test_idle_stream_sends_heartbeats(client: FlaskClient) -> None:
     chunks = iter(response.response)
     seen = ""
     while "event: ping" not in seen:
-        seen += next(chunks).decode()
+        chunk = next(chunks)
+        assert isinstance(chunk, bytes)
+        seen += chunk.decode()
     response.close()
 
 

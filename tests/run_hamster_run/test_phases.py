@@ -13,8 +13,8 @@ from companion.engine.rng import Draws
 from companion.games.run_hamster_run import SPEC
 from companion.games.run_hamster_run.model import ASTERISK_STRIP
 from companion.games.run_hamster_run.rounds import draw_initiative
-from tests.rules.board import act, ham, nxt, position
-from tests.rules.helpers import new_game
+from tests.run_hamster_run.board import act, ham, nxt, position
+from tests.run_hamster_run.helpers import new_game
 
 
 def test_setup_order_comes_from_the_hat_and_start_rows_are_one_to_five() -> None:
@@ -37,8 +37,9 @@ def test_allocation_is_secret_until_everyone_has_allocated() -> None:
     for _ in range(7):
         state = nxt(state) if state.ctx.phase != "declare" else state
         if state.ctx.phase == "declare":
-            state = act(state, state.ctx.current, "declare", action="rest")
-            state = act(state, state.ctx.current, "declare", action="rest")
+            for _ in range(2):
+                assert state.ctx.current is not None
+                state = act(state, state.ctx.current, "declare", action="rest")
             state = nxt(state)
             state = nxt(nxt(state))  # both rest (finish each)
     while state.ctx.phase != "allocate":
@@ -269,7 +270,7 @@ def test_v21_alligators_never_drop_below_one() -> None:
 
 
 def test_face_down_chips_count_in_a_test() -> None:
-    from tests.rules.board import outcome
+    from tests.run_hamster_run.board import outcome
 
     s = position("v2.1", [("A", 5, 3, (3, 2, 2)), ("B", 4, 3, (2, 4, 1))], declared=["run", "rest"])
     s = evolve(s, G=s.G.with_hamster(1, evolve(ham(s, 1), down=(0, 3, 0))))

@@ -6,7 +6,7 @@ comes from the engine.
 
 from __future__ import annotations
 
-from tests.rules.helpers import arrange, hamster, lost, new_game
+from tests.run_hamster_run.helpers import arrange, hamster, lost, new_game
 
 A, B, C, D = 0, 1, 2, 3
 

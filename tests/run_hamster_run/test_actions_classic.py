@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
-from tests.rules.board import act, ham, nxt, outcome, position
+from tests.run_hamster_run.board import act, ham, nxt, outcome, position
 
 C = "classic"
 
