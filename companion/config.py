@@ -30,8 +30,11 @@ class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     pin: str = ""  # empty: generated at first start and kept in the data file
-    threads: int = 32  # enough that 20 open live streams never starve the API
+    threads: int = 16  # for the API and page; live streams need none (they run on the loop)
     https_port: int = 0  # e.g. 8443: also serve HTTPS (self-signed) so tablets keep awake
+    max_streams: int = 256  # open live pages at once; more get a clear "close a tab"
+    hosts: tuple[str, ...] = ()  # extra names the page may be opened by (beside the Pi's own)
+    any_host: bool = False  # answer to any Host name (behind a reverse proxy that checks it)
 
 
 #: GPIO numbers on the 40-pin header that are free for buttons (0 and 1 belong to HAT EEPROMs).
@@ -198,6 +201,8 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
             raise ConfigError(f"{path} is not valid TOML: {error}.") from None
         config = _merge(config, raw, str(path), "")
         _check_camera(config.camera, str(path))
+        _check_web(config.web, str(path))
+        _check_game(config.game, str(path))
     if data_dir is not None:
         config = replace(config, data_dir=Path(data_dir))
     return replace(config, data_dir=config.data_dir.expanduser())
@@ -254,6 +259,59 @@ def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:
     if not isinstance(value, str):
         raise ConfigError(f"{source}: {name!r} must be text in quotes, not {value!r}.")
     return value
+
+
+MIN_PIN_DIGITS = 6
+MIN_PASSPHRASE = 12
+
+
+def pin_problem(pin: str) -> str | None:
+    """Why a configured PIN is too weak to guard the table (None: it is fine).
+
+    Six digits or more, or a passphrase of twelve characters or more: with the throttle,
+    either takes a guesser far longer than an evening.
+    """
+    if not pin or (pin.isdigit() and len(pin) >= MIN_PIN_DIGITS):
+        return None
+    if not pin.isdigit() and len(pin) >= MIN_PASSPHRASE and pin.strip() == pin:
+        return None
+    return (
+        f"'web.pin' must be at least {MIN_PIN_DIGITS} digits, or a passphrase of at least "
+        f"{MIN_PASSPHRASE} characters (or leave it out to have one made)"
+    )
+
+
+def _check_web(web: WebConfig, source: str) -> None:
+    if not 1 <= web.threads <= 256:
+        raise ConfigError(
+            f"{source}: 'web.threads' must be between 1 and 256, not {web.threads}; 16 is plenty."
+        )
+    if not 1 <= web.max_streams <= 10_000:
+        raise ConfigError(
+            f"{source}: 'web.max_streams' must be between 1 and 10000, not {web.max_streams}."
+        )
+    for name, port in (("port", web.port), ("https_port", web.https_port)):
+        if not (0 < port < 65536 or (name == "https_port" and port == 0)):
+            raise ConfigError(f"{source}: 'web.{name}' must be a port from 1 to 65535, not {port}.")
+    problem = pin_problem(web.pin)
+    if problem is not None:
+        raise ConfigError(f"{source}: {problem}.")
+
+
+def _check_game(game: GameDefaults, source: str) -> None:
+    """The default game and rule set must exist: say so at start, not at the first NEW GAME."""
+    from companion.games import find_game
+
+    try:
+        spec = find_game(game.game)
+    except CompanionError as error:
+        raise ConfigError(f"{source}: 'game.game': {error}") from None
+    if game.rules and game.rules not in spec.rule_sets:
+        known = ", ".join(spec.rule_sets)
+        raise ConfigError(
+            f"{source}: 'game.rules' {game.rules!r} is not a rule set of {spec.title}; "
+            f"choose one of: {known}."
+        )
 
 
 def _check_camera(camera: CameraConfig, source: str) -> None:

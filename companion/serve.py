@@ -4,7 +4,7 @@ Why one module: every other part takes what it needs as an argument and knows no
 the rest (the web app takes the table and two small callables, watchers take the table and
 frames, buttons take a submit function). Only here are the real pieces chosen and wired:
 the store, the table, the buttons (or their twin), the camera (or its twin), the camera
-watchers, the lights and buzzer following the game's cues, and the page served by waitress.
+watchers, the lights and buzzer following the game's cues, and the page (``web.asgi``).
 It is the only module that imports both ``web`` and ``hardware``, and it also assembles
 the full ``companion`` command (the engine's commands plus ``run``, ``doctor`` and
 ``calibrate``), so the engine's CLI never imports a device.
@@ -15,7 +15,9 @@ its simulated twin says why in one line.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import socket
 import subprocess
 import sys
@@ -23,7 +25,6 @@ import threading
 from typing import Any
 
 import click
-import waitress
 
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
@@ -36,8 +37,11 @@ from companion.watch.dice import DiceWatcher
 from companion.watch.frames import Frame, FrameWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.doctor import doctor
-from web import create_app
+from web import MAX_REQUEST_BYTES, create_app
+from web.asgi import ASGIApp, Listen, companion_app, edge, local_names, server_config
+from web.asgi import run as run_server
 from web.auth import generate_pin
+from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
 
 log = logging.getLogger("companion")
@@ -274,26 +278,24 @@ def _report(future: Any) -> None:
         click.secho(str(error), fg="red")
 
 
-def start_https(config: Config, host: str, port: int, https_port: int | None) -> Any | None:
-    """The optional HTTPS front (needed for the Screen Wake Lock); None when not asked for."""
+def https_listen(
+    config: Config, host: str, port: int, https_port: int | None
+) -> tuple[Listen, str]:
+    """Where to listen, with HTTPS beside HTTP when asked (needed for the Screen Wake Lock).
+
+    The certificate is made once on the Pi with ``openssl``; without it, HTTPS is off and
+    the second value says why in one line.
+    """
+    from web.tls import TlsError, ensure_certificate
+
     wanted = https_port if https_port is not None else config.web.https_port
     if not wanted:
-        return None
-    from web.tls import TlsError, TlsFront, ensure_certificate
-
+        return Listen(host, port), ""
     try:
         cert, key = ensure_certificate(config.data_dir)
-        upstream = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-        front = TlsFront(cert, key, host, wanted, (upstream, port))
-        actual = front.start()
     except TlsError as error:
-        click.secho(f"  https: off ({error})", fg="yellow")
-        return None
-    click.secho(
-        f"Secure page:  https://{_address(host)}:{actual}/  (accept the certificate once)",
-        bold=True,
-    )
-    return front
+        return Listen(host, port), f"https: off ({error})"
+    return Listen(host, port, wanted, cert, key), ""
 
 
 def serve(
@@ -304,6 +306,7 @@ def serve(
     port: int | None,
     https_port: int | None = None,
 ) -> None:
+    """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
     store = Store(config.database)
     table = Table(store, config.game)
     if table.game_id is None:
@@ -329,34 +332,65 @@ def serve(
         camera=camera.dice if camera is not None else None,
         data_dir=config.data_dir,
     )
+    streams = LiveStreams(table, cap=config.web.max_streams)
     host = host or config.web.host
     port = port or config.web.port
+    listen, https_note = https_listen(config, host, port, https_port)
     click.secho(f"Tablet page: http://{_address(host)}:{port}/   table PIN: {pin}", bold=True)
-    front = start_https(config, host, port, https_port)
+    if listen.https_port:
+        click.secho(
+            f"Secure page:  https://{_address(host)}:{listen.https_port}/  "
+            "(accept the certificate once)",
+            bold=True,
+        )
+    elif https_note:
+        click.secho(f"  {https_note}", fg="yellow")
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
-    server = waitress.create_server(
-        app, host=host, port=port, threads=config.web.threads, ident="companion"
-    )
-    stop = threading.Event()
-    notify("READY=1")
-    start_watchdog(table.worker_alive, stop)
-    if buttons is not None:
-        follow_with_lights(table, buttons, stop)
+    hosts = None if config.web.any_host else local_names() | set(config.web.hosts)
+    asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
+    lights_stop = threading.Event()
     try:
-        server.run()
+        asyncio.run(_serve_until_signal(asgi, listen, streams, table, lights_stop, buttons))
     finally:
-        stop.set()
+        lights_stop.set()
         notify("STOPPING=1")
         if buttons is not None:
+            buttons.set_light("off")
             buttons.close()
         if camera is not None:
             camera.stop()
-        if front is not None:
-            front.stop()
         table.close()
         store.close()
+
+
+async def _serve_until_signal(
+    app: ASGIApp,
+    listen: Listen,
+    streams: LiveStreams,
+    table: Table,
+    lights_stop: threading.Event,
+    buttons: Any,
+) -> None:
+    """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def stopping() -> None:
+        streams.close()  # open pages hear "end" at once instead of holding the shutdown
+        stop.set()
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping)
+
+    def ready() -> None:
+        notify("READY=1")
+        start_watchdog(table.responsive, lights_stop)
+        if buttons is not None:
+            follow_with_lights(table, buttons, lights_stop)
+
+    await run_server(app, server_config(listen, max_body=MAX_REQUEST_BYTES), stop, ready)
 
 
 @click.command()

@@ -138,17 +138,31 @@ class Subscription:
         self._items: deque[Event] = deque(backlog)
         self._ready = threading.Condition()
         self._on_close = on_close
+        self._waker: Callable[[], None] | None = None
+
+    def wake_with(self, waker: Callable[[], None]) -> None:
+        """Also call ``waker()`` (from the worker's thread) whenever an event or the end
+        arrives: an asyncio stream hands ``loop.call_soon_threadsafe`` here instead of
+        blocking a thread in :meth:`get`. It must not block."""
+        with self._ready:
+            self._waker = waker
+            if self._items or self.ended is not None:
+                waker()
 
     def _push(self, event: Event) -> None:
         with self._ready:
             self._items.append(event)
             self._ready.notify()
+            if self._waker is not None:
+                self._waker()
 
     def _end(self, reason: str) -> None:
         with self._ready:
             if self.ended is None:
                 self.ended = reason
             self._ready.notify_all()
+            if self._waker is not None:
+                self._waker()
 
     def get(self, timeout: float | None = None) -> Event | None:
         """The next event; ``None`` on timeout (send a heartbeat) or once the stream ended."""
@@ -339,8 +353,17 @@ class Table:
         return sub
 
     def worker_alive(self) -> bool:
-        """For the service watchdog: the one thread that applies every input still runs."""
+        """The one thread that applies every input still runs (it may still be stuck)."""
         return self._worker.is_alive() and not self._closed
+
+    def responsive(self, timeout: float = 5.0) -> bool:
+        """For the service watchdog: the worker has just turned a job over, so it is not
+        stuck inside one (a thread that is merely alive could be)."""
+        try:
+            self._enqueue(lambda: None).result(timeout)
+        except Exception:  # closed, or no answer in time: not responsive
+            return False
+        return True
 
     @property
     def snapshot(self) -> Snapshot:

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask
 
 from companion.table import Table
-from web import api, calibrate, errors, pages, stream
+from web import api, calibrate, errors, pages
 from web.auth import TablePin
 from web.context import CameraView, Companion
 
@@ -45,6 +45,5 @@ def create_app(
     errors.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(stream.bp)
     app.register_blueprint(calibrate.bp)
     return app

@@ -1,21 +1,16 @@
-"""Optional HTTPS for the tablet page: a locally generated certificate and a TLS front.
+"""Optional HTTPS for the tablet page: a certificate made once on the Pi.
 
 Why: browsers grant the Screen Wake Lock (the tablet must not sleep mid-game) only to
-secure contexts. waitress speaks plain HTTP only, so HTTPS is a small TLS front that
-terminates TLS and pipes the bytes to waitress on the loopback: the page, the API and the
-live stream work unchanged. The certificate is self-signed (made once with the system's
-``openssl``), so each tablet accepts it once; plain ``http://`` keeps working beside it.
+secure contexts. The page's server (``web.asgi``) speaks TLS itself with this certificate,
+beside plain ``http://``. It is self-signed (made once with the system's ``openssl``), so
+each tablet accepts it once.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import shutil
 import socket
-import ssl
 import subprocess
-import threading
 from pathlib import Path
 
 from companion.errors import CompanionError
@@ -54,77 +49,3 @@ def ensure_certificate(folder: Path, host_name: str | None = None) -> tuple[Path
         raise TlsError(f"openssl could not make a certificate: {result.stderr.strip()[:200]}")
     key.chmod(0o600)
     return cert, key
-
-
-class TlsFront:
-    """Accept TLS on ``port`` and pipe each connection to ``upstream`` (waitress)."""
-
-    def __init__(
-        self, cert: Path, key: Path, host: str, port: int, upstream: tuple[str, int]
-    ) -> None:
-        self.context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        self.context.load_cert_chain(cert, key)
-        self.host, self.port, self.upstream = host, port, upstream
-        self._loop = asyncio.new_event_loop()
-        self._server: asyncio.Server | None = None
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tls-front", daemon=True)
-
-    def start(self) -> int:
-        """Start serving; returns the port (useful with port 0 in tests)."""
-        self._thread.start()
-        self._ready.wait(timeout=10)
-        if self._server is None:
-            raise TlsError(f"Cannot serve HTTPS on port {self.port}; try another https_port.")
-        return int(self._server.sockets[0].getsockname()[1])
-
-    def stop(self) -> None:
-        """Close the listener, end every open pipe, then stop the loop (nothing left pending)."""
-        if self._server is None or not self._loop.is_running():
-            return
-        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-
-    async def _shutdown(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        current = asyncio.current_task()
-        pipes = [task for task in asyncio.all_tasks() if task is not current]
-        for task in pipes:
-            task.cancel()
-        await asyncio.gather(*pipes, return_exceptions=True)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        try:
-            self._server = self._loop.run_until_complete(
-                asyncio.start_server(self._pipe, self.host, self.port, ssl=self.context)
-            )
-        except OSError:
-            self._server = None
-        self._ready.set()
-        if self._server is not None:
-            self._loop.run_forever()
-        self._loop.run_until_complete(self._loop.shutdown_asyncgens())
-        self._loop.close()
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.upstream)
-        except OSError:
-            writer.close()
-            return
-        await asyncio.gather(_copy(reader, up_writer), _copy(up_reader, writer))
-
-
-async def _copy(source: asyncio.StreamReader, target: asyncio.StreamWriter) -> None:
-    try:
-        while data := await source.read(65536):
-            target.write(data)
-            await target.drain()
-    except (ConnectionError, ssl.SSLError, OSError):
-        pass
-    finally:
-        with contextlib.suppress(ConnectionError, ssl.SSLError, OSError, RuntimeError):
-            target.close()

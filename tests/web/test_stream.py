@@ -1,66 +1,142 @@
-"""Server-Sent Events: ids are sequence numbers and a reconnect resumes exactly."""
+"""Server-Sent Events on the real server: ids are sequence numbers, a reconnect resumes
+exactly, open pages cost no thread, and a crowd of tabs never freezes the API."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from flask.testing import FlaskClient
-
+from companion.engine.events import MOVE, Event
 from companion.table import Table
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
 
 
-def read_events(response: Any, count: int) -> list[tuple[str, str, dict[str, Any]]]:
-    """Parse ``count`` events (id, name, data) from a streaming response."""
-    found: list[tuple[str, str, dict[str, Any]]] = []
-    buffer = ""
-    for chunk in response.response:
-        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
-        while "\n\n" in buffer:
-            block, buffer = buffer.split("\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-            if "event" in fields:
-                found.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
-        if len([f for f in found if f[1] == "change"]) >= count:
-            break
-    response.close()
+@contextmanager
+def server(table: Table, **options: Any) -> Iterator[int]:
+    with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, **options) as port:
+        yield port
+
+
+def open_stream(
+    port: int, query: str = "?after=0", headers: dict[str, str] | None = None
+) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", f"/api/stream{query}", headers=headers or {})
+    return connection, connection.getresponse()
+
+
+def read_events(response: http.client.HTTPResponse, count: int) -> list[tuple[str, str, Any]]:
+    """Parse events (id, name, data) until ``count`` changes have arrived."""
+    found: list[tuple[str, str, Any]] = []
+    fields: dict[str, str] = {}
+    while len([f for f in found if f[1] == "change"]) < count:
+        line = response.fp.readline().decode().rstrip("\n")
+        if line:
+            key, _, value = line.partition(": ")
+            fields[key] = value
+            continue
+        if "event" in fields:
+            found.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
+        fields = {}
     return [f for f in found if f[1] == "change"]
 
 
-def test_stream_sends_each_change_with_its_seq(
-    client: FlaskClient, token: str, table: Table
-) -> None:
+def place(seat: int, square: list[int]) -> Event:
+    return Event(MOVE, name="place", seat=seat, args={"to": square})
+
+
+def test_stream_sends_each_change_with_its_seq(table: Table) -> None:
     for seat, square in enumerate([[1, 1], [1, 2], [1, 3]]):
-        table.submit(_place(seat, square)).result(timeout=10)
-    response = client.get("/api/stream?after=0", buffered=False)
-    events = read_events(response, 3)
+        table.submit(place(seat, square)).result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port)
+        events = read_events(response, 3)
+        connection.close()
     assert [e[0] for e in events] == ["1", "2", "3"]
     assert events[-1][2]["state"]["current"] == 3
 
 
-def test_reconnect_with_last_event_id_gets_only_what_was_missed(
-    client: FlaskClient, table: Table
-) -> None:
+def test_reconnect_with_last_event_id_gets_only_what_was_missed(table: Table) -> None:
     for seat, square in enumerate([[1, 1], [1, 2], [1, 3], [1, 4]]):
-        table.submit(_place(seat, square)).result(timeout=10)
-    response = client.get("/api/stream", headers={"Last-Event-ID": "2"}, buffered=False)
-    events = read_events(response, 2)
+        table.submit(place(seat, square)).result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port, "", {"Last-Event-ID": "2"})
+        events = read_events(response, 2)
+        connection.close()
     assert [e[0] for e in events] == ["3", "4"]
     assert events[0][2]["event"]["name"] == "place"
 
 
-def test_idle_stream_sends_heartbeats(client: FlaskClient) -> None:
-    response = client.get("/api/stream?after=0", buffered=False)
-    chunks = iter(response.response)
-    seen = ""
-    while "event: ping" not in seen:
-        chunk = next(chunks)
-        assert isinstance(chunk, bytes)
-        seen += chunk.decode()
-    response.close()
+def test_a_live_change_arrives_and_an_idle_stream_sends_heartbeats(table: Table) -> None:
+    with server(table) as port:
+        connection, response = open_stream(port)
+        seen = b""
+        while b"event: ping" not in seen:
+            seen += response.fp.readline()
+        table.submit(place(0, [2, 2])).result(timeout=10)
+        assert read_events(response, 1)[0][0] == "1"
+        connection.close()
 
 
-def _place(seat: int, square: list[int]) -> Any:
-    from companion.engine.events import MOVE, Event
+def test_head_opens_no_stream_and_bad_ids_are_a_clear_400(table: Table) -> None:
+    """HEAD used to open a subscription that was never closed: 40k of them grew the server
+    by 128 MB. Odd ids (a superscript two, 4,300 digits) used to be a 500."""
+    with server(table) as port:
+        for _ in range(200):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("HEAD", "/api/stream")
+            response = connection.getresponse()
+            assert response.status == 200 and response.read() == b""
+            connection.close()
+        assert len(table._hub._listeners) == 0  # nothing left open by HEAD
+        for bad in ("²", "9" * 4300, "-1", "1e3"):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.putrequest("GET", "/api/stream")
+            connection.putheader("Last-Event-ID", bad.encode())
+            connection.endheaders()
+            response = connection.getresponse()
+            assert response.status == 400, bad
+            assert "whole number" in json.loads(response.read())["error"]
+            connection.close()
 
-    return Event(MOVE, name="place", seat=seat, args={"to": square})
+
+def test_streams_beyond_the_cap_get_a_clear_refusal_and_the_api_answers(table: Table) -> None:
+    with server(table, max_streams=5) as port:
+        opened = [open_stream(port) for _ in range(5)]
+        assert all(response.status == 200 for _, response in opened)
+        connection, refused = open_stream(port)
+        assert refused.status == 503 and "close a tab" in json.loads(refused.read())["error"]
+        connection.close()
+        api = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        api.request("GET", "/api/state")
+        assert api.getresponse().status == 200
+        api.close()
+        for connection, _ in opened:
+            connection.close()
+
+
+def test_two_hundred_open_pages_and_the_api_still_answers_quickly(table: Table) -> None:
+    """The crowded-LAN requirement: 200 open live streams use no thread of the API's."""
+    with server(table, threads=4) as port:
+        streams = []
+        for _ in range(200):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+            connection.sendall(b"GET /api/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            streams.append(connection)
+        for connection in streams:  # every one of them is answered and open
+            assert connection.recv(64).startswith(b"HTTP/1.1 200")
+        api = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        started = time.perf_counter()
+        api.request("GET", "/api/state")
+        state = json.loads(api.getresponse().read())
+        assert state["game"] == "run-hamster-run" and time.perf_counter() - started < 5
+        api.close()
+        for connection in streams:
+            connection.close()

@@ -1,5 +1,5 @@
-"""HTTPS beside HTTP: a self-signed certificate made once, and the page and live stream
-served through the TLS front unchanged."""
+"""HTTPS: a self-signed certificate made once, and the page, API and live stream served by
+the same server speaking TLS itself (so the app sees each tablet's own address)."""
 
 from __future__ import annotations
 
@@ -15,16 +15,15 @@ from companion.table import Table
 from tests.web.conftest import PIN
 from tests.web.serving import serving
 from web import create_app
-from web.tls import TlsFront, ensure_certificate
+from web.tls import ensure_certificate
 
 
 @pytest.fixture
 def https(table: Table, tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, threads=4) as port:
-        cert, key = ensure_certificate(tmp_path, host_name="companion")
-        front = TlsFront(cert, key, "127.0.0.1", 0, ("127.0.0.1", port))
-        yield front.start(), cert
-        front.stop()
+    cert, key = ensure_certificate(tmp_path, host_name="companion")
+    app = create_app(table, PIN, heartbeat_seconds=0.2)
+    with serving(app, table, threads=4, tls=(cert, key)) as port:
+        yield port, cert
 
 
 def connect(port: int, cert: Path) -> http.client.HTTPSConnection:

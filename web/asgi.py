@@ -1,0 +1,166 @@
+"""The page's server: one asyncio server for the live streams and the Flask app together.
+
+Why not waitress any more: waitress gives each request a thread until it ends, and a live
+stream never ends, so open tabs starved the API (32 tabs: NEXT timed out). Hypercorn is an
+asyncio server built for long-lived connections: streams are coroutines
+(:mod:`web.live`), every other request runs the unchanged Flask app on a bounded thread pool
+(a2wsgi), and the same server speaks TLS itself, so HTTPS pages need no proxy and the app
+sees each tablet's real address (the PIN throttle depends on it).
+
+At the edge, before any route: the Host header must name this companion (a DNS-rebinding
+page cannot drive the table from a visitor's browser), and every answer carries the
+security headers (CSP, no framing, no referrer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import subprocess
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+from hypercorn.asyncio import serve as hypercorn_serve
+from hypercorn.config import Config as HypercornConfig
+
+from web.live import LiveStreams, Message, Receive, Scope, Send, answer_json
+
+log = logging.getLogger(__name__)
+
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+        b"script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        b"form-action 'self'; object-src 'none'",
+    ),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+def local_names() -> set[str]:
+    """The names and addresses a tablet may use for this machine (``hostname -I`` and co.)."""
+    names = {"localhost", "127.0.0.1", "::1"}
+    host = socket.gethostname().lower()
+    names |= {host, f"{host}.local"}
+    try:
+        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2)
+        names |= {address.lower() for address in found.stdout.split()}
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return names
+
+
+def host_of(scope: Scope) -> str:
+    """The Host header without its port (IPv6 brackets removed), lower case."""
+    headers: dict[bytes, bytes] = dict(scope.get("headers") or [])
+    raw = headers.get(b"host", b"").decode("latin-1").strip().lower()
+    if raw.startswith("["):
+        return raw[1 : raw.find("]")] if "]" in raw else raw
+    return raw.rsplit(":", 1)[0] if raw.count(":") == 1 else raw
+
+
+def edge(app: ASGIApp, allowed: Iterable[str] | None = None) -> ASGIApp:
+    """Refuse foreign Host names; add the security headers to every answer."""
+    hosts = None if allowed is None else {h.lower() for h in allowed}
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        if hosts is not None and host_of(scope) not in hosts:
+            await answer_json(
+                send_with_headers,
+                421,
+                f"This companion does not answer to the name {host_of(scope)!r}; open it by "
+                "the address it prints at start, or add the name to 'web.hosts' in the config.",
+            )
+            return
+        await app(scope, receive, send_with_headers)
+
+    return guarded
+
+
+def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> ASGIApp:
+    """``/api/stream`` on the event loop, everything else through Flask on ``threads``."""
+    wsgi = WSGIMiddleware(flask_app, workers=threads)  # type: ignore[arg-type]
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    streams.close()
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] == "http" and scope.get("path") == "/api/stream":
+            await streams(scope, receive, send)
+        elif scope["type"] == "http":
+            await wsgi(scope, receive, send)  # type: ignore[arg-type]
+
+    return app
+
+
+@dataclass(frozen=True)
+class Listen:
+    """Where to listen: plain HTTP always; HTTPS too when a certificate is given."""
+
+    host: str
+    port: int
+    https_port: int | None = None
+    certfile: Path | None = None
+    keyfile: Path | None = None
+
+
+def server_config(listen: Listen, *, max_body: int) -> HypercornConfig:
+    """Hypercorn's limits: small headers and bodies, idle and half-sent connections closed."""
+    config = HypercornConfig()
+    host = f"[{listen.host}]" if ":" in listen.host else listen.host
+    if listen.certfile is not None and listen.keyfile is not None and listen.https_port:
+        config.certfile, config.keyfile = str(listen.certfile), str(listen.keyfile)
+        config.bind = [f"{host}:{listen.https_port}"]
+        config.insecure_bind = [f"{host}:{listen.port}"]
+    else:
+        config.bind = [f"{host}:{listen.port}"]
+    config.h11_max_incomplete_size = 16 * 1024  # request line and headers
+    config.h2_max_inbound_frame_size = 16 * 1024
+    config.wsgi_max_body_size = max_body
+    config.keep_alive_timeout = 30
+    config.read_timeout = 30  # a connection that sends nothing for this long is closed
+    config.ssl_handshake_timeout = 10
+    config.graceful_timeout = 3
+    config.backlog = 256
+    config.accesslog = None
+    config.errorlog = logging.getLogger("companion.http")
+    return config
+
+
+async def run(
+    app: ASGIApp,
+    config: HypercornConfig,
+    stop: asyncio.Event,
+    on_ready: Callable[[], None] = lambda: None,
+) -> None:
+    """Serve until ``stop`` is set (SIGTERM, Ctrl-C or a test), then stop gracefully."""
+
+    async def trigger() -> None:
+        on_ready()
+        await stop.wait()
+
+    await hypercorn_serve(app, config, shutdown_trigger=trigger)  # type: ignore[arg-type]

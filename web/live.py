@@ -1,0 +1,186 @@
+"""Live updates by Server-Sent Events, served on the event loop rather than on threads.
+
+Why on the loop: a live page holds its connection open for the whole evening. Served by a
+WSGI thread, each one held a thread, and 32 open tabs (eight phones with four tabs each)
+left no thread for NEXT. Here an open stream is a coroutine waiting on an ``asyncio.Event``
+that the table's worker sets through ``loop.call_soon_threadsafe``; hundreds cost a few
+kilobytes each and no thread. Streams beyond ``cap`` get a clear 503, so even a flood of
+tabs can never take the API's threads.
+
+Each event's id is its sequence number: a tablet that slept reconnects with
+``Last-Event-ID`` and receives exactly the events it missed, then live ones. A ping every
+few seconds lets both ends notice a dead connection. ``HEAD`` answers the headers and
+opens nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from companion.engine.redact import public_event
+from companion.table import Subscription, Table
+
+log = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+MAX_ID_DIGITS = 18  # sequence numbers of any real game fit; longer is not an id
+STREAM_HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache"),
+    (b"x-accel-buffering", b"no"),
+]
+
+
+class BadStreamRequestError(ValueError):
+    """The request cannot open a stream; the message says why, for the 400 answer."""
+
+
+def resume_point(scope: Scope) -> int:
+    """The last sequence number the page has (``Last-Event-ID`` or ``?after=``), else 0."""
+    headers = dict(scope.get("headers") or [])
+    raw = headers.get(b"last-event-id")
+    if raw is None:
+        values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
+        text = values[0] if values else "0"
+    else:
+        text = raw.decode("latin-1")
+    text = text.strip() or "0"
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_ID_DIGITS:
+        raise BadStreamRequestError(
+            "Last-Event-ID and 'after' must be the whole number of the last event seen."
+        )
+    return int(text)
+
+
+async def answer_json(send: Send, status: int, message: str, extra: Any = ()) -> None:
+    """A short JSON answer with one sentence, like every other API error."""
+    body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": [*headers, *extra]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class LiveStreams:
+    """The ``/api/stream`` endpoint as an ASGI app, with at most ``cap`` open at once."""
+
+    def __init__(self, table: Table, *, heartbeat: float = 10.0, cap: int = 256) -> None:
+        self.table = table
+        self.heartbeat = heartbeat
+        self.cap = cap
+        self.open = 0
+        self._closing = False
+        self._wakers: set[asyncio.Event] = set()
+
+    def close(self) -> None:
+        """On the loop: end every open stream (the server is stopping)."""
+        self._closing = True
+        for wake in self._wakers:
+            wake.set()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        method = scope.get("method", "GET")
+        if method not in ("GET", "HEAD"):
+            await answer_json(
+                send, 405, "The live stream is read with GET.", [(b"allow", b"GET, HEAD")]
+            )
+            return
+        try:
+            after = resume_point(scope)
+        except BadStreamRequestError as error:
+            await answer_json(send, 400, str(error))
+            return
+        if method == "HEAD":
+            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if self.open >= self.cap or self._closing:
+            await answer_json(
+                send,
+                503,
+                f"Too many live pages are open ({self.cap}); close a tab on another phone or "
+                "tablet and reload.",
+                [(b"retry-after", b"10")],
+            )
+            return
+        self.open += 1
+        try:
+            await self._stream(after, receive, send)
+        finally:
+            self.open -= 1
+
+    async def _stream(self, after: int, receive: Receive, send: Send) -> None:
+        loop = asyncio.get_running_loop()
+        wake = asyncio.Event()
+        subscription = self.table.subscribe(after)
+        subscription.wake_with(lambda: _wake(loop, wake))
+        self._wakers.add(wake)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": STREAM_HEADERS})
+            await self._body(send, "retry: 1000\n\n")
+            if subscription.reset:
+                await self._body(send, "event: reset\ndata: {}\n\n")
+            while not gone.done():
+                if self._closing:
+                    await self._body(send, 'event: end\ndata: {"reason": "closed"}\n\n')
+                    return
+                event = subscription.get(timeout=0)
+                if event is not None:
+                    await self._body(send, self._change(event))
+                    continue
+                if subscription.ended is not None:
+                    ended = json.dumps({"reason": subscription.ended})
+                    await self._body(send, f"event: end\ndata: {ended}\n\n")
+                    return
+                wake.clear()
+                waiting = asyncio.ensure_future(wake.wait())
+                done, _ = await asyncio.wait({waiting, gone}, timeout=self.heartbeat)
+                waiting.cancel()
+                if not done:
+                    await self._body(send, "event: ping\ndata: {}\n\n")
+        except OSError:
+            pass  # the page went away mid-write: nothing to tell anyone
+        finally:
+            gone.cancel()
+            self._wakers.discard(wake)
+            subscription.close()
+
+    def _change(self, event: Any) -> str:
+        snapshot = self.table.snapshot
+        entry = (
+            public_event(snapshot.spec, snapshot.state, event, False)
+            if snapshot.spec is not None and snapshot.state is not None
+            else event.to_json()
+        )
+        data = json.dumps({"event": entry, "state": self.table.public_state(with_log=False)})
+        return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
+
+    @staticmethod
+    async def _body(send: Send, text: str) -> None:
+        await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+
+
+def _wake(loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
+    """From the table's worker thread: wake the stream's coroutine on its loop."""
+    if not loop.is_closed():
+        loop.call_soon_threadsafe(wake.set)
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Returns once the page closed the connection (or sent something it should not)."""
+    while True:
+        message = await receive()
+        if message.get("type") == "http.disconnect":
+            return
+
+
+__all__ = ["LiveStreams", "Subscription", "resume_point"]
