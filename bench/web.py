@@ -1,7 +1,9 @@
-"""Web benchmarks: first page load, SSE fan-out latency to 20 tablets, /api/state req/s.
+"""Web benchmarks: first page load, SSE fan-out to 20 tablets, /api/state req/s, and the
+crowded LAN: 200 open live pages with control traffic (API latency p50/p99) and the cap.
 
-Everything runs against a real waitress server on 127.0.0.1 with a real table and SQLite
-store in a temporary folder. Prints medians/percentiles and a last line of JSON.
+Everything runs against the real server (hypercorn, as ``companion run`` serves it) on
+127.0.0.1 with a real table and SQLite store in a temporary folder. Prints medians and
+percentiles and a last line of JSON.
 Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure).
 """
 
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import selectors
+import socket
 import statistics
 import sys
 import tempfile
@@ -21,18 +25,21 @@ from typing import Any
 # would shadow the `web` package it measures.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
-import waitress.server  # noqa: E402
-
 from companion.config import GameDefaults  # noqa: E402
 from companion.engine.events import MOVE, Event  # noqa: E402
 from companion.engine.session import GameHeader  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.table import Table  # noqa: E402
-from web import create_app  # noqa: E402
+from web import MAX_REQUEST_BYTES, create_app  # noqa: E402
+from web.asgi import companion_app, edge, loopback_server  # noqa: E402
+from web.live import LiveStreams  # noqa: E402
 
 PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")
 CLIENTS = 20
 EVENTS = 150
+CROWD = 200  # open live pages in the crowded-LAN figure
+CAP = 256  # the default web.max_streams
+CONTROL_REQUESTS = 400
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -125,6 +132,70 @@ def state_rps(host: str, port: int, seconds: float = 5.0, workers: int = 4) -> f
     return sum(counts) / seconds
 
 
+def crowd(host: str, port: int) -> dict[str, float]:
+    """200 open live pages (drained as a browser would) while a tablet sends NEXT-like
+    changes and reads the state: the API's latency, and what the 201st..cap+1th page gets."""
+    selector = selectors.DefaultSelector()
+    streams = []
+    for _ in range(CROWD):
+        page = socket.create_connection((host, port), timeout=10)
+        page.sendall(b"GET /api/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        page.setblocking(False)
+        selector.register(page, selectors.EVENT_READ)
+        streams.append(page)
+    stop = threading.Event()
+    received = [0]
+
+    def drain() -> None:
+        while not stop.is_set():
+            for key, _ in selector.select(timeout=0.2):
+                try:
+                    received[0] += len(key.fileobj.recv(65536))  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    time.sleep(1.0)
+    api = http.client.HTTPConnection(host, port, timeout=10)
+    api.request("POST", "/api/login", body=json.dumps({"pin": "123456"}),
+                headers={"Content-Type": "application/json"})  # fmt: skip
+    token = json.loads(api.getresponse().read())["token"]
+    headers = {"Content-Type": "application/json", "X-Table-Token": token}
+    latencies = []
+    for index in range(CONTROL_REQUESTS):
+        started = time.perf_counter()
+        if index % 2:
+            api.request("GET", "/api/state")
+        else:
+            body = json.dumps({"intent": "redo" if index % 4 else "undo"})
+            api.request("POST", "/api/intent", body=body, headers=headers)
+        response = api.getresponse()
+        response.read()
+        latencies.append(time.perf_counter() - started)
+        assert response.status == 200, response.status
+    extra = []
+    refused = 0
+    for _ in range(CAP - CROWD + 1):  # fill up to the cap, then one more
+        page = socket.create_connection((host, port), timeout=10)
+        page.sendall(b"GET /api/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        extra.append(page)
+    refused = sum(1 for page in extra if page.recv(12) == b"HTTP/1.1 503")
+    stop.set()
+    reader.join(timeout=5)
+    for page in streams + extra:
+        page.close()
+    api.close()
+    return {
+        "crowd_streams": CROWD,
+        "crowd_api_p50_ms": round(statistics.median(latencies) * 1000, 2),
+        "crowd_api_p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+        "crowd_bytes_to_pages": received[0],
+        "stream_cap": CAP,
+        "refused_beyond_cap": refused,
+    }
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.sqlite3")
@@ -133,19 +204,31 @@ def main() -> None:
         first = table.public_state()["current"]
         table.submit(Event(MOVE, name="place", seat=first, args={"to": [3, 3]})).result(timeout=10)
         app = create_app(table, "123456", heartbeat_seconds=5)
-        server: Any = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=32)
-        threading.Thread(target=server.run, daemon=True).start()
-        host, port = "127.0.0.1", int(server.effective_port)
-        load = first_load(f"http://{host}:{port}/")
-        spread = fan_out(host, port, table)
-        rps = state_rps(host, port)
+        streams = LiveStreams(table, heartbeat=5, cap=CAP)
+        asgi = edge(companion_app(app, streams, threads=16))
+        with loopback_server(asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close) as port:
+            host = "127.0.0.1"
+            load = first_load(f"http://{host}:{port}/")
+            spread = fan_out(host, port, table)
+            rps = state_rps(host, port)
+            crowded = crowd(host, port)
         table.close()
         store.close()
-    figures = {**{f"first_load_{k}": v for k, v in load.items()}, **spread, "state_rps": round(rps)}
+    figures = {
+        **{f"first_load_{k}": v for k, v in load.items()},
+        **spread,
+        "state_rps": round(rps),
+        **crowded,
+    }
     print(f"first page load: {load['requests']} requests, {load['bytes'] / 1024:.1f} KiB")
     p50, p99 = spread["fanout_p50_ms"], spread["fanout_p99_ms"]
     print(f"SSE fan-out to {CLIENTS} tablets: p50 {p50} ms, p99 {p99} ms")
-    print(f"/api/state under waitress (4 clients): {rps:.0f} requests/s")
+    print(f"/api/state (4 clients): {rps:.0f} requests/s")
+    print(
+        f"{CROWD} open live pages + control traffic: API p50 {crowded['crowd_api_p50_ms']} ms, "
+        f"p99 {crowded['crowd_api_p99_ms']} ms; beyond the cap of {CAP}: "
+        f"{crowded['refused_beyond_cap']} refused with 503"
+    )
     print(json.dumps(figures))
 
 

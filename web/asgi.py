@@ -18,7 +18,9 @@ import asyncio
 import logging
 import socket
 import subprocess
-from collections.abc import Awaitable, Callable, Iterable
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,3 +166,50 @@ async def run(
         await stop.wait()
 
     await hypercorn_serve(app, config, shutdown_trigger=trigger)  # type: ignore[arg-type]
+
+
+@contextmanager
+def loopback_server(
+    app: ASGIApp,
+    *,
+    max_body: int,
+    on_stop: Callable[[], None] = lambda: None,
+    tls: tuple[Path, Path] | None = None,
+) -> Iterator[int]:
+    """The real server on a free loopback port, in a thread, for tests and benchmarks.
+
+    The socket is bound here first (port 0 picks a free one) and handed to hypercorn as a
+    file descriptor, so the caller knows the port before the server starts. On exit
+    ``on_stop`` runs on the server's loop (end the live streams), then hypercorn stops.
+    """
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
+    config = server_config(Listen("127.0.0.1", port), max_body=max_body)
+    if tls is not None:
+        config.certfile, config.keyfile = str(tls[0]), str(tls[1])
+    config.bind = [f"fd://{listener.detach()}"]  # hypercorn owns (and closes) it from now on
+    config.insecure_bind = []
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    started = threading.Event()
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(run(app, config, stop, started.set))
+        loop.close()
+
+    thread = threading.Thread(target=serve, name="page-server", daemon=True)
+    thread.start()
+    started.wait(10)
+    try:
+        yield port
+    finally:
+
+        def stopping() -> None:
+            on_stop()
+            stop.set()
+
+        loop.call_soon_threadsafe(stopping)
+        thread.join(timeout=15)

@@ -143,7 +143,9 @@ class LiveStreams:
                     return
                 wake.clear()
                 waiting = asyncio.ensure_future(wake.wait())
-                done, _ = await asyncio.wait({waiting, gone}, timeout=self.heartbeat)
+                done, _ = await asyncio.wait(
+                    {waiting, gone}, timeout=self.heartbeat, return_when=asyncio.FIRST_COMPLETED
+                )
                 waiting.cancel()
                 if not done:
                     await self._body(send, "event: ping\ndata: {}\n\n")

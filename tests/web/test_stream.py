@@ -140,3 +140,18 @@ def test_two_hundred_open_pages_and_the_api_still_answers_quickly(table: Table) 
         api.close()
         for connection in streams:
             connection.close()
+
+
+def test_a_change_arrives_at_once_not_with_the_next_heartbeat(table: Table) -> None:
+    """The stream once woke only at its heartbeat (an asyncio.wait that waited for all of
+    its tasks): every change reached the tablets seconds late. With a 60 s heartbeat and a
+    10 s socket timeout, only a prompt delivery passes."""
+    app = create_app(table, PIN, heartbeat_seconds=60)
+    with serving(app, table) as port:
+        connection, response = open_stream(port)
+        response.fp.readline()  # "retry: ..."
+        table.submit(place(0, [2, 2])).result(timeout=10)
+        assert read_events(response, 1)[0][0] == "1"
+        table.submit(place(1, [2, 3])).result(timeout=10)
+        assert read_events(response, 1)[0][0] == "2"
+        connection.close()
