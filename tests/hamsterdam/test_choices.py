@@ -170,3 +170,10 @@ def test_physicster_asks_for_two_dice_then_offers_both_rolls() -> None:
     labels = [c["label"] for c in legal_moves(SPEC, state)]
     assert labels == ["Ann: keep the old roll 2+2=4", "Ann: keep the new roll 5+5=10"]
     assert not accepted(state, Event(NEXT)), "NEXT waits for the choice"
+
+
+def test_the_longest_copycat_button_fits() -> None:
+    """Found by the random-tapping test (full rules, 4 players, seed 155): "Di: Copycat as
+    Buffster on 11 (#11) turns the dice over (4+5)" ran past the 60 characters a button
+    has; Buffster's label is now shorter."""
+    play("full", 4, 155, offered=set())

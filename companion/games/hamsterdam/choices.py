@@ -237,7 +237,7 @@ def _targets(game: Hamsterdam, seat: int, name: str, index: int) -> Iterator[Tar
     others = [s for s in range(len(game.players)) if s != seat]
     if name == BUFFSTER and game.dice is not None:
         a, b = game.dice
-        yield f"turns the dice over ({7 - a}+{7 - b})", {}, 0
+        yield f"flips the dice ({7 - a}+{7 - b})", {}, 0
     elif name == SPINSTER and game.dice is not None:
         for die, face in ((d, f) for d in (1, 2) for f in range(1, 7)):
             if game.dice[die - 1] != face:
