@@ -31,8 +31,7 @@ from companion.engine.session import GameHeader  # noqa: E402
 from companion.store import Store  # noqa: E402
 from companion.table import Table  # noqa: E402
 from web import MAX_REQUEST_BYTES, create_app  # noqa: E402
-from web.asgi import companion_app, edge, loopback_server  # noqa: E402
-from web.live import LiveStreams  # noqa: E402
+from web.asgi import companion_app, edge, live_streams, loopback_server  # noqa: E402
 
 PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")
 CLIENTS = 20
@@ -204,7 +203,7 @@ def main() -> None:
         first = table.public_state()["current"]
         table.submit(Event(MOVE, name="place", seat=first, args={"to": [3, 3]})).result(timeout=10)
         app = create_app(table, "123456", heartbeat_seconds=5)
-        streams = LiveStreams(table, heartbeat=5, cap=CAP)
+        streams = live_streams(app, cap=CAP)
         asgi = edge(companion_app(app, streams, threads=16))
         with loopback_server(asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close) as port:
             host = "127.0.0.1"

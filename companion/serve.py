@@ -38,7 +38,15 @@ from companion.watch.frames import Frame, FrameWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.doctor import doctor
 from web import MAX_REQUEST_BYTES, create_app
-from web.asgi import ASGIApp, Listen, companion_app, edge, local_names, server_config
+from web.asgi import (
+    ASGIApp,
+    Listen,
+    companion_app,
+    edge,
+    live_streams,
+    local_names,
+    server_config,
+)
 from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
@@ -332,7 +340,7 @@ def serve(
         camera=camera.dice if camera is not None else None,
         data_dir=config.data_dir,
     )
-    streams = LiveStreams(table, cap=config.web.max_streams)
+    streams = live_streams(app, cap=config.web.max_streams)
     host = host or config.web.host
     port = port or config.web.port
     listen, https_note = https_listen(config, host, port, https_port)

@@ -50,7 +50,7 @@ from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
 from companion.engine.readings import Note, Reading
-from companion.engine.redact import public_event
+from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
@@ -280,7 +280,9 @@ class Table:
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
-        self._public_cache: dict[tuple[int | None, bool], tuple[Snapshot, dict[str, Any]]] = {}
+        self._public_cache: dict[
+            tuple[int | None, bool, bool], tuple[Snapshot, dict[str, Any]]
+        ] = {}
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._accepting = threading.Lock()
         self._closed = False
@@ -373,27 +375,33 @@ class Table:
     def game_id(self) -> int | None:
         return self._snapshot.game_id
 
-    def public_state(self, seat: int | None = None, *, with_log: bool = True) -> dict[str, Any]:
+    def public_state(
+        self, seat: int | None = None, *, with_log: bool = True, control: bool = False
+    ) -> dict[str, Any]:
         """Everything the tablet draws, as JSON-ready data; ``seat`` sees its own secrets.
 
         Live updates leave the log out (``with_log=False``): the page extends its own copy
         from the events it receives, instead of every tablet re-reading the whole log.
-        Moves that any seat makes in secret (allocations) show no arguments while their
-        phase is still open.
+        Secret moves (``MoveSpec.secret``: allocations, dealt specials kept) show no
+        arguments while their phase is still open, and their buttons (legal moves) reach
+        only the seat they belong to, or a tablet with ``control`` of the whole table (the
+        shared tablet where players enter their secrets in turn); a watcher sees neither.
         """
         snap = self._snapshot
         if snap.state is None or snap.spec is None or snap.header is None:
             return {"game": None, "prompt": self.resume_error or NO_GAME, "log": []}
         # Twenty tablets ask for the same snapshot after every change: build it once.
-        key = (seat, with_log)
+        key = (seat, with_log, control)
         cached = self._public_cache.get(key)
         if cached is not None and cached[0] is snap:
             return dict(cached[1])
-        data = self._public_state(snap, seat, with_log)
+        data = self._public_state(snap, seat, with_log, control)
         self._public_cache[key] = (snap, data)
         return dict(data)
 
-    def _public_state(self, snap: Snapshot, seat: int | None, with_log: bool) -> dict[str, Any]:
+    def _public_state(
+        self, snap: Snapshot, seat: int | None, with_log: bool, control: bool
+    ) -> dict[str, Any]:
         assert snap.state is not None and snap.spec is not None and snap.header is not None
         spec, state, header = snap.spec, snap.state, snap.header
         ctx = state.ctx
@@ -420,10 +428,14 @@ class Table:
             "winners": list(ctx.winners),
             "view": spec.view(state.G, ctx, seat),
             "seq": log_[-1].seq if log_ else 0,
-            "log": [public_event(spec, state, e, e.seq in snap.undone) for e in log_]
+            "log": [public_event(spec, state, e, e.seq in snap.undone, seat) for e in log_]
             if with_log
             else None,
-            "legal": legal_moves(spec, state),
+            "legal": [
+                choice
+                for choice in legal_moves(spec, state)
+                if control or choice["seat"] == seat or not secret_choice(spec, state, choice)
+            ],
             "undone": sorted(snap.undone),
             "can_undo": snap.can_undo,
             "can_redo": snap.can_redo,

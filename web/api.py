@@ -15,7 +15,8 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
 from companion.intents import INTENTS
 from companion.table import TableClosedError
-from web.auth import TOKEN_HEADER, ThrottledError, WrongPinError
+from web.auth import TOKEN_HEADER, Grant, ThrottledError, WrongPinError
+from web.checks import check_colours, check_seed, check_value, parse_body
 from web.context import companion
 from web.errors import ApiError
 
@@ -26,15 +27,37 @@ WAIT_SECONDS = 10.0
 
 
 def _body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError(400, "Send a JSON object as the request body.")
-    return data
+    return parse_body(request.get_data(cache=True))
+
+
+def _token() -> str | None:
+    return request.headers.get(TOKEN_HEADER)
+
+
+def _grant() -> Grant | None:
+    return companion().pin.grant(_token())
 
 
 def _require_control() -> None:
-    if not companion().pin.allows(request.headers.get(TOKEN_HEADER)):
+    if not companion().pin.allows(_token()):
         raise ApiError(401, "Enter the table PIN to control the game; watching needs none.")
+
+
+def _state_for_requester(with_log: bool = True) -> dict[str, Any]:
+    """The public state as this requester may see it: a seat its own secrets, the PIN
+    holder the secret buttons players enter in turn, a watcher neither."""
+    grant = _grant()
+    seat = grant.seat if grant is not None else None
+    control = grant is not None and grant.table
+    return companion().table.public_state(seat, with_log=with_log, control=control)
+
+
+def _offered(event: Event) -> bool:
+    """Whether ``event`` is one of the moves the page offered as a button just now."""
+    legal = companion().table.public_state(with_log=False, control=True).get("legal") or []
+    return any(
+        (c["seat"], c["name"], c["args"]) == (event.seat, event.name, event.args) for c in legal
+    )
 
 
 def _apply(intent: str | Event) -> ResponseReturnValue:
@@ -48,19 +71,29 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
     except FutureTimeout:
         raise ApiError(503, "The companion is busy; try again in a moment.") from None
     except Exception:
-        # Anything but a refusal is a bug in the game's code: logged with its traceback;
-        # the table's worker changed nothing (an input that fails is never applied).
+        # Not a refusal. For a button the page offered, that is a bug in the game's code:
+        # logged loudly with its traceback. For details typed by hand, the game could not
+        # read them. Either way the table's worker changed nothing.
+        if isinstance(intent, Event) and not _offered(intent):
+            log.warning("api: the game could not read %r", intent, exc_info=True)
+            raise ApiError(
+                400,
+                f"The rules cannot read those details for '{intent.name}'; "
+                "use one of the offered buttons or check each value.",
+            ) from None
         log.exception("api: applying %r failed", intent)
         raise ApiError(
             500, "The companion could not apply that (a bug, now in its log); nothing changed."
         ) from None
-    return jsonify(event=event.to_json(), state=table.public_state(with_log=False))
+    return jsonify(event=event.to_json(), state=_state_for_requester(with_log=False))
 
 
 @bp.get("/state")
 def state() -> ResponseReturnValue:
-    data = companion().table.public_state()
-    data["control"] = companion().pin.allows(request.headers.get(TOKEN_HEADER))
+    data = _state_for_requester()
+    grant = _grant()
+    data["control"] = grant is not None and grant.table
+    data["seat"] = None if grant is None else grant.seat
     data["devices"] = companion().devices()
     return jsonify(data)
 
@@ -102,20 +135,30 @@ def games() -> ResponseReturnValue:
 @bp.post("/login")
 def login() -> ResponseReturnValue:
     pin = _body().get("pin")
-    if not isinstance(pin, str) or not pin.isdigit() or len(pin) > 12:
-        raise ApiError(400, "The PIN is a number; it is shown on the companion's screen and log.")
+    if not isinstance(pin, str) or not 0 < len(pin) <= 64:
+        raise ApiError(400, "Type the table PIN; it is shown on the companion's screen and log.")
     client = request.remote_addr or "unknown"
+    pins = companion().pin
     try:
-        token = companion().pin.login(client, pin)
+        token = pins.login(client, pin)
     except ThrottledError as wait:
-        raise ApiError(
-            429, f"Too many wrong PINs: wait {wait.seconds:.0f} s and try again."
-        ) from None
+        raise ApiError(429, str(wait)) from None
     except WrongPinError:
         raise ApiError(
             403, "That PIN is not right; look at the companion's screen or log."
         ) from None
-    return jsonify(token=token)
+    return jsonify(token=token, expires_in=round(pins.token_seconds))
+
+
+@bp.post("/logout")
+def logout() -> ResponseReturnValue:
+    """Lock this tablet (its token ends), or with ``{"all": true}`` every tablet and phone."""
+    body = _body()
+    pins = companion().pin
+    if body.get("all") is True:
+        _require_control()
+        return jsonify(ended=pins.revoke_all())
+    return jsonify(ended=int(pins.revoke(_token())))
 
 
 @bp.post("/intent")
@@ -136,6 +179,7 @@ def move() -> ResponseReturnValue:
         raise ApiError(400, "Say which move: 'name' is text such as \"run\".")
     if not isinstance(args, dict):
         raise ApiError(400, "'args' must be an object.")
+    check_value(args)
     players = companion().table.public_state(with_log=False).get("players") or []
     if isinstance(seat, str) and seat in players:
         seat = players.index(seat)
@@ -165,15 +209,13 @@ def new_game() -> ResponseReturnValue:
     ):
         raise ApiError(400, "'players' must be a list of names (1 to 24 letters each).")
     rules = body.get("rules") or spec.rules_default
+    if not isinstance(rules, str) or len(rules) > 40:
+        raise ApiError(400, "'rules' names a rule set, such as \"v2.1\".")
     options: dict[str, Any] = {}
     colours = body.get("colours")
     if colours:
-        if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
-            raise ApiError(400, "'colours' must be a list of colour names.")
-        options["colours"] = colours
-    seed = body.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise ApiError(400, "'seed' must be a whole number.")
+        options["colours"] = check_colours(colours)
+    seed = check_seed(body.get("seed"))
     table = companion().table
     header = table.default_header(seed)
     header = GameHeader(
@@ -183,4 +225,4 @@ def new_game() -> ResponseReturnValue:
         game_id = table.new_game(header)
     except (IllegalMoveError, UnknownGameError) as error:
         raise ApiError(409, str(error)) from None
-    return jsonify(game_id=game_id, state=table.public_state())
+    return jsonify(game_id=game_id, state=_state_for_requester())

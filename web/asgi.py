@@ -97,6 +97,14 @@ def edge(app: ASGIApp, allowed: Iterable[str] | None = None) -> ASGIApp:
     return guarded
 
 
+def live_streams(flask_app: Flask, *, cap: int) -> LiveStreams:
+    """The live-stream endpoint for the table, heartbeat and PIN the Flask app was made with."""
+    found = flask_app.extensions["companion"]
+    return LiveStreams(
+        found.table, heartbeat=found.heartbeat_seconds, cap=cap, grant=found.pin.grant
+    )
+
+
 def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> ASGIApp:
     """``/api/stream`` on the event loop, everything else through Flask on ``threads``."""
     wsgi = WSGIMiddleware(flask_app, workers=threads)  # type: ignore[arg-type]

@@ -1,24 +1,38 @@
-"""The table PIN: watching is free, changing the game needs the PIN.
+"""The table PIN and the tokens it buys: watching is free, changing the game needs a token.
 
-A correct PIN buys a token that the page sends in the ``X-Table-Token`` header with every
-change, so a forged cross-site form (which can carry cookies but not custom headers) can
-never act. Wrong guesses are throttled per client with a doubling lock-out.
+A correct PIN (or the configured passphrase) buys a token that the page sends in the
+``X-Table-Token`` header with every change, so a forged cross-site form (which can carry
+cookies but not custom headers) can never act. A token expires (a day by default), can be
+revoked (Lock on one tablet ends that token; "lock all" ends every one), and is bound to
+what it unlocks: the whole table, or one seat (a player's phone).
+
+Guessing is throttled twice: per address (three free guesses, then a doubling lock-out)
+and per table (after ten wrong guesses in ten minutes from anywhere, a doubling lock-out
+for everyone), so rotating addresses buys nothing: at the cap a guesser gets one try every
+ten minutes, and a 6-digit PIN would take years. A tablet already unlocked never meets the
+table lock: it holds a token and does not log in again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
 
-FREE_GUESSES = 3
+FREE_GUESSES = 3  # per address, before its lock-out starts
+TABLE_FREE_GUESSES = 10  # wrong guesses from anywhere within TABLE_WINDOW before the table locks
+TABLE_WINDOW = 600.0
 MAX_LOCK_SECONDS = 300.0
+MAX_TABLE_LOCK_SECONDS = 600.0
 TOKEN_HEADER = "X-Table-Token"
+DEFAULT_TOKEN_SECONDS = 24 * 3600.0
 
 
 class WrongPinError(CompanionError):
@@ -26,8 +40,10 @@ class WrongPinError(CompanionError):
 
 
 class ThrottledError(CompanionError):
+    """Too many wrong guesses: wait ``seconds`` before the next one."""
+
     def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
+        super().__init__(f"Too many wrong PINs: wait {max(1, round(seconds))} s and try again.")
         self.seconds = seconds
 
 
@@ -36,40 +52,114 @@ def generate_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
+@dataclass(frozen=True)
+class Grant:
+    """What a token unlocks, until when: the whole table (``seat`` None) or one seat."""
+
+    expires: float
+    seat: int | None = None
+
+    @property
+    def table(self) -> bool:
+        return self.seat is None
+
+
 @dataclass
 class _Failures:
     count: int = 0
     locked_until: float = 0.0
 
 
+def _key(token: str) -> bytes:
+    """Tokens are kept hashed: a lookup leaks nothing about a token's characters."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).digest()
+
+
 class TablePin:
-    def __init__(self, pin: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        pin: str,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        token_seconds: float = DEFAULT_TOKEN_SECONDS,
+    ) -> None:
         self._pin = pin
         self._clock = clock
-        self._tokens: set[str] = set()
+        self.token_seconds = token_seconds
+        self._grants: dict[bytes, Grant] = {}
         self._failures: dict[str, _Failures] = {}
+        self._table_failures: deque[float] = deque()
+        self._table_locked_until = 0.0
         self._lock = threading.Lock()
 
     def login(self, client: str, pin: str) -> str:
-        """A fresh token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
+        """A fresh table token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
         with self._lock:
             now = self._clock()
             record = self._failures.setdefault(client, _Failures())
-            if record.locked_until > now:
-                raise ThrottledError(record.locked_until - now)
-            if hmac.compare_digest(pin.encode(), self._pin.encode()):
+            wait = max(record.locked_until, self._table_locked_until) - now
+            if wait > 0:
+                raise ThrottledError(wait)
+            if hmac.compare_digest(pin.encode("utf-8", "replace"), self._pin.encode()):
                 self._failures.pop(client, None)
-                token = secrets.token_urlsafe(24)
-                self._tokens.add(token)
-                return token
-            record.count += 1
-            if record.count >= FREE_GUESSES:
-                wait = min(MAX_LOCK_SECONDS, 2.0 ** (record.count - FREE_GUESSES + 1))
-                record.locked_until = now + wait
+                return self._issue(now, None)
+            self._failed(record, now)
             raise WrongPinError()
 
+    def _failed(self, record: _Failures, now: float) -> None:
+        record.count += 1
+        if record.count >= FREE_GUESSES:
+            wait = min(MAX_LOCK_SECONDS, 2.0 ** (record.count - FREE_GUESSES + 1))
+            record.locked_until = now + wait
+        failures = self._table_failures
+        failures.append(now)
+        while failures and failures[0] < now - TABLE_WINDOW:
+            failures.popleft()
+        beyond = len(failures) - TABLE_FREE_GUESSES
+        if beyond > 0:
+            self._table_locked_until = now + min(MAX_TABLE_LOCK_SECONDS, 2.0**beyond)
+        if len(self._failures) > 10_000:  # forget the oldest addresses, not the table's count
+            for client in list(self._failures)[:5_000]:
+                del self._failures[client]
+
+    def grant_seat(self, seat: int) -> str:
+        """A token for one seat (a player's phone): its own secrets, never the table's."""
+        with self._lock:
+            return self._issue(self._clock(), seat)
+
+    def _issue(self, now: float, seat: int | None) -> str:
+        token = secrets.token_urlsafe(24)
+        self._grants[_key(token)] = Grant(now + self.token_seconds, seat)
+        return token
+
+    def grant(self, token: str | None) -> Grant | None:
+        """What ``token`` unlocks now; None for no token, an unknown or an expired one."""
+        if not token or len(token) > 200:
+            return None
+        with self._lock:
+            found = self._grants.get(_key(token))
+            if found is None:
+                return None
+            if found.expires <= self._clock():
+                del self._grants[_key(token)]
+                return None
+            return found
+
     def allows(self, token: str | None) -> bool:
+        """Whether ``token`` controls the whole table (NEXT, moves for any seat, new game)."""
+        found = self.grant(token)
+        return found is not None and found.table
+
+    def revoke(self, token: str | None) -> bool:
+        """End one token (Lock on a tablet); False when it was not a live token."""
         if not token:
             return False
         with self._lock:
-            return any(hmac.compare_digest(token, known) for known in self._tokens)
+            return self._grants.pop(_key(token), None) is not None
+
+    def revoke_all(self) -> int:
+        """End every token ("lock all"); returns how many were live."""
+        with self._lock:
+            count = len(self._grants)
+            self._grants.clear()
+            return count

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 
 from companion.engine.redact import public_event
 from companion.table import Subscription, Table
+from web.auth import Grant
 
 log = logging.getLogger(__name__)
 
@@ -44,15 +45,16 @@ class BadStreamRequestError(ValueError):
     """The request cannot open a stream; the message says why, for the 400 answer."""
 
 
+def _query(scope: Scope, name: str) -> str | None:
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(name)
+    return values[0] if values else None
+
+
 def resume_point(scope: Scope) -> int:
     """The last sequence number the page has (``Last-Event-ID`` or ``?after=``), else 0."""
     headers = dict(scope.get("headers") or [])
     raw = headers.get(b"last-event-id")
-    if raw is None:
-        values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("after")
-        text = values[0] if values else "0"
-    else:
-        text = raw.decode("latin-1")
+    text = (_query(scope, "after") or "0") if raw is None else raw.decode("latin-1")
     text = text.strip() or "0"
     if not (text.isascii() and text.isdigit()) or len(text) > MAX_ID_DIGITS:
         raise BadStreamRequestError(
@@ -72,8 +74,16 @@ async def answer_json(send: Send, status: int, message: str, extra: Any = ()) ->
 class LiveStreams:
     """The ``/api/stream`` endpoint as an ASGI app, with at most ``cap`` open at once."""
 
-    def __init__(self, table: Table, *, heartbeat: float = 10.0, cap: int = 256) -> None:
+    def __init__(
+        self,
+        table: Table,
+        *,
+        heartbeat: float = 10.0,
+        cap: int = 256,
+        grant: Callable[[str | None], Grant | None] = lambda token: None,
+    ) -> None:
         self.table = table
+        self.grant = grant  # a ``?token=`` sees what it unlocks (a seat, or the table)
         self.heartbeat = heartbeat
         self.cap = cap
         self.open = 0
@@ -111,13 +121,16 @@ class LiveStreams:
                 [(b"retry-after", b"10")],
             )
             return
+        grant = self.grant(_query(scope, "token"))
         self.open += 1
         try:
-            await self._stream(after, receive, send)
+            await self._stream(after, receive, send, grant)
         finally:
             self.open -= 1
 
-    async def _stream(self, after: int, receive: Receive, send: Send) -> None:
+    async def _stream(self, after: int, receive: Receive, send: Send, grant: Grant | None) -> None:
+        seat = None if grant is None else grant.seat
+        control = grant is not None and grant.table
         loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         subscription = self.table.subscribe(after)
@@ -135,7 +148,7 @@ class LiveStreams:
                     return
                 event = subscription.get(timeout=0)
                 if event is not None:
-                    await self._body(send, self._change(event))
+                    await self._body(send, self._change(event, seat, control))
                     continue
                 if subscription.ended is not None:
                     ended = json.dumps({"reason": subscription.ended})
@@ -156,14 +169,15 @@ class LiveStreams:
             self._wakers.discard(wake)
             subscription.close()
 
-    def _change(self, event: Any) -> str:
+    def _change(self, event: Any, seat: int | None, control: bool) -> str:
         snapshot = self.table.snapshot
         entry = (
-            public_event(snapshot.spec, snapshot.state, event, False)
+            public_event(snapshot.spec, snapshot.state, event, False, seat)
             if snapshot.spec is not None and snapshot.state is not None
             else event.to_json()
         )
-        data = json.dumps({"event": entry, "state": self.table.public_state(with_log=False)})
+        state = self.table.public_state(seat, with_log=False, control=control)
+        data = json.dumps({"event": entry, "state": state})
         return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
 
     @staticmethod

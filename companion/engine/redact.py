@@ -7,6 +7,7 @@ secret until the phase reveals it, a Hamsterdam plug is made by any seat in the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.events import MOVE, Event
@@ -20,6 +21,13 @@ def is_secret(spec: GameSpec[Any], state: State[Any], event: Event) -> bool:
         return False
     phase = spec.phases.get(state.ctx.phase)
     move = None if phase is None else phase.moves.get(event.name)
+    return move is not None and move.secret
+
+
+def secret_choice(spec: GameSpec[Any], state: State[Any], choice: Mapping[str, Any]) -> bool:
+    """Whether a legal-move button would tell others a seat's secret ("Ann: keep Buffster")."""
+    phase = spec.phases.get(state.ctx.phase)
+    move = None if phase is None else phase.moves.get(choice.get("name", ""))
     return move is not None and move.secret
 
 

@@ -10,8 +10,7 @@ from flask import Flask
 
 from companion.table import Table
 from web import MAX_REQUEST_BYTES
-from web.asgi import companion_app, edge, loopback_server
-from web.live import LiveStreams
+from web.asgi import companion_app, edge, live_streams, loopback_server
 
 
 @contextmanager
@@ -28,8 +27,7 @@ def serving(
 
     The table is closed on the way out, after the server stopped.
     """
-    beat = app.extensions["companion"].heartbeat_seconds
-    streams = LiveStreams(table, heartbeat=beat, cap=max_streams)
+    streams = live_streams(app, cap=max_streams)
     asgi = edge(companion_app(app, streams, threads=threads), hosts)
     try:
         with loopback_server(

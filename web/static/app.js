@@ -217,7 +217,10 @@ async function refresh() {
 
 function connect() {
   if (source) source.close();
-  source = new EventSource(`/api/stream?after=${lastSeq}`);
+  // With a token the stream carries what it unlocks (the secret buttons players enter in
+  // turn on the shared tablet); a watcher's stream carries no secret.
+  const unlock = token ? `&token=${encodeURIComponent(token)}` : "";
+  source = new EventSource(`/api/stream?after=${lastSeq}${unlock}`);
   lastMessage = Date.now();
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
@@ -282,7 +285,10 @@ function setup() {
     refreshCalibration();
   });
   $("lock").addEventListener("click", () => {
-    if (token) { token = ""; sessionStorage.removeItem("tableToken"); render(); return; }
+    if (token) {
+      api("/api/logout", {}).catch(() => {});  // the token ends on the companion too
+      token = ""; sessionStorage.removeItem("tableToken"); refresh().then(connect); return;
+    }
     $("pin-error").textContent = "";
     $("pin-dialog").showModal();
   });
@@ -295,6 +301,7 @@ function setup() {
       sessionStorage.setItem("tableToken", token);
       $("pin-dialog").close();
       await refresh();
+      connect();
     } catch (error) {
       $("pin-error").textContent = error.message;
     }
