@@ -27,7 +27,7 @@ from companion.engine.session import GameHeader, Session
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.saved import resume_game, start_game
-from companion.store import Store
+from companion.store import Store, StoreDamagedError, backups, restore, salvage
 from companion.vision.dice_cli import dice
 
 EXPECTED = (CompanionError,)  # every error meant for a person; anything else is a bug
@@ -310,13 +310,52 @@ def replay(obj: Context, file: str, save: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @pass_context
 def export(obj: Context, file: str) -> None:
-    """Save the current game (header and every event) as a replayable file."""
+    """Save the current game (header and every event) as a replayable file.
+
+    From a damaged games file it saves what can still be read (the events up to the first
+    unreadable one), so a game is never lost with the file.
+    """
     try:
-        _, session = obj.current()
+        try:
+            _, session = obj.current()
+            header, events = session.header, session.log
+        except StoreDamagedError:
+            header, events = salvage(obj.config.database)
+            click.secho("The games file is damaged: saving what can still be read.", fg="yellow")
+        Path(file).write_text(dumps(header, events), encoding="utf-8")
     except EXPECTED as error:
         fail(error)
-    Path(file).write_text(dumps(session.header, session.log), encoding="utf-8")
-    click.echo(f"Saved {len(session.log)} events to {file}.")
+    except OSError as error:
+        fail(OSError(f"Cannot write {file}: {error.strerror}; choose a folder that exists."))
+    click.echo(f"Saved {len(events)} events to {file}.")
+
+
+@main.command(name="backups")
+@pass_context
+def list_backups(obj: Context) -> None:
+    """List the backups of the games file, newest last."""
+    found = backups(obj.config.database)
+    if not found:
+        click.echo(f"No backups yet in {obj.config.database.parent / 'backups'}.")
+    for path in found:
+        click.echo(f"{path.name}  {path.stat().st_size // 1024} KiB")
+
+
+@main.command(name="restore")
+@click.argument("backup", required=False, type=click.Path(dir_okay=False, exists=True))
+@pass_context
+def restore_backup(obj: Context, backup: str | None) -> None:
+    """Bring back a backup (the newest unless named); stop the companion first.
+
+    The games file it replaces is kept beside it, never deleted.
+    """
+    try:
+        used, kept = restore(obj.config.database, Path(backup) if backup else None)
+    except EXPECTED as error:
+        fail(error)
+    click.echo(f"Restored {used.name}.")
+    if kept is not None:
+        click.echo(f"The file it replaced was kept as {kept}.")
 
 
 @main.command()

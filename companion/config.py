@@ -163,6 +163,12 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class BackupConfig:
+    keep: int = 10  # backups kept in <data dir>/backups (the oldest are removed)
+    daily: bool = True  # also one a day while the companion runs (besides one per game end)
+
+
+@dataclass(frozen=True)
 class GameDefaults:
     game: str = ""  # empty: the first game the companion knows (``companion games``)
     rules: str = ""
@@ -176,6 +182,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     game: GameDefaults = field(default_factory=GameDefaults)
+    backups: BackupConfig = field(default_factory=BackupConfig)
 
     @property
     def database(self) -> Path:

@@ -29,9 +29,10 @@ import click
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
 from companion import cli
-from companion.config import Config
-from companion.store import Store
-from companion.table import Table
+from companion.config import BackupConfig, Config
+from companion.errors import CompanionError
+from companion.store import Store, StoreDamagedError, move_aside
+from companion.table import GAME_OVER_CUE, Table
 from companion.watch.belt import BeltWatcher
 from companion.watch.dice import DiceWatcher
 from companion.watch.frames import Frame, FrameWatcher
@@ -53,6 +54,9 @@ from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
 
 log = logging.getLogger("companion")
+
+HOUR = 3600.0
+DAY = 24 * HOUR
 
 
 def table_pin(config: Config, store: Store) -> str:
@@ -286,6 +290,57 @@ def _report(future: Any) -> None:
         click.secho(str(error), fg="red")
 
 
+def open_store(config: Config, *, fresh: bool = False) -> tuple[Store, str | None]:
+    """The games file, or (damaged) an empty stand-in and the sentence saying what to do.
+
+    A damaged file is kept exactly as it is: the page still starts, shows the sentence and
+    refuses to write, until the players restore a backup or ask for a fresh file
+    (``--fresh`` moves the damaged one aside, never deletes it).
+    """
+    if fresh:
+        kept = move_aside(config.database, "set-aside")
+        if kept is not None:
+            click.echo(f"  the previous games file was kept as {kept}")
+    try:
+        return Store(config.database), None
+    except StoreDamagedError as error:
+        return Store(":memory:"), str(error)
+
+
+class Backups:
+    """A consistent copy of the games file at every game's end and once a day."""
+
+    def __init__(self, store: Store, config: BackupConfig) -> None:
+        self.store = store
+        self.keep = config.keep
+
+    def after_cues(self, cues: tuple[str, ...]) -> None:
+        """On the table's worker: a finished game is backed up (on a thread of its own)."""
+        if GAME_OVER_CUE in cues:
+            threading.Thread(target=self.make, name="backup", daemon=True).start()
+
+    def make(self) -> None:
+        try:
+            made = self.store.backup(self.keep)
+        except CompanionError as error:
+            click.secho(f"  backup: {error}", fg="yellow")
+        else:
+            log.info("backup: %s", made)
+
+    def daily(self, stop: threading.Event) -> threading.Thread:
+        def run() -> None:
+            while True:
+                age = self.store.last_backup_age()
+                if age is None or age >= DAY:
+                    self.make()
+                if stop.wait(HOUR):
+                    return
+
+        thread = threading.Thread(target=run, name="daily-backup", daemon=True)
+        thread.start()
+        return thread
+
+
 def https_listen(
     config: Config, host: str, port: int, https_port: int | None
 ) -> tuple[Listen, str]:
@@ -313,13 +368,16 @@ def serve(
     host: str | None,
     port: int | None,
     https_port: int | None = None,
+    fresh: bool = False,
 ) -> None:
     """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
-    store = Store(config.database)
-    table = Table(store, config.game)
-    if table.game_id is None:
+    store, damaged = open_store(config, fresh=fresh)
+    table = Table(store, config.game, refuse_writes=damaged)
+    if table.game_id is None and table.resume_error is None:
         table.new_game()
     pin = table_pin(config, store)
+    backups = Backups(store, config.backups)
+    table.on_cues(backups.after_cues)
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     camera, camera_status = start_camera(config, table, simulate)
@@ -356,9 +414,13 @@ def serve(
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
+    if damaged:
+        click.secho(f"  {damaged}", fg="red")
     hosts = None if config.web.any_host else local_names() | set(config.web.hosts)
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
+    if config.backups.daily and damaged is None:
+        backups.daily(lights_stop)
     try:
         asyncio.run(_serve_until_signal(asgi, listen, streams, table, lights_stop, buttons))
     finally:
@@ -406,14 +468,20 @@ async def _serve_until_signal(
 @click.option("--host", default=None, help="Address to serve the page on (default from config).")
 @click.option("--port", type=int, default=None, help="Port for the page (default 8080).")
 @click.option("--https-port", type=int, default=None, help="Also serve HTTPS here (e.g. 8443).")
+@click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
 @click.pass_obj
 def run(
-    obj: Any, simulate: bool, host: str | None, port: int | None, https_port: int | None
+    obj: Any,
+    simulate: bool,
+    host: str | None,
+    port: int | None,
+    https_port: int | None,
+    fresh: bool,
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
         config: Config = obj.config
-        serve(config, simulate=simulate, host=host, port=port, https_port=https_port)
+        serve(config, simulate=simulate, host=host, port=port, https_port=https_port, fresh=fresh)
     except cli.EXPECTED as error:
         cli.fail(error)
     except OSError as error:

@@ -3,17 +3,28 @@
 WAL journal with ``synchronous=FULL`` so an acknowledged event survives a power cut on the
 Pi's SD card. The schema is versioned with ``PRAGMA user_version`` and migrated forward on
 open; a database written by a newer companion is refused with a sentence saying so.
+
+Damage is never papered over: the file is checked at open (``PRAGMA quick_check``), and a
+damaged one is kept exactly as it is and refused with a sentence saying how to recover (the
+last backup, or export what is readable); a fresh file is started only on request. A full
+SD card or a read-only data folder is named as such. Backups use SQLite's backup API (a
+consistent copy even while games are written), at the end of every game and daily.
+The file is readable by its owner only: it holds the table PIN.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +72,42 @@ class StoreError(CompanionError, RuntimeError):
     """The data file cannot be used; the message says why and what to do."""
 
 
+class StoreDamagedError(StoreError):
+    """The data file is damaged; it was kept as it is and nothing is written into it."""
+
+
+BACKUP_FOLDER = "backups"
+BACKUP_PREFIX = "games-"
+
+
+def _write_problem(path: Path, error: sqlite3.Error) -> StoreError:
+    """One sentence for a failed write: a full card and a read-only folder say so."""
+    text = str(error).lower()
+    if "full" in text:
+        return StoreError(
+            f"The SD card is full, so {path.name} cannot grow: free some space (old backups "
+            f"in {path.parent / BACKUP_FOLDER}, other files) and try again; nothing was lost."
+        )
+    if "readonly" in text or "read-only" in text:
+        return StoreError(
+            f"The data folder {path.parent} is read-only, so games cannot be saved: check "
+            "the SD card is not locked or mounted read-only, and that the companion may write "
+            "there."
+        )
+    if "malformed" in text or "corrupt" in text or "not a database" in text:
+        return StoreDamagedError(damaged_sentence(path, str(error)))
+    return StoreError(f"{path.name} could not be written ({error}); nothing was changed.")
+
+
+def damaged_sentence(path: Path, why: str) -> str:
+    return (
+        f"The games file {path} is damaged ({why}); it was kept as it is and nothing more is "
+        "written into it. To recover: `companion restore` brings back the last backup, "
+        "`companion export FILE` saves what is still readable, and `companion run --fresh` "
+        "moves the damaged file aside and starts a new one."
+    )
+
+
 @dataclass(frozen=True)
 class StoredGame:
     id: int
@@ -74,34 +121,67 @@ class Store:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        memory = str(path) == ":memory:"
+        if not memory:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreError(
+                    f"The data folder {self.path.parent} cannot be made ({error.strerror}); "
+                    "choose another with --data-dir."
+                ) from None
+        existed = not memory and self.path.exists()
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            if existed:
+                found = self._db.execute("PRAGMA quick_check").fetchone()[0]
+                if found != "ok":
+                    self._db.close()
+                    raise StoreDamagedError(damaged_sentence(self.path, found))
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as error:
-            raise StoreError(
-                f"{self.path} is not a companion data file ({error}); move it away and restart."
-            ) from None
+            if existed:
+                raise StoreDamagedError(damaged_sentence(self.path, str(error))) from None
+            raise _write_problem(self.path, error) from None
+        if not memory:
+            self.path.chmod(0o600)  # it holds the table PIN
         self._lock = threading.Lock()
         self._migrate()
 
     def close(self) -> None:
+        """Fold the write-ahead log into the file and close (a clean stop leaves no WAL)."""
         with self._lock:
+            # A read-only or full card: the WAL stays, and SQLite replays it next time.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._db.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise _write_problem(self.path, error) from None
             try:
                 yield self._db
+            except sqlite3.Error as error:
+                self._rollback()
+                raise _write_problem(self.path, error) from None
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self._db.execute("COMMIT")
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback()
+                raise _write_problem(self.path, error) from None
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # the transaction may already have ended
+            self._db.execute("ROLLBACK")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         """Reads share the writer's lock: on one connection, a read in another thread must
@@ -224,6 +304,33 @@ class Store:
             for row in rows
         ]
 
+    # ------------------------------------------------------------------ backups
+    def backup(self, keep: int = 10, now: datetime | None = None) -> Path:
+        """A consistent copy in ``backups/`` beside the file (SQLite's backup API, safe while
+        games are written); only the newest ``keep`` are kept."""
+        folder = self.path.parent / BACKUP_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+        target = folder / f"{BACKUP_PREFIX}{stamp}.sqlite3"
+        copy = sqlite3.connect(str(target))
+        try:
+            with self._lock:
+                self._db.backup(copy)
+        except sqlite3.Error as error:
+            copy.close()
+            target.unlink(missing_ok=True)
+            raise _write_problem(target, error) from None
+        copy.close()
+        target.chmod(0o600)
+        for old in backups(self.path)[:-keep] if keep > 0 else []:
+            old.unlink(missing_ok=True)
+        return target
+
+    def last_backup_age(self) -> float | None:
+        """Seconds since the newest backup was made; None when there is none."""
+        found = backups(self.path)
+        return None if not found else time.time() - found[-1].stat().st_mtime
+
     # ------------------------------------------------------------------ settings
     def setting(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
@@ -237,3 +344,103 @@ class Store:
         games = self._read("SELECT COUNT(*) FROM games")[0][0]
         events = self._read("SELECT COUNT(*) FROM events")[0][0]
         return {"games": games, "events": events, "schema": self.version}
+
+
+def backups(path: Path) -> list[Path]:
+    """The backups of the games file at ``path``, oldest first."""
+    return sorted((path.parent / BACKUP_FOLDER).glob(f"{BACKUP_PREFIX}*.sqlite3"))
+
+
+def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
+    """Bring back a backup (the newest unless named) as the games file at ``path``.
+
+    The file it replaces is kept beside it as ``<name>.replaced-<time>``, never deleted.
+    Returns (the backup used, where the replaced file was kept). Stop the companion first.
+    """
+    found = backups(path)
+    chosen = backup if backup is not None else (found[-1] if found else None)
+    if chosen is None or not chosen.exists():
+        raise StoreError(f"There is no backup in {path.parent / BACKUP_FOLDER} to restore.")
+    check = sqlite3.connect(f"file:{chosen}?mode=ro", uri=True)
+    try:
+        if check.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            raise StoreDamagedError(f"The backup {chosen.name} is damaged too; pick an older one.")
+    except sqlite3.DatabaseError as error:
+        raise StoreDamagedError(f"The backup {chosen.name} cannot be read ({error}).") from None
+    finally:
+        check.close()
+    kept = move_aside(path, "replaced")
+    shutil.copyfile(chosen, path)
+    path.chmod(0o600)
+    return chosen, kept
+
+
+def move_aside(path: Path, why: str) -> Path | None:
+    """Move the games file (and its WAL) aside as ``<name>.<why>-<time>``; never deletes."""
+    if not path.exists():
+        return None
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.name}.{why}-{stamp}")
+    for suffix in ("-wal", "-shm"):
+        extra = path.with_name(path.name + suffix)
+        if extra.exists():
+            os.replace(extra, kept.with_name(kept.name + suffix))
+    os.replace(path, kept)
+    return kept
+
+
+def salvage(path: Path) -> tuple[GameHeader, list[Event]]:
+    """The current game of a damaged file, read-only: its header and every event up to the
+    first one that cannot be read."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StoreDamagedError(f"{path} cannot be opened at all ({error}).") from None
+    try:
+        row = db.execute("SELECT value FROM settings WHERE key = 'current_game'").fetchone()
+        game_id = int(row[0])
+        game = db.execute(
+            "SELECT game, rules, seed, players, options, given FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        header = GameHeader(
+            game=game[0],
+            rules=game[1],
+            seed=game[2],
+            players=tuple(json.loads(game[3])),
+            options=json.loads(game[4]),
+            given=tuple(json.loads(game[5])),
+        )
+    except (sqlite3.Error, TypeError, ValueError) as error:
+        db.close()
+        raise StoreDamagedError(
+            f"Not even the current game's set-up can be read ({error})."
+        ) from None
+    events: list[Event] = []
+    seq = 0
+    while True:
+        try:
+            found = db.execute(
+                "SELECT seq, kind, name, seat, args, given, outcome, source FROM events "
+                "WHERE game_id = ? AND seq = ?",
+                (game_id, seq + 1),
+            ).fetchone()
+            if found is None:
+                break
+            events.append(
+                Event(
+                    seq=found[0],
+                    kind=found[1],
+                    name=found[2],
+                    seat=found[3],
+                    args=json.loads(found[4]),
+                    given=tuple(json.loads(found[5])),
+                    outcome=tuple(json.loads(found[6])),
+                    source=found[7],
+                )
+            )
+        except (sqlite3.Error, TypeError, ValueError):
+            break
+        seq += 1
+    db.close()
+    return header, events

@@ -58,7 +58,7 @@ from companion.errors import CompanionError
 from companion.games import find_game
 from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
 from companion.saved import resume_game, start_game
-from companion.store import Store
+from companion.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -265,11 +265,14 @@ class Table:
         defaults: GameDefaults | None = None,
         *,
         resume: bool = True,
+        refuse_writes: str | None = None,
     ) -> None:
         self.store = store
         self.defaults = defaults or GameDefaults()
         #: Why the last game could not be resumed (shown on the tablet), if it could not.
-        self.resume_error: str | None = None
+        self.resume_error: str | None = refuse_writes
+        #: Why nothing may be written (a damaged games file kept as it is); None: all is well.
+        self.refuse_writes = refuse_writes
         self._session: Session[Any] | None = None
         self._game_id: int | None = None
         self._pending: Observation | None = None
@@ -488,7 +491,11 @@ class Table:
         try:
             resumed = resume_game(self.store)
         except Exception as error:
-            self.resume_error = f"The last game could not be resumed ({error}); start a new game."
+            self.resume_error = (
+                f"The last game could not be rebuilt from its stored events ({error}); it stays "
+                "in the games file untouched (`companion export FILE` saves what is readable). "
+                "Start a new game on the page when you are ready."
+            )
             log.exception("table: resume failed")
             return
         if resumed is not None:
@@ -496,6 +503,8 @@ class Table:
             self._switch(game_id, session, list(session.log), "resumed")
 
     def _start(self, header: GameHeader) -> int:
+        if self.refuse_writes:
+            raise StoreError(self.refuse_writes)
         game_id, session = start_game(self.store, header)
         self._switch(game_id, session, [], "new game")
         self.resume_error = None

@@ -80,7 +80,7 @@ def test_a_newer_schema_is_refused_with_a_sentence(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "junk.sqlite3"
     path.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="not a companion data file"):
+    with pytest.raises(StoreError, match="is damaged"):
         Store(path)
 
 

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
+from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.intents import INTENTS
 from companion.table import TableClosedError
@@ -68,6 +69,8 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
         raise ApiError(409, str(error)) from None
     except TableClosedError:
         raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
+    except CompanionError as error:  # the games file: full card, read-only, damaged
+        raise ApiError(503, str(error)) from None
     except FutureTimeout:
         raise ApiError(503, "The companion is busy; try again in a moment.") from None
     except Exception:
