@@ -491,6 +491,9 @@ def run(
 for command in (run, doctor, calibrate):
     cli.main.add_command(command)
 
+#: The whole ``companion`` command (engine commands plus run, doctor, calibrate).
+companion_command = cli.main
+
 
 def main() -> None:
     """The whole ``companion`` command: the engine's commands plus the devices' ones."""

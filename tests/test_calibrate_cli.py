@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.serve import companion_command as main
 from hardware.simulator import BeltScene, Conditions, render_belt
 
 CALIBRATION_CELLS = {

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.serve import companion_command as main
 from web.systemd_notify import notify, start_watchdog
 
 
@@ -127,8 +127,12 @@ def test_companion_run_serves_the_page_and_resumes_after_restart(tmp_path: Path)
     try:
         assert state()["game_id"] == before["game_id"]
     finally:
-        second.send_signal(signal.SIGINT)
-        second.communicate(timeout=20)
+        # `systemctl stop` sends SIGTERM: every part stops, the WAL is folded in, exit 0.
+        second.send_signal(signal.SIGTERM)
+        output, _ = second.communicate(timeout=20)
+    assert second.returncode == 0, output
+    wal = tmp_path / "companion.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
 
 
 class RecordingLights:

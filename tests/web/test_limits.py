@@ -1,0 +1,76 @@
+"""Connection-level limits on the real server: half-sent requests, huge bodies and headers,
+foreign Host names, and the security headers every answer carries."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import time
+
+from companion.table import Table
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+
+def api_state(port: int, host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", "/api/state", headers={"Host": host})
+    response = connection.getresponse()
+    answer = response.status, dict(response.getheaders()), response.read()
+    connection.close()
+    return answer
+
+
+def test_a_hundred_half_sent_requests_do_not_block_the_api(table: Table) -> None:
+    with serving(create_app(table, PIN), table, threads=2) as port:
+        idle = []
+        for _ in range(100):
+            connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+            connection.sendall(b"POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le")
+            idle.append(connection)
+        started = time.perf_counter()
+        status, _, _ = api_state(port)
+        assert status == 200 and time.perf_counter() - started < 5
+        for connection in idle:
+            connection.close()
+
+
+def test_a_large_body_is_refused_before_it_is_read(table: Table) -> None:
+    """The body limit (64 KiB) answers 413 at once, without reading a gigabyte first."""
+    with serving(create_app(table, PIN), table) as port:
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection.sendall(
+            b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 1000000000\r\n\r\n" + b"{" * 65536
+        )
+        answer = connection.recv(200)
+        connection.close()
+        assert answer.startswith(b"HTTP/1.1 413"), answer
+
+
+def test_huge_headers_are_refused(table: Table) -> None:
+    with serving(create_app(table, PIN), table) as port:
+        connection = socket.create_connection(("127.0.0.1", port), timeout=10)
+        connection.sendall(
+            b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n"
+        )
+        try:
+            answer = connection.recv(200)
+        except ConnectionResetError:
+            answer = b""
+        connection.close()
+        assert not answer.startswith(b"HTTP/1.1 200")
+
+
+def test_a_foreign_host_name_is_refused_and_every_answer_is_hardened(table: Table) -> None:
+    """DNS rebinding: a page on another name must not reach the table through a browser."""
+    with serving(create_app(table, PIN), table, hosts={"127.0.0.1", "localhost"}) as port:
+        status, _, body = api_state(port, host="attacker.example")
+        assert status == 421 and "does not answer to the name" in json.loads(body)["error"]
+        status, headers, _ = api_state(port)
+        headers = {k.lower(): v for k, v in headers.items()}
+        assert status == 200 and headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
+        assert "default-src 'self'" in headers["content-security-policy"]

@@ -1,0 +1,92 @@
+"""No secret reaches a client that may not see it, through any field.
+
+Every game is played by its bot through the table; after every change the payloads a
+watcher can fetch (``/api/state``, ``/api/vision``, the live stream's events) are walked:
+a secret move (``MoveSpec.secret``) whose phase is still open must not show its arguments
+in the log or the stream, and no legal-move button may carry a secret move. The bug this
+guards: the ``legal`` list told every watcher "Ann: keep Buffster".
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config import GameDefaults
+from companion.engine.redact import is_secret
+from companion.engine.session import GameHeader
+from companion.games import GAMES
+from companion.simulate import bot_of, bot_turn
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+STEPS = 150
+
+
+def secret_moves(table: Table) -> set[str]:
+    snap = table.snapshot
+    assert snap.spec is not None and snap.state is not None
+    return {n for n, m in snap.spec.phases[snap.state.ctx.phase].moves.items() if m.secret}
+
+
+def check(payload: dict[str, Any], hidden: set[str], open_secrets: dict[int, Any]) -> None:
+    for choice in payload.get("legal") or []:
+        assert choice["name"] not in hidden, f"a watcher sees the button {choice['label']!r}"
+    for entry in payload.get("log") or []:
+        if entry["seq"] in open_secrets:
+            assert "args" not in entry and "outcome" not in entry, entry
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_watcher_never_sees_a_secret(name: str, tmp_path: Path) -> None:
+    spec = GAMES[name]
+    players = tuple(f"P{i + 1}" for i in range(spec.max_players))
+    store = Store(tmp_path / "games.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader(name, spec.rules_default, players, 5))
+    app = create_app(table, PIN, heartbeat_seconds=0.5)
+    client = app.test_client()
+    rng, seen_secret = random.Random(5), 0
+    with serving(app, table) as port:
+        stream = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        stream.request("GET", "/api/stream?after=0")
+        events = stream.getresponse()
+        open_secrets: dict[int, Any] = {}
+        for _ in range(STEPS):
+            snap = table.snapshot
+            if snap.state is None or snap.state.ctx.over:
+                break
+            bot_turn(bot_of(spec), snap.state, rng, lambda e: table.submit(e).result(timeout=10))
+            after = table.snapshot
+            logged = after.log[-1]
+            assert after.state is not None and after.spec is not None
+            if is_secret(after.spec, after.state, logged):
+                open_secrets[logged.seq] = logged.args
+                seen_secret += 1
+            open_secrets = {
+                s: a
+                for s, a in open_secrets.items()
+                if is_secret(after.spec, after.state, next(e for e in after.log if e.seq == s))
+            }
+            hidden = secret_moves(table)
+            check(client.get("/api/state").get_json(), hidden, open_secrets)
+            check(client.get("/api/vision").get_json(), hidden, open_secrets)
+            line = b""
+            while not line.startswith(b'data: {"event"'):
+                line = events.fp.readline()
+            streamed = json.loads(line[6:])
+            if streamed["event"]["seq"] in open_secrets:
+                assert "args" not in streamed["event"], streamed["event"]
+            check(streamed["state"], hidden, open_secrets)
+        stream.close()
+    store.close()
+    if any(m.secret for p in spec.phases.values() for m in p.moves.values()):
+        assert seen_secret > 0, "the bot never made a secret move: the test saw nothing"
