@@ -35,6 +35,7 @@ class WebConfig:
     max_streams: int = 256  # open live pages at once; more get a clear "close a tab"
     hosts: tuple[str, ...] = ()  # extra names the page may be opened by (beside the Pi's own)
     any_host: bool = False  # answer to any Host name (behind a reverse proxy that checks it)
+    token_hours: float = 24.0  # how long an unlocked tablet stays unlocked
 
 
 #: GPIO numbers on the 40-pin header that are free for buttons (0 and 1 belong to HAT EEPROMs).

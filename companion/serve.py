@@ -397,6 +397,7 @@ def serve(
         device_status=device_status,
         camera=camera.dice if camera is not None else None,
         data_dir=config.data_dir,
+        token_hours=config.web.token_hours,
     )
     streams = live_streams(app, cap=config.web.max_streams)
     host = host or config.web.host

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,31 @@ def test_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:
 def test_missing_file_says_how_to_fix(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="leave out --config"):
         load_config(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize(
+    ("section", "mistake", "says"),
+    [
+        ("web", "threads = 0", "'web.threads' must be between 1 and 256"),
+        ("web", "threads = -3", "'web.threads' must be between 1 and 256"),
+        ("web", 'pin = "12a"', "at least 6 digits, or a passphrase"),
+        ("web", 'pin = "1234"', "at least 6 digits"),
+        ("game", 'game = "chess"', "There is no game called 'chess'"),
+        ("game", 'rules = "v9"', "is not a rule set of"),
+        ("buttons", "next_pin = 1", "buttons.next_pin must be a BCM GPIO number"),
+    ],
+)
+def test_config_mistakes_are_one_sentence_at_start(
+    tmp_path: Path, section: str, mistake: str, says: str
+) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text(f"[{section}]\n{mistake}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(says)) as raised:
+        load_config(path)
+    assert str(path) in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_a_long_passphrase_is_a_good_pin(tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text('[web]\npin = "correct horse battery"\n', encoding="utf-8")
+    assert load_config(path).web.pin == "correct horse battery"

@@ -28,6 +28,7 @@ def create_app(
     device_status: Callable[[], dict[str, str]] | None = None,
     camera: CameraView | None = None,
     data_dir: Path | None = None,
+    token_hours: float = 24.0,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
     app = Flask(__name__)
@@ -36,7 +37,7 @@ def create_app(
         app.config.update(test_config)
     app.extensions["companion"] = Companion(
         table=table,
-        pin=TablePin(pin),
+        pin=TablePin(pin, token_seconds=token_hours * 3600),
         heartbeat_seconds=heartbeat_seconds,
         device_status=device_status or (lambda: {}),
         camera=camera,

@@ -1,0 +1,80 @@
+"""Tokens and PIN guesses: expiry, revocation, seat binding, and a throttle that rotating
+addresses cannot get round."""
+
+from __future__ import annotations
+
+import pytest
+from flask.testing import FlaskClient
+
+from web.auth import TABLE_FREE_GUESSES, TablePin, ThrottledError, WrongPinError
+
+PIN = "246810"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_token_expires_and_can_be_revoked() -> None:
+    clock = Clock()
+    pins = TablePin(PIN, clock, token_seconds=3600)
+    token = pins.login("10.0.0.5", PIN)
+    assert pins.allows(token)
+    clock.now += 3599
+    assert pins.allows(token)
+    clock.now += 2
+    assert not pins.allows(token)  # a day-old tablet must unlock again
+    again = pins.login("10.0.0.5", PIN)
+    assert pins.revoke(again) and not pins.allows(again)
+    first, second = pins.login("a", PIN), pins.login("b", PIN)
+    assert pins.revoke_all() == 2 and not pins.allows(first) and not pins.allows(second)
+
+
+def test_a_seat_token_never_controls_the_table() -> None:
+    pins = TablePin(PIN, Clock())
+    token = pins.grant_seat(2)
+    grant = pins.grant(token)
+    assert grant is not None and grant.seat == 2 and not pins.allows(token)
+
+
+def test_rotating_addresses_meet_the_table_lock() -> None:
+    """200 addresses guessing in turn used to get 1,200 guesses a minute."""
+    clock = Clock()
+    pins = TablePin(PIN, clock)
+    guesses = 0
+    for address in range(200):
+        try:
+            pins.login(f"10.0.{address}.1", "000000")
+        except WrongPinError:
+            guesses += 1
+        except ThrottledError as wait:
+            assert wait.seconds > 0 and "wait" in str(wait)
+            break
+    assert guesses == TABLE_FREE_GUESSES + 1  # the table locked itself after that
+    with pytest.raises(ThrottledError):
+        pins.login("10.9.9.9", PIN)  # everyone waits, even with the right PIN
+    clock.now += 3600
+    assert pins.allows(pins.login("10.9.9.9", PIN))
+
+
+def test_odd_tokens_are_just_not_tokens(client: FlaskClient) -> None:
+    for odd in ("ü" * 4, "x" * 5000, "\t"):
+        answer = client.post("/api/intent", json={"intent": "next"}, headers={"X-Table-Token": odd})
+        assert answer.status_code == 401
+
+
+def test_lock_ends_this_token_and_lock_all_needs_control(client: FlaskClient) -> None:
+    token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
+    other = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
+    assert client.post("/api/logout", json={}, headers={"X-Table-Token": token}).get_json() == {
+        "ended": 1
+    }
+    refused = client.post("/api/intent", json={"intent": "undo"}, headers={"X-Table-Token": token})
+    assert refused.status_code == 401
+    assert client.post("/api/logout", json={"all": True}).status_code == 401
+    ended = client.post("/api/logout", json={"all": True}, headers={"X-Table-Token": other})
+    assert ended.get_json() == {"ended": 1}
