@@ -8,6 +8,7 @@ point therefore leaves either the whole event or none of it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
@@ -76,7 +77,17 @@ class Session(Generic[G]):
         return bool(self._redo)
 
     def dispatch(self, event: Event) -> Event:
-        """Check, record and apply one event; return it as logged (with seq and outcome)."""
+        """Check, record and apply one event; return it as logged (with seq and outcome).
+
+        What is logged is kept for ever, so it must be plain JSON with finite numbers: a
+        ``NaN`` once stored made every later reading of the game invalid JSON.
+        """
+        try:
+            json.dumps([event.args, list(event.given)], allow_nan=False)
+        except (TypeError, ValueError):
+            raise IllegalMoveError(
+                "A move's values must be plain text, whole or finite numbers, lists and names."
+            ) from None
         logged, change = self._prepare(replace(event, seq=len(self.log) + 1))
         if self.on_record is not None:
             self.on_record(logged)
