@@ -18,22 +18,20 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.board import (
+from companion.tabletop import (
     ASTERISK_MARKER_IDS,
     BELT_X0,
     BELT_X1,
     BELT_Y0,
     BELT_Y1,
     BOARD_MARKER_LAYOUT,
-    LANES,
-    ROWS,
-    MarkerLayout,
-)
-from companion.vision.wheel import (
     DEFAULT_DIVISIONS,
+    LANES,
     RIM_MARKER_ID,
+    ROWS,
     TABLE_MARKER_LAYOUT,
     TABLE_SIZE,
+    MarkerLayout,
     table_marker_layout,
 )
 

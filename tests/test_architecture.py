@@ -66,8 +66,10 @@ def test_the_web_layer_takes_the_table_never_a_device() -> None:
     assert offenders("web", ("hardware",)) == []
 
 
-def test_devices_know_no_game() -> None:
-    assert offenders("hardware", ("companion.games",)) == []
+def test_devices_know_no_game_and_no_vision() -> None:
+    """The simulator draws the table from :mod:`companion.tabletop`, not from the vision
+    that reads it; devices never know a game."""
+    assert offenders("hardware", ("companion.games", "companion.vision")) == []
 
 
 def test_the_engine_is_pure() -> None:

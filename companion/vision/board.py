@@ -6,8 +6,8 @@ profiles sampled at calibration, so the camera thread, the tests and the bench s
 Board coordinates are in *cells*: x runs across the belt (lane ``L`` covers ``L-1 <= x < L``),
 y runs along it (row ``r`` covers ``r <= y < r+1``; row 0 is the Alligator Pit strip, row 10
 the far end). Every belt strip has a half-cell tab at each end where the asterisk strip
-carries its asterisks. The four printed corner markers sit just outside the belt; their
-positions are part of this module because the vision and the simulator must agree on them.
+carries its asterisks. The printed markers' positions live in :mod:`companion.tabletop`,
+because the vision, the marker sheets and the simulator must agree on them.
 """
 
 from __future__ import annotations
@@ -19,28 +19,45 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-LANES = 5
-ROWS = 10
-PIT_ROW = 0
-TAB_WIDTH = 0.5
-BELT_X0, BELT_X1 = -TAB_WIDTH, LANES + TAB_WIDTH
-BELT_Y0, BELT_Y1 = 0.0, ROWS + 1.0
-
-MARKER_SIDE = 1.0
-MARKER_GAP = 0.3
-# id -> (x of top-left corner, y of top-left corner, side), in cells; drawn upright.
-MarkerLayout = Mapping[int, tuple[float, float, float]]
-_LEFT = BELT_X0 - MARKER_GAP - MARKER_SIDE
-_RIGHT = BELT_X1 + MARKER_GAP
-_NEAR = BELT_Y0 - MARKER_GAP - MARKER_SIDE
-_FAR = BELT_Y1 + MARKER_GAP
-BOARD_MARKER_LAYOUT: MarkerLayout = {
-    0: (_LEFT, _NEAR, MARKER_SIDE),  # Pit end, lane-1 side
-    1: (_RIGHT, _NEAR, MARKER_SIDE),  # Pit end, lane-5 side
-    2: (_RIGHT, _FAR, MARKER_SIDE),  # far end, lane-5 side
-    3: (_LEFT, _FAR, MARKER_SIDE),  # far end, lane-1 side
-}
-ASTERISK_MARKER_IDS = (4, 5)
+from companion.tabletop import (  # the layout, shared with the simulator
+    ASTERISK_MARKER_IDS as ASTERISK_MARKER_IDS,
+)
+from companion.tabletop import (
+    BELT_X0 as BELT_X0,
+)
+from companion.tabletop import (
+    BELT_X1 as BELT_X1,
+)
+from companion.tabletop import (
+    BELT_Y0 as BELT_Y0,
+)
+from companion.tabletop import (
+    BELT_Y1 as BELT_Y1,
+)
+from companion.tabletop import (
+    BOARD_MARKER_LAYOUT as BOARD_MARKER_LAYOUT,
+)
+from companion.tabletop import (
+    LANES as LANES,
+)
+from companion.tabletop import (
+    MARKER_GAP as MARKER_GAP,
+)
+from companion.tabletop import (
+    MARKER_SIDE as MARKER_SIDE,
+)
+from companion.tabletop import (
+    PIT_ROW as PIT_ROW,
+)
+from companion.tabletop import (
+    ROWS as ROWS,
+)
+from companion.tabletop import (
+    TAB_WIDTH as TAB_WIDTH,
+)
+from companion.tabletop import (
+    MarkerLayout as MarkerLayout,
+)
 
 # Resolution of the rectified belt: enough for a piece (~0.6 cell) to cover ~150 pixels,
 # small enough that reading a frame costs a few milliseconds on a Pi.

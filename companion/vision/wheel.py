@@ -19,13 +19,32 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.board import MarkerLayout, hue_distance, skin_mask, warp_plane
+from companion.tabletop import (  # the layout, shared with the simulator
+    DEFAULT_DIVISIONS as DEFAULT_DIVISIONS,
+)
+from companion.tabletop import (
+    RIM_MARKER_ID as RIM_MARKER_ID,
+)
+from companion.tabletop import (
+    TABLE_MARKER_INSET as TABLE_MARKER_INSET,
+)
+from companion.tabletop import (
+    TABLE_MARKER_LAYOUT as TABLE_MARKER_LAYOUT,
+)
+from companion.tabletop import (
+    TABLE_MARKER_SIDE as TABLE_MARKER_SIDE,
+)
+from companion.tabletop import (
+    TABLE_SIZE as TABLE_SIZE,
+)
+from companion.tabletop import (
+    MarkerLayout as MarkerLayout,
+)
+from companion.tabletop import (
+    table_marker_layout as table_marker_layout,
+)
+from companion.vision.board import hue_distance, skin_mask, warp_plane
 
-TABLE_SIZE = (16.0, 12.0)
-TABLE_MARKER_SIDE = 1.0
-TABLE_MARKER_INSET = 0.3
-DEFAULT_DIVISIONS = 12
-RIM_MARKER_ID = 6
 PIXELS_PER_UNIT = 24
 # Fallen pieces are ~0.5 units across; anything much smaller is noise or a piece's rim.
 PIECE_AREA = 0.2
@@ -46,23 +65,6 @@ PIECE_HUES: Mapping[str, tuple[float, float]] = {
     "purple": (145.0, 12.0),
 }
 WHEEL_PIECE_NAMES = (*PIECE_HUES, "white", "black")
-
-
-def table_marker_layout(size: tuple[float, float] = TABLE_SIZE) -> MarkerLayout:
-    """Corner markers 10..13 lying just inside the corners of a table area of ``size``."""
-    width, height = size
-    far_x = width - TABLE_MARKER_INSET - TABLE_MARKER_SIDE
-    far_y = height - TABLE_MARKER_INSET - TABLE_MARKER_SIDE
-    near = TABLE_MARKER_INSET
-    return {
-        10: (near, near, TABLE_MARKER_SIDE),
-        11: (far_x, near, TABLE_MARKER_SIDE),
-        12: (far_x, far_y, TABLE_MARKER_SIDE),
-        13: (near, far_y, TABLE_MARKER_SIDE),
-    }
-
-
-TABLE_MARKER_LAYOUT = table_marker_layout()
 
 
 @dataclass(frozen=True)
