@@ -289,12 +289,29 @@ def test_next_from_a_button_when_the_game_is_over_is_a_sentence(table: Table) ->
     assert not table.public_state()["over"]
 
 
-def test_an_unexpected_error_fails_one_input_not_the_worker(table: Table) -> None:
-    unstorable = Event(MOVE, name="add", seat=0, args={"n": 1, "why": object()})
-    with pytest.raises(TypeError):
-        table.submit(unstorable).result(WAIT)
+def test_an_unexpected_error_fails_one_input_not_the_worker(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store_append = table.store.append
+    failures = iter([RuntimeError("the disk hiccupped")])
+
+    def flaky(game_id: int, event: Event) -> None:
+        for error in failures:
+            raise error
+        store_append(game_id, event)
+
+    monkeypatch.setattr(table.store, "append", flaky)
+    with pytest.raises(RuntimeError):
+        table.submit(add(1)).result(WAIT)
     assert table.snapshot.count == 0
     assert table.submit(add(2)).result(WAIT).seq == 1
+
+
+def test_a_value_the_log_cannot_keep_is_refused(table: Table) -> None:
+    unstorable = Event(MOVE, name="add", seat=0, args={"n": 1, "why": object()})
+    with pytest.raises(IllegalMoveError, match="plain text"):
+        table.submit(unstorable).result(WAIT)
+    assert table.snapshot.count == 0
 
 
 def test_a_sure_reading_is_applied_on_the_worker_and_cues_follow(table: Table) -> None:
