@@ -1,0 +1,87 @@
+"""Hamster Wheel declared for the engine: one phase of turns around the table."""
+
+from __future__ import annotations
+
+from companion.engine.readings import WHEEL
+from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.state import Ctx
+from companion.games.hamster_wheel import bot, moves, table
+from companion.games.hamster_wheel.choices import choices
+from companion.games.hamster_wheel.model import RULE_SETS, HamsterWheel
+from companion.games.hamster_wheel.view import prompt, render, view
+
+NAME = "hamster-wheel"
+
+PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
+    "play": PhaseSpec(
+        name="play",
+        title="Turns",
+        next=lambda game: "play",
+        moves={
+            "place": MoveSpec(moves.place, "colour, at=same|next|next2"),
+            "pass": MoveSpec(moves.constructive_pass, "constructive pass: colour, from, to"),
+            "fail": MoveSpec(
+                moves.fail, "failed try: fell=[colours], stayed=true|false", ends_turn=True
+            ),
+            "higher_powers": MoveSpec(
+                moves.higher_powers, "pieces fell between turns: fell=[colours]", any_seat=True
+            ),
+            "turn_wheel": MoveSpec(
+                moves.turn_wheel, "the wheel rolled: lowest=compartment", any_seat=True
+            ),
+        },
+        turn=TurnOrder(moves.first_player, moves.next_player),
+        on_turn_end=moves.end_turn,
+        new_round=True,
+    )
+}
+
+
+def end_if(game: HamsterWheel, ctx: Ctx) -> Outcome | None:
+    """Checked between turns: an empty hand ends the game (the team rules in team play)."""
+    if game.turn.acted:
+        return None
+    players = game.players
+    if not game.teams:
+        for seat, player in enumerate(players):
+            if player.pieces == 0:
+                return Outcome((seat,), f"{player.name} has placed every piece and wins!")
+        return None
+    seats = {team: [s for s, p in enumerate(players) if p.team == team] for team in (0, 1)}
+    names = {team: " and ".join(players[s].name for s in seats[team]) for team in (0, 1)}
+    for team in (0, 1):
+        if game.team_pieces(team) == 0:
+            return Outcome(tuple(seats[team]), f"{names[team]} have placed every piece and win!")
+    if all(any(players[s].pieces == 0 for s in seats[team]) for team in (0, 1)):
+        left = {team: game.team_pieces(team) for team in (0, 1)}
+        if left[0] == left[1]:
+            return Outcome((*seats[0], *seats[1]), f"Both teams have {left[0]} pieces left: a tie.")
+        winner = min((0, 1), key=lambda t: left[t])
+        return Outcome(
+            tuple(seats[winner]),
+            f"{names[winner]} win with {left[winner]} pieces left against {left[1 - winner]}.",
+        )
+    return None
+
+
+SPEC: GameSpec[HamsterWheel] = GameSpec(
+    name=NAME,
+    title="Hamster Wheel",
+    rule_sets=RULE_SETS,
+    min_players=2,
+    max_players=4,
+    setup=moves.setup,
+    phases=PHASES,
+    first_phase="play",
+    end_if=end_if,
+    view=view,
+    prompt=prompt,
+    text=render,
+    seat_name=lambda game, seat: game.players[seat].name,
+    choices=choices,
+    bot=bot.candidates,
+    report=BalanceReport(figures=table.report_figures),
+    board=NAME,
+    readings={WHEEL: table.read_wheel},
+    cues=table.cues,
+)

@@ -1,0 +1,88 @@
+"""What Hamster Wheel gives the rest of the table: report figures, cues, the camera rule.
+
+The camera follows the upright ring (``companion.watch.wheel``): how far it has rolled, and
+the pieces lying on the table outside it. From the roll the game knows which compartment is
+lowest now (a physical fact the camera is the authority for: applied and logged at once);
+pieces that appear on the table while no turn is in progress are *proposed* as Higher
+Powers (a person accepts with READ); during a turn they pre-fill the failed-try question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.events import MOVE, Event
+from companion.engine.readings import Note, Verdict, WheelSeen
+from companion.engine.spec import GameSpec
+from companion.engine.state import Ctx, State
+from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel
+
+
+def report_figures(game: HamsterWheel) -> Mapping[str, float]:
+    """For a dexterity game: how long it lasts and what failing costs."""
+    return {
+        "turns": game.turns,
+        "failures": game.failures,
+        "pieces_taken_on_failures": game.taken,
+        "pieces_left_in_hands": sum(p.pieces for p in game.players),
+    }
+
+
+def cues(before: HamsterWheel, after: HamsterWheel, ctx: Ctx, event: Event) -> tuple[str, ...]:
+    if event.kind == MOVE and event.name == "fail":
+        return ("failed",)
+    if event.kind == MOVE and event.name == "higher_powers":
+        return ("higher_powers",)
+    return ()
+
+
+def lowest_from(seen: WheelSeen, sections: int) -> int:
+    """The compartment at the bottom now (0-based), from the measured roll."""
+    found = seen.extra.get("lowest")
+    if isinstance(found, int) and 1 <= found <= sections:
+        return found - 1
+    return round(seen.roll_turns * sections) % sections
+
+
+def new_on_table(game: HamsterWheel, seen: WheelSeen) -> list[str]:
+    """Pieces on the table not yet accounted for (those set aside may still lie there)."""
+    waiting = list(game.aside)
+    found = []
+    for colour in PIECE_COLOURS:
+        for _ in range(int(seen.fallen.get(colour, 0))):
+            if colour in waiting:
+                waiting.remove(colour)
+            else:
+                found.append(colour)
+    return found
+
+
+def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen) -> Verdict:
+    """The table's rule for a steady wheel reading (see the module docstring)."""
+    game, ctx = state.G, state.ctx
+    fallen = new_on_table(game, seen)
+    lines = [seen.hint] if seen.hint else []
+    if seen.blocked:
+        lines.append(f"Wheel not read just now: {seen.reason}.")
+    if fallen:
+        lines.append(f"Camera sees on the table: {', '.join(fallen)}.")
+    data = {
+        **seen.figures(),
+        "proposal": fallen,
+        "lowest": lowest_from(seen, game.wheel.sections) + 1,
+    }
+    status = "blocked" if seen.blocked else "differ" if seen.drifted_far else "info"
+    note = Note(status, tuple(lines), data)
+    if ctx.over or ctx.current is None or not seen.seen:
+        return Verdict(note=note)
+    lowest = lowest_from(seen, game.wheel.sections)
+    if not seen.blocked and lowest != game.wheel.lowest:
+        args = {"lowest": lowest + 1, "turns": round(seen.roll_turns, 3)}
+        event = Event(MOVE, name="turn_wheel", seat=ctx.current, args=args)
+        return Verdict(event, sure=True, note=note)
+    if fallen and not game.turn.acted and not seen.blocked:
+        event = Event(MOVE, name="higher_powers", seat=ctx.current, args={"fell": fallen})
+        summary = f"Pieces fell with nobody at the wheel: {', '.join(fallen)}."
+        return Verdict(event, summary=f"{summary} Press READ to set them aside.", note=note)
+    return Verdict(note=note)

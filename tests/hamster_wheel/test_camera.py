@@ -1,0 +1,62 @@
+"""The wheel camera's readings, as Hamster Wheel judges them on the table's worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.config import GameDefaults
+from companion.engine.events import MOVE, Event
+from companion.engine.readings import WHEEL, Reading, WheelSeen
+from companion.engine.session import GameHeader
+from companion.store import Store
+from companion.table import Table
+
+WAIT = 10.0
+
+
+def table_of(tmp_path: Path) -> Table:
+    table = Table(Store(tmp_path / "games.sqlite3"), GameDefaults(players=("Ann", "Bo", "Cy")))
+    table.new_game(GameHeader("hamster-wheel", "standard", ("Ann", "Bo", "Cy"), 1))
+    return table
+
+
+def test_a_rolled_wheel_moves_the_lowest_compartment_and_is_logged(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        seen = WheelSeen(seen=True, roll_turns=3 / 12)
+        assert table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        assert state["view"]["wheel"]["lowest"] == 4
+        assert state["log"][-1]["name"] == "turn_wheel" and state["log"][-1]["source"] == "camera"
+    finally:
+        table.close()
+
+
+def test_pieces_on_the_table_between_turns_are_proposed_as_higher_powers(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        seen = WheelSeen(seen=True, fallen={"black": 1})
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        assert "Press READ" in state["pending"] and state["seq"] == 0  # proposed, not applied
+        assert state["camera"]["wheel"]["proposal"] == ["black"]
+        table.submit_intent("read").result(WAIT)
+        assert table.public_state()["view"]["aside"] == ["black"]
+        table.observe(Reading(WHEEL, seen)).result(WAIT)  # it still lies there: not again
+        assert table.public_state()["pending"] is None
+    finally:
+        table.close()
+
+
+def test_during_a_turn_what_fell_prefills_the_failed_try(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        seen = WheelSeen(seen=True, fallen={"black": 1}, drifted_far=True)
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        note = state["camera"]["wheel"]
+        assert state["pending"] is None and note["proposal"] == ["black"]
+        assert note["status"] == "differ" and "push it back" in note["lines"][0]
+    finally:
+        table.close()

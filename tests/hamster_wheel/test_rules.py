@@ -1,0 +1,164 @@
+"""Hamster Wheel's rules, scenario by scenario from the rule text and the rulings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.engine.errors import IllegalMoveError
+from companion.engine.events import MOVE, NEXT, Event
+from companion.engine.flow import initial_state, step
+from companion.engine.state import State
+from companion.games.hamster_wheel import SPEC, HamsterWheel
+from companion.games.hamster_wheel.model import COLOURS, PYRAMID, hand_dict
+
+Game = State[HamsterWheel]
+
+
+def start(players: int = 3, **options: Any) -> Game:
+    names = ("Ann", "Bo", "Cy", "Di")[:players]
+    return initial_state(SPEC, "standard", names, 1, options)[0]
+
+
+def act(state: Game, name: str, seat: int | None = None, **args: Any) -> Game:
+    who = state.ctx.current if seat is None else seat
+    return step(SPEC, state, Event(MOVE, name=name, seat=who, args=args))[0]
+
+
+def nxt(state: Game) -> Game:
+    return step(SPEC, state, Event(NEXT))[0]
+
+
+def contents(state: Game, compartment: int) -> tuple[str, ...]:
+    return state.G.wheel.holds(compartment - 1)
+
+
+def test_hands_by_number_of_players() -> None:
+    two = start(2).G
+    assert [p.pieces for p in two.players] == [14, 14]
+    three = start(3).G
+    assert [p.pieces for p in three.players] == [7, 7, 7] and three.out == ()
+    split = start(3, split_fourth=True).G
+    assert [p.pieces for p in split.players] == [9, 9, 9] and len(split.out) == 1
+    assert split.total_pieces() == 4 * 7 + 1  # four sets and the pyramid
+    four = start(4).G
+    assert four.teams and [p.team for p in four.players] == [0, 0, 1, 1]
+    assert start(4).G.wheel.holds(0) == (PYRAMID,)  # the pyramid in the lowest compartment
+    with pytest.raises(IllegalMoveError, match="three-player"):
+        start(2, split_fourth=True)
+
+
+def test_the_opening_piece_goes_two_compartments_clockwise_from_the_pyramid() -> None:
+    state = start()
+    with pytest.raises(IllegalMoveError, match="opening piece goes into compartment 3"):
+        act(state, "place", colour="red", at="same")
+    state = act(state, "place", colour="red", at="next")
+    assert contents(state, 3) == ("red",)
+    state = nxt(state)
+    assert state.G.wheel.last == 2 and state.ctx.current == 1
+    state = act(state, "place", colour="blue", at="same")  # allowed, but discouraged
+    assert "not more than one piece in the opening" in state.G.notes[0]
+
+
+def test_the_same_compartment_needs_a_new_colour() -> None:
+    state = nxt(act(start(), "place", colour="red", at="next"))
+    with pytest.raises(IllegalMoveError, match="already holds a red piece"):
+        act(state, "place", colour="red", at="same")
+    assert contents(act(state, "place", colour="green", at="same"), 3) == ("red", "green")
+
+
+def test_next_free_and_next_but_one_skip_filled_compartments() -> None:
+    state = nxt(act(start(), "place", colour="red", at="next"))  # compartment 3
+    state = nxt(act(state, "place", colour="red", at="next2"))  # 3 -> next free 4, but one 5
+    assert contents(state, 5) == ("red",)
+    state = nxt(act(state, "place", colour="red", at="next"))  # after 5: 6
+    assert contents(state, 6) == ("red",)
+    assert SPEC.view(state.G, state.ctx, None)["wheel"]["targets"] == {
+        "same": 6,
+        "next": 7,
+        "next2": 8,
+    }
+
+
+def test_next_waits_for_a_piece_and_a_turn_has_one_piece() -> None:
+    state = start()
+    with pytest.raises(IllegalMoveError, match="place a piece, pass one on, or report"):
+        nxt(state)
+    state = act(state, "place", colour="red", at="next")
+    with pytest.raises(IllegalMoveError, match="press NEXT"):
+        act(state, "place", colour="blue", at="next")
+
+
+def test_a_failed_try_gives_the_player_what_fell_and_ends_the_turn() -> None:
+    state = nxt(act(start(), "place", colour="red", at="next"))  # Ann: red in 3
+    state = act(state, "place", colour="blue", at="same")  # Bo: blue in 3 ...
+    before = state.G.players[1].pieces
+    state = act(state, "fail", fell=["red"], stayed=False)  # ... red falls, blue comes back
+    bo = state.G.players[1]
+    assert bo.pieces == before + 2 and hand_dict(bo.hand)["red"] == 2
+    assert contents(state, 3) == () and state.ctx.current == 2
+    assert state.G.failures == 1 and state.G.wheel.last == 2  # last success is still Ann's
+
+
+def test_the_pyramid_counts_as_a_piece_once_it_falls() -> None:
+    state = act(start(), "fail", fell=[PYRAMID], stayed=False)
+    assert hand_dict(state.G.players[0].hand)[PYRAMID] == 1 and state.G.wheel.holds(0) == ()
+
+
+def test_a_constructive_pass_takes_from_the_two_lowest_before_trying() -> None:
+    state = act(start(), "turn_wheel", lowest=12)  # compartments 12 and 1 are at the bottom
+    with pytest.raises(IllegalMoveError, match="lowest compartments: 12 or 1"):
+        act(state, "pass", colour=PYRAMID, **{"from": 2, "to": 5})
+    state = act(state, "pass", colour=PYRAMID, **{"from": 1, "to": 5})
+    assert contents(state, 5) == (PYRAMID,) and contents(state, 1) == ()
+    with pytest.raises(IllegalMoveError, match="instead of placing"):
+        act(state, "pass", colour=PYRAMID, **{"from": 12, "to": 6})
+    assert nxt(state).ctx.current == 1
+
+
+def test_higher_powers_wait_for_the_next_player_who_fails() -> None:
+    state = nxt(act(start(), "place", colour="red", at="next"))
+    state = act(state, "higher_powers", seat=2, fell=["red"])  # between turns: set aside
+    assert state.G.aside == ("red",)
+    state = act(state, "place", colour="blue", at="next")
+    with pytest.raises(IllegalMoveError, match="turn is in progress"):
+        act(state, "higher_powers", fell=["blue"])
+    state = nxt(state)
+    state = act(state, "fail", fell=["blue"], stayed=False)  # Cy fails: blue and the red
+    assert state.G.aside == () and state.G.players[2].pieces == 7 + 2
+    assert "takes blue, red" in state.G.notes[0]
+
+
+def test_a_player_who_places_the_last_piece_wins_when_it_holds() -> None:
+    state = start(2)
+    game = state.G
+    ann = game.players[0]
+    almost = type(ann)(ann.name, tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID)))
+    state = State(game.with_player(0, almost), state.ctx, state.rng)
+    state = act(state, "place", colour="red", at="next")
+    assert not state.ctx.over  # it could still fall
+    state = nxt(state)
+    assert state.ctx.over and state.ctx.winners == (0,)
+
+
+def test_team_play_uses_the_partner_stock_and_ends_by_the_team_rules() -> None:
+    state = start(4)
+    game = state.G
+    empty = type(game.players[0])("Ann", (0,) * 8, team=0)
+    state = State(game.with_player(0, empty), state.ctx, state.rng)
+    state = act(state, "place", colour="red", at="next")  # Ann places from Bo's stock
+    assert state.G.players[1].pieces == 6 and state.G.turn.from_partner
+    state = act(state, "fail", fell=["red"], stayed=True)  # she keeps what fell
+    assert state.G.players[0].pieces == 1 and state.G.players[1].pieces == 6
+    # one player of each team out: the team with fewer pieces left wins
+    game = state.G
+    game = game.with_player(0, type(game.players[0])("Ann", (0,) * 8, team=0))
+    game = game.with_player(2, type(game.players[2])("Cy", (0,) * 8, team=1))
+    ended = SPEC.end_if(game, state.ctx)
+    assert ended is not None and ended.winners == (0, 1)  # Bo 6 < Di 7
+
+
+def test_what_fell_must_have_been_in_the_wheel() -> None:
+    with pytest.raises(IllegalMoveError, match="No red piece is logged"):
+        act(start(), "fail", fell=["red"])
