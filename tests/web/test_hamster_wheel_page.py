@@ -1,0 +1,84 @@
+"""Hamster Wheel played from the page in a real headless Chromium: a whole 3-player game and
+a whole 4-player team game, with the failed-try form, and the board a player sees."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.config import GameDefaults
+from companion.engine.session import GameHeader
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN, shots
+from tests.web.serving import serving
+from web import create_app
+
+pytestmark = pytest.mark.browser
+TAPS = 600
+
+
+@pytest.fixture
+def wheel_table(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Table]:
+    players = ("Ann", "Bo", "Cy", "Di")[: int(request.param)]
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader("hamster-wheel", "standard", players, 4))
+    yield table
+    table.close()
+    store.close()
+
+
+def unlock(page: Page) -> None:
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button.primary")
+    expect(page.locator("#controls")).to_be_visible()
+
+
+def play(page: Page, rng: random.Random) -> int:
+    """Tap what a table would: a placement and NEXT, or (one try in four) a failed try with
+    whatever the form proposes. Returns how many turns were played."""
+    turns = 0
+    for _ in range(TAPS):
+        if page.locator("#btn-next").is_disabled():
+            return turns
+        count = page.locator("#log li").count()
+        places = page.locator("#choices button", has_text="→")
+        if places.count() and rng.random() < 0.8:
+            places.nth(rng.randrange(places.count())).click()
+            expect(page.locator("#log li")).to_have_count(count + 1)
+            count += 1
+            if rng.random() < 0.25:
+                page.locator("#hw-failed button").click()  # nothing fell, the piece stayed
+            else:
+                page.click("#btn-next")
+        else:
+            page.locator("#hw-failed input[name=stayed]").uncheck()
+            page.locator("#hw-failed button").click()
+        expect(page.locator("#log li")).to_have_count(count + 1)
+        turns += 1
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("wheel_table", ["3", "4"], indirect=True)
+def test_a_whole_game_is_played_from_the_page(
+    browser: Browser, wheel_table: Table, tmp_path: Path
+) -> None:
+    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator(".hw-wheel")).to_be_visible()
+        expect(page.locator(".hw-cell")).to_have_count(12)
+        expect(page.locator(".hw-cell.target")).to_have_count(1)  # the opening compartment
+        unlock(page)
+        page.screenshot(path=str(shots(tmp_path) / "hamster-wheel.png"))
+        turns = play(page, random.Random(len(wheel_table.public_state()["players"])))
+        state = wheel_table.public_state()
+        assert state["over"] and state["winners"] and turns > 5
+        expect(page.locator("#prompt")).to_contain_text("win")
+        page.close()

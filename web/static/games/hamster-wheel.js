@@ -1,0 +1,128 @@
+// Hamster Wheel: each hand by colour in big numbers, the upright wheel drawn from the side
+// with its twelve compartments (the lowest marked, where the pyramid started, where a piece
+// may go now), pieces set aside by Higher Powers, and the forms for what the camera gives:
+// a failed try (pre-filled with the pieces the camera sees on the table), the wheel's
+// rotation, and pieces that fell between turns. Registered under the spec's board name.
+"use strict";
+
+const WHEEL_COLOURS = { red: "#e4574c", orange: "#f39a3d", yellow: "#f2d04b", green: "#5cc98b",
+  blue: "#4f8fe6", purple: "#a77bdb", white: "#f4f4f4", black: "#222" };
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function pieceDots(hand) {
+  return Object.entries(hand).map(([colour, n]) =>
+    el("span", { class: "hw-piece", style: `background:${WHEEL_COLOURS[colour] || "#ccc"}`, title: colour }, String(n)));
+}
+
+function drawWheel(wheel) {
+  const size = 320, centre = size / 2, outer = 150, inner = 112;
+  const targets = new Set(Object.values(wheel.targets).filter(Boolean));
+  const parts = [svg("circle", { cx: centre, cy: centre, r: outer, class: "hw-rim" })];
+  const n = wheel.sections;
+  wheel.compartments.forEach((c, i) => {
+    // The lowest compartment is drawn at the bottom; the rest follow clockwise.
+    const angle = ((i - (wheel.lowest - 1)) / n) * 2 * Math.PI + Math.PI / 2;
+    const x = centre + Math.cos(angle) * (outer + inner) / 2;
+    const y = centre + Math.sin(angle) * (outer + inner) / 2;
+    const cls = ["hw-cell", c.lowest ? "low" : "", targets.has(c.number) ? "target" : "",
+      c.uncertain ? "uncertain" : "", c.number === wheel.pyramid_start ? "start" : ""].join(" ");
+    parts.push(svg("circle", { cx: x, cy: y, r: 20, class: cls }));
+    parts.push(svg("text", { x, y: y - 8, class: "hw-num" }, String(c.number)));
+    c.pieces.forEach((colour, k) => parts.push(svg("circle", {
+      cx: x - 9 + (k % 3) * 9, cy: y + 3 + Math.floor(k / 3) * 8, r: 4,
+      fill: WHEEL_COLOURS[colour] || "#ccc", stroke: "#000", "stroke-width": 0.5 })));
+  });
+  parts.push(svg("text", { x: centre, y: centre, class: "hw-turns" }, `${wheel.turns} turns`));
+  return svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "hw-wheel", role: "img",
+    "aria-label": `The wheel: compartment ${wheel.lowest} is lowest` }, ...parts);
+}
+
+function renderHands(view) {
+  const teams = view.teams || null;
+  const rows = view.players.map((p) => el("div", { class: "ham hw-hand" + (p.seat === state.current ? " current" : "") },
+    el("div", { class: "hw-count" }, String(p.pieces)),
+    el("div", {}, el("div", { class: "name" }, p.name + (p.team === null ? "" : ` · team ${p.team + 1}`)),
+      el("div", { class: "hw-pieces" }, ...pieceDots(p.hand)))));
+  if (teams) rows.push(...teams.map((t) => el("div", { class: "meta" }, `Team ${t.team + 1}: ${t.pieces} pieces left`)));
+  $("hamsters").replaceChildren(...rows);
+}
+
+function colourCounter(name, count) {
+  return el("label", { class: "hw-colour" },
+    el("span", { class: "hw-piece", style: `background:${WHEEL_COLOURS[name]}` }, ""),
+    el("input", { type: "number", min: "0", max: "9", value: String(count), name, "aria-label": `${name} pieces` }));
+}
+
+function fellFrom(form) {
+  const fell = [];
+  for (const name of Object.keys(WHEEL_COLOURS)) {
+    const n = Number(new FormData(form).get(name) || 0);
+    for (let i = 0; i < n; i++) fell.push(name);
+  }
+  return fell;
+}
+
+function renderForms(view, panel) {
+  const seat = state.current;
+  const note = (state.camera || {}).wheel || {};
+  const proposal = note.proposal || [];
+  const counts = Object.fromEntries(Object.keys(WHEEL_COLOURS).map((c) => [c, proposal.filter((p) => p === c).length]));
+  const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h3", {}, "Failed try: what fell out?"),
+    el("div", { class: "hw-colours" }, ...Object.entries(counts).map(([c, n]) => colourCounter(c, n))),
+    el("label", {}, el("input", { type: "checkbox", name: "stayed", checked: "" }), " the chosen piece stayed in the wheel"),
+    el("button", { type: "submit", class: "big" }, "Failed try"));
+  failed.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/api/move", { seat, name: "fail", args: { fell: fellFrom(failed), stayed: failed.elements.stayed.checked } });
+  });
+  const rolled = el("form", { class: "hw-form" }, el("label", {}, "Wheel rolled: lowest compartment ",
+    el("input", { type: "number", min: "1", max: String(view.wheel.sections), value: String(view.wheel.lowest), name: "lowest" })),
+    el("button", { type: "submit" }, "Set"));
+  rolled.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/api/move", { seat, name: "turn_wheel", args: { lowest: Number(rolled.elements.lowest.value) } });
+  });
+  const higher = el("form", { class: "hw-form" }, el("h3", {}, "Fell with nobody at the wheel (Higher Powers)"),
+    el("div", { class: "hw-colours" }, ...Object.keys(WHEEL_COLOURS).map((c) => colourCounter(c, 0))),
+    el("button", { type: "submit" }, "Set aside"));
+  higher.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send("/api/move", { seat, name: "higher_powers", args: { fell: fellFrom(higher) } });
+  });
+  const byHand = el("details", { class: "hw-by-hand" }, el("summary", {}, "The wheel rolled, or pieces fell between turns…"),
+    rolled, ...(view.turn.placed || view.turn.passed ? [] : [higher]));
+  panel.replaceChildren(failed, byHand);
+}
+
+(window.Boards = window.Boards || {})["hamster-wheel"] = {
+  render(view) {
+    const wheel = view.wheel;
+    const note = (state.camera || {}).wheel || {};
+    const aside = view.aside.length ? `Set aside for the next to fail: ${view.aside.join(", ")}` : "";
+    $("belt").replaceChildren(drawWheel(wheel));
+    $("pit").replaceChildren(
+      el("span", { class: "label" }, `Lowest: ${wheel.lowest_two.join(" and ")} · pyramid started in ${wheel.pyramid_start} · opening ${wheel.opening}`),
+      ...(note.drifted_far ? [el("span", { class: "label hint-strong" }, note.hint)] : []),
+      ...(aside ? [el("span", { class: "label" }, aside)] : []));
+    document.querySelector(".counter .label").textContent = "Turns";
+    document.querySelector(".counter.gator .label").textContent = "Failed tries";
+    $("speed").textContent = String(view.counts.turns);
+    $("alligators").textContent = String(view.counts.failures);
+    $("speed-chips").textContent = `${view.counts.taken} pieces taken back`;
+    $("gator-chips").textContent = "";
+    renderHands(view);
+    $("tests").replaceChildren();
+  },
+  controls(view, panel) {
+    if (state.over || state.current === null || state.current === undefined) return false;
+    renderForms(view, panel);
+    return true;
+  },
+};
