@@ -568,9 +568,10 @@ class Table:
             event = Event(REDO, source=source)
         elif intent == READ:
             if self._pending is None:
-                raise IllegalMoveError(NOTHING_TO_READ)
-            event = replace(self._pending.event, source=self._pending.source)
-            from_camera = True
+                event = self._read_without_proposal(session, source)
+            else:
+                event = replace(self._pending.event, source=self._pending.source)
+                from_camera = True
         else:
             known = ", ".join(INTENTS)
             raise IllegalMoveError(f"Unknown command {intent!r}; the table understands: {known}.")
@@ -585,6 +586,16 @@ class Table:
         self._hub.publish(logged, self._refresh)
         self._cue(session, before, logged)
         return logged
+
+    def _read_without_proposal(self, session: Session[Any], source: str) -> Event:
+        """READ with nothing pending: what the game says READ means now (Hamster Wheel: a
+        failed try with what the camera sees on the table), else "nothing to read"."""
+        spec, state = session.spec, session.state
+        notes = {kind: note.to_json() for kind, (note, _) in self._notes.items()}
+        event = None if spec.on_read is None else spec.on_read(state.G, state.ctx, notes)
+        if event is None:
+            raise IllegalMoveError(NOTHING_TO_READ)
+        return replace(event, source=source)
 
     def _cue(self, session: Session[Any], before: State[Any], logged: Event) -> None:
         """Tell the cue listeners what this change deserves (the game's cues, game over)."""

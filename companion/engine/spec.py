@@ -126,6 +126,9 @@ class GameSpec(Generic[G]):
     # table cues for a change (before, after, ctx after, event): names such as "chomp"
     # that the buzzer, light or voice turn into something players notice
     cues: Cues[G] | None = None
+    # what the READ button means when the camera proposes nothing: (G, ctx, the camera's
+    # notes by reading kind) -> the event to apply, or None ("nothing to read")
+    on_read: Callable[[G, Ctx, Mapping[str, Any]], Event | None] | None = None
 
     @property
     def rules_default(self) -> str:

@@ -60,3 +60,16 @@ def test_during_a_turn_what_fell_prefills_the_failed_try(tmp_path: Path) -> None
         assert note["status"] == "differ" and "push it back" in note["lines"][0]
     finally:
         table.close()
+
+
+def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        table.observe(Reading(WHEEL, WheelSeen(seen=True, fallen={"red": 1}))).result(WAIT)
+        logged = table.submit_intent("read").result(WAIT)
+        assert (logged.name, logged.args) == ("fail", {"fell": ["red"], "stayed": True})
+        view = table.public_state()["view"]
+        assert view["players"][0]["hand"]["red"] == 1 and view["counts"]["failures"] == 1
+    finally:
+        table.close()

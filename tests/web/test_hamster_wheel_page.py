@@ -43,8 +43,7 @@ def unlock(page: Page) -> None:
 def play(page: Page, rng: random.Random) -> int:
     """Tap what a table would: a placement and NEXT, or (one try in four) a failed try with
     whatever the form proposes. Returns how many turns were played."""
-    turns = 0
-    for _ in range(TAPS):
+    for turns in range(TAPS):
         if page.locator("#btn-next").is_disabled():
             return turns
         count = page.locator("#log li").count()
@@ -61,7 +60,6 @@ def play(page: Page, rng: random.Random) -> int:
             page.locator("#hw-failed input[name=stayed]").uncheck()
             page.locator("#hw-failed button").click()
         expect(page.locator("#log li")).to_have_count(count + 1)
-        turns += 1
     raise AssertionError("the game did not end")
 
 

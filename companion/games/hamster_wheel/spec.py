@@ -84,4 +84,5 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     board=NAME,
     readings={WHEEL: table.read_wheel},
     cues=table.cues,
+    on_read=table.read_means_failed,
 )

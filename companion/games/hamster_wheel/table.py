@@ -37,6 +37,18 @@ def cues(before: HamsterWheel, after: HamsterWheel, ctx: Ctx, event: Event) -> t
     return ()
 
 
+def read_means_failed(game: HamsterWheel, ctx: Ctx, notes: Mapping[str, Any]) -> Event | None:
+    """READ on the table: "my try failed" — the pieces the camera sees on the table go to
+    the player (BACK takes it back if the camera was wrong). Without a camera: nothing fell."""
+    if ctx.current is None or ctx.over:
+        return None
+    proposal = (notes.get("wheel") or {}).get("proposal") or []
+    stayed = bool(game.turn.placed)
+    return Event(
+        MOVE, name="fail", seat=ctx.current, args={"fell": list(proposal), "stayed": stayed}
+    )
+
+
 def lowest_from(seen: WheelSeen, sections: int) -> int:
     """The compartment at the bottom now (0-based), from the measured roll."""
     found = seen.extra.get("lowest")
