@@ -20,7 +20,7 @@ from calibration.geometry import (
     locate_board,
     save_calibration,
 )
-from calibration.markers import standard_sheets, write_sheets
+from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
 
 DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
 
@@ -61,6 +61,26 @@ def calibrate() -> None:
 def markers(out_dir: str, square_mm: float) -> None:
     """Write the printable ArUco marker sheets (PNG and PDF)."""
     for path in write_sheets(Path(out_dir), standard_sheets(square_mm)):
+        click.echo(path)
+
+
+@calibrate.command(name="wheel-strip")
+@click.argument("out_dir", type=click.Path(file_okay=False))
+@click.option(
+    "--circumference-mm",
+    type=float,
+    default=880.0,
+    show_default=True,
+    help="Round the outside of your wheel's rim (measure with a string).",
+)
+def wheel_strip(out_dir: str, circumference_mm: float) -> None:
+    """Write the Hamster Wheel's printable rim strip (PNG and PDF pages, true to size)."""
+    try:
+        written = write_wheel_strip(Path(out_dir), circumference_mm)
+    except (ValueError, OSError) as error:
+        click.secho(f"Error: {error}", fg="red", err=True)
+        sys.exit(2)
+    for path in written:
         click.echo(path)
 
 

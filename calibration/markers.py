@@ -20,8 +20,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.board import ASTERISK_MARKER_IDS, BOARD_MARKER_LAYOUT, MARKER_GAP
-from companion.vision.wheel import RIM_MARKER_ID, TABLE_MARKER_LAYOUT
+from companion.tabletop import (
+    ASTERISK_MARKER_IDS,
+    BOARD_MARKER_LAYOUT,
+    MARKER_GAP,
+    RIM_MARKER_FILL,
+    RIM_MARKER_IDS,
+    TABLE_MARKER_LAYOUT,
+)
 
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 DPI = 300
@@ -170,17 +176,96 @@ def standard_sheets(square_mm: float = DEFAULT_SQUARE_MM) -> tuple[Sheet, ...]:
             square_mm * 0.4,
             ("Stick one on each end tab of the asterisk strip, next to its asterisk.",),
         ),
-        Sheet(
-            "wheel-rim",
-            "Hamster Wheel - rim marker",
-            tuple((RIM_MARKER_ID, "6") for _ in range(6)),
-            square_mm * 0.25,
-            (
-                "Stick ONE on the top of the rim, midway between two spokes;",
-                "the others are spares. The bright sticker gives the wheel's angle.",
-            ),
-        ),
     )
+
+
+DEFAULT_CIRCUMFERENCE_MM = 880.0  # a 28 cm wheel; measure yours with a string
+STRIP_SEGMENT_MM = 170.0  # one printed piece of the strip: fits across an A4 page
+
+
+def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> list[Image]:
+    """The rim strip, cut into pieces that fit A4 pages (300 dpi), true to size.
+
+    The strip is exactly one circumference long; its markers (ids 20 and up) sit one slot
+    apart, each ``RIM_MARKER_FILL`` of a slot wide, so the camera can tell the angle from
+    any two of them. Pieces are numbered and carry the marker ids at their ends, so they
+    are glued end to end in order.
+    """
+    if not 300.0 <= circumference_mm <= 3000.0:
+        raise ValueError(
+            f"A wheel's circumference of {circumference_mm:.0f} mm is not plausible; measure "
+            "round the outside of the ring with a string (a 28 cm wheel is about 880 mm)."
+        )
+    count = len(RIM_MARKER_IDS)
+    slot = circumference_mm / count
+    side = slot * RIM_MARKER_FILL
+    height_mm = side * 1.35
+    # Pieces end between two markers, never across one: a whole number of slots each.
+    per_piece = max(1, int(STRIP_SEGMENT_MM // slot))
+    pieces = -(-count // per_piece)
+    width_px, page_h = mm_to_px(A4_MM[0]), mm_to_px(A4_MM[1])
+    margin = mm_to_px(15)
+    per_page = max(1, int((A4_MM[1] - 60) // (height_mm + 22)))
+    pages: list[Image] = []
+    for first in range(0, pieces, per_page):
+        page = np.full((page_h, width_px), 255, np.uint8)
+        _text(
+            page,
+            f"Hamster Wheel - rim strip ({circumference_mm:.0f} mm round)",
+            (margin, margin + 40),
+            1.6,
+        )
+        bar_y = margin + mm_to_px(10)
+        cv2.rectangle(
+            page, (margin, bar_y), (margin + mm_to_px(100), bar_y + mm_to_px(3)), (0,), -1
+        )
+        _text(page, "100 mm: print at 100% and check this bar", (margin, bar_y + mm_to_px(9)), 1.1)
+        y = bar_y + mm_to_px(18)
+        for piece in range(first, min(pieces, first + per_page)):
+            start = piece * per_piece * slot
+            piece_mm = min(per_piece, count - piece * per_piece) * slot
+            top = y + mm_to_px(6)
+            cv2.rectangle(
+                page,
+                (margin, top),
+                (margin + mm_to_px(piece_mm), top + mm_to_px(height_mm)),
+                (0,),
+                2,
+            )
+            for k, marker_id in enumerate(RIM_MARKER_IDS):
+                centre = (k + 0.5) * slot - start
+                if not side / 2 <= centre <= piece_mm - side / 2:
+                    continue
+                x = margin + mm_to_px(centre - side / 2)
+                m = mm_to_px(side)
+                row = top + mm_to_px((height_mm - side) / 2)
+                page[row : row + m, x : x + m] = marker_image(marker_id, m)
+            _text(page, f"piece {piece + 1} of {pieces}", (margin, y), 1.0)
+            y = top + mm_to_px(height_mm + 14)
+        notes = (
+            "Cut the pieces out along their frames and glue them end to end in order, the",
+            "numbers rising in the direction players build (clockwise as they see the ring).",
+            "Stick the strip round the OUTSIDE of the rim, centred, ends meeting exactly.",
+        )
+        for line in notes:
+            _text(page, line, (margin, y), 1.0)
+            y += mm_to_px(7)
+        pages.append(page)
+    return pages
+
+
+def write_wheel_strip(out_dir: Path, circumference_mm: float) -> list[Path]:
+    """Write wheel-strip-N.png and .pdf for each page; returns the paths written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for number, page in enumerate(wheel_strip_pages(circumference_mm), start=1):
+        png = out_dir / f"wheel-strip-{number}.png"
+        if not cv2.imwrite(str(png), page):
+            raise OSError(f"Could not write {png}; check the folder is writable.")
+        pdf = out_dir / f"wheel-strip-{number}.pdf"
+        pdf.write_bytes(pdf_bytes(page))
+        written += [png, pdf]
+    return written
 
 
 def write_sheets(out_dir: Path, sheets: Sequence[Sheet]) -> list[Path]:

@@ -176,7 +176,9 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
     elif config.camera.watch_board:
         watchers["board"] = BeltWatcher(table, WatchedCalibration(path), stable_frames=frames)
     if config.camera.watch_wheel:
-        watchers["wheel"] = WheelWatcher(table, WatchedCalibration(path), stable_frames=frames)
+        watchers["wheel"] = WheelWatcher(
+            table, stable_frames=frames, drift_warning=config.camera.wheel_drift
+        )
     return watchers
 
 

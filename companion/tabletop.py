@@ -62,3 +62,13 @@ def table_marker_layout(size: tuple[float, float] = TABLE_SIZE) -> MarkerLayout:
 
 
 TABLE_MARKER_LAYOUT = table_marker_layout()
+
+# The Hamster Wheel as it stands on the table: an upright ring, axle horizontal. From above
+# it is a band ``WHEEL_DEPTH`` wide and one diameter long. Its rotation is read from a
+# printed strip of coded markers stuck round the outer rim (``RIM_MARKER_IDS``, evenly
+# spaced, ids rising in the direction of building), where the strip passes the top.
+WHEEL_RADIUS = 3.0  # about 28 cm across when one table unit is a 4.7 cm belt square
+WHEEL_DEPTH = 2.0
+WHEEL_SECTIONS = 12
+RIM_MARKER_IDS = tuple(range(20, 36))  # sixteen markers: one every 22.5 degrees
+RIM_MARKER_FILL = 0.62  # a marker's side as a share of its slot along the rim

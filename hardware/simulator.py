@@ -25,12 +25,14 @@ from companion.tabletop import (
     BELT_Y0,
     BELT_Y1,
     BOARD_MARKER_LAYOUT,
-    DEFAULT_DIVISIONS,
     LANES,
-    RIM_MARKER_ID,
+    RIM_MARKER_FILL,
+    RIM_MARKER_IDS,
     ROWS,
     TABLE_MARKER_LAYOUT,
     TABLE_SIZE,
+    WHEEL_DEPTH,
+    WHEEL_RADIUS,
     MarkerLayout,
     table_marker_layout,
 )
@@ -139,14 +141,21 @@ class WheelPiece:
 
 @dataclass(frozen=True)
 class WheelScene:
-    """The wheel seen from above on a table of ``TABLE_SIZE`` with markers 10..13."""
+    """The upright ring seen from above on a table of ``TABLE_SIZE`` with markers 10..13.
+
+    ``heading_deg`` is the direction the band's long side points (the rim strip's ids rise
+    along it), ``angle_deg`` the rim's angle; ``parallax`` is where the ring's top, a
+    diameter above the table, appears shifted when the camera is a little off vertical.
+    """
 
     centre: Point = (TABLE_SIZE[0] / 2.0, TABLE_SIZE[1] / 2.0)
-    radius: float = 2.5
+    heading_deg: float = 0.0
     angle_deg: float = 0.0
-    divisions: int = DEFAULT_DIVISIONS
+    radius: float = WHEEL_RADIUS
+    depth: float = WHEEL_DEPTH
+    parallax: Point = (0.0, 0.0)
     outside: tuple[WheelPiece, ...] = ()
-    inside: tuple[WheelPiece, ...] = ()
+    inside: tuple[str, ...] = ()  # colours of pieces glimpsed through the open sides
 
 
 @dataclass(frozen=True)
@@ -243,10 +252,31 @@ class _Plane:
         colour_patch = np.asarray(cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR), np.uint8)
         self._paste(colour_patch, centre, half, angle_deg)
 
-    def _paste(self, patch: Image, centre: Point, half: float, angle_deg: float) -> None:
+    def marker_box(
+        self, marker_id: int, centre: Point, half_u: float, half_v: float, angle_deg: float
+    ) -> None:
+        """A marker squeezed to ``2 half_u`` by ``2 half_v`` (quiet zone included), as a
+        square sticker looks on a curved surface seen at a slant."""
+        bits = cv2.aruco.generateImageMarker(
+            cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), marker_id, 6, borderBits=1
+        )
+        patch = np.full((8, 8), 255, np.uint8)
+        patch[1:7, 1:7] = bits
+        colour_patch = np.asarray(cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR), np.uint8)
+        self._paste(colour_patch, centre, half_u, angle_deg, half_v)
+
+    def _paste(
+        self,
+        patch: Image,
+        centre: Point,
+        half: float,
+        angle_deg: float,
+        half_v: float | None = None,
+    ) -> None:
         """Warp a square patch onto the plane, sharp-edged (printed ink has no gradient)."""
         c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
-        offsets = [(-half, -half), (half, -half), (half, half), (-half, half)]
+        hv = half if half_v is None else half_v
+        offsets = [(-half, -hv), (half, -hv), (half, hv), (-half, hv)]
         corners = np.array(
             [
                 (
@@ -700,34 +730,50 @@ def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:
     )
 
 
+VISIBLE_RIM_DEG = 75.0  # beyond this from the top the rim is too steep to draw a sticker on
+
+
 def _draw_wheel(plane: _Plane, scene: WheelScene) -> None:
-    rim = 0.35
-    centre = scene.centre
-    step = 360.0 / scene.divisions
-    for piece in scene.inside:
-        _draw_wheel_piece(plane, piece, 0.2)
-    for k in range(scene.divisions):
-        angle = math.radians(scene.angle_deg + (k + 0.5) * step)
-        inner = (centre[0] + 0.3 * math.cos(angle), centre[1] + 0.3 * math.sin(angle))
-        outer = (
-            centre[0] + (scene.radius - rim / 2) * math.cos(angle),
-            centre[1] + (scene.radius - rim / 2) * math.sin(angle),
+    """The band (depth by diameter), pieces glimpsed inside, and the rim strip over the top."""
+    h = math.radians(scene.heading_deg)
+    u, v = (math.cos(h), math.sin(h)), (-math.sin(h), math.cos(h))
+    cx, cy = scene.centre
+
+    def at(a: float, b: float, shift: Point = (0.0, 0.0)) -> Point:
+        return (cx + a * u[0] + b * v[0] + shift[0], cy + a * u[1] + b * v[1] + shift[1])
+
+    r, half = scene.radius, scene.depth / 2.0
+    plane.poly([at(-r, -half), at(r, -half), at(r, half), at(-r, half)], WOOD)
+    for k, colour in enumerate(scene.inside):  # pieces seen through the open sides
+        a = -r * 0.8 + 1.6 * r * ((k * 0.37) % 1.0)
+        plane.disc(at(a, half * (0.8 if k % 2 else -0.8)), 0.15, WHEEL_PIECE_COLOURS[colour])
+    top = scene.parallax
+    reach = r * math.sin(math.radians(VISIBLE_RIM_DEG))
+    slot = 2.0 * math.pi * r / len(RIM_MARKER_IDS)
+    side = RIM_MARKER_FILL * slot
+    strip = min(half * 0.9, (side / 2.0 + side / 6.0) * 1.15)  # paper a little wider than a sticker
+    plane.poly(
+        [at(-reach, -strip, top), at(reach, -strip, top), at(reach, strip, top),
+         at(-reach, strip, top)],
+        (236, 236, 236),
+    )  # fmt: skip
+    for k, marker_id in enumerate(RIM_MARKER_IDS):
+        phi = (k * 360.0 / len(RIM_MARKER_IDS) + scene.angle_deg + 180.0) % 360.0 - 180.0
+        if abs(phi) > VISIBLE_RIM_DEG:
+            continue
+        squeeze = math.cos(math.radians(phi))
+        half_side = side / 2.0 + side / 6.0
+        plane.marker_box(
+            marker_id,
+            at(r * math.sin(math.radians(phi)), 0.0, top),
+            half_side * squeeze,
+            half_side,
+            scene.heading_deg,
         )
-        plane.line(inner, outer, 0.1, WOOD)
-    plane.ring(centre, scene.radius - rim / 2, rim, WOOD)
-    plane.disc(centre, 0.4, WOOD)
-    plane.disc(centre, 0.12, _shade(WOOD, 1.6))
-    angle = math.radians(scene.angle_deg)
-    spot = (
-        centre[0] + (scene.radius - rim / 2) * math.cos(angle),
-        centre[1] + (scene.radius - rim / 2) * math.sin(angle),
-    )
-    side = rim * 0.6
-    plane.marker(RIM_MARKER_ID, spot[0] - side / 2, spot[1] - side / 2, side, scene.angle_deg + 90)
 
 
 def render_wheel(scene: WheelScene, rng: np.random.Generator, conditions: Conditions) -> Rendered:
-    """The wheel, its rim marker, pieces in it and pieces fallen on the table around it."""
+    """The upright ring, its rim strip, and pieces fallen on the table around it."""
     region = (0.0, 0.0, *TABLE_SIZE)
     pose = _pose_for(conditions, region, rng)
     plane = _plane_for(pose, region, rng)
@@ -760,9 +806,13 @@ def random_fallen_spot(
 def wheel_video(
     rng: np.random.Generator, frames: int, conditions: Conditions, hand_chance: float = 0.0
 ) -> list[tuple[WheelScene, Rendered]]:
-    """A fixed camera watching the wheel roll and drift while pieces fall out now and then.
+    """A fixed camera watching the ring roll back and forth, get pushed back to the middle
+    without turning, and lose pieces now and then.
 
-    ``conditions.hand`` is ignored: each frame has a hand with probability ``hand_chance``.
+    Rolling turns the rim and moves the band by the same arc (``radius * angle``); a push
+    moves it and leaves the angle. ``conditions.hand`` is ignored: each frame has a hand
+    with probability ``hand_chance``. The camera is a few degrees off vertical, so the
+    ring's top appears shifted by a fixed parallax.
     """
     pose = _camera_pose((0.0, 0.0, *TABLE_SIZE), conditions.size, conditions.perspective, rng)
     fixed = replace(
@@ -770,63 +820,60 @@ def wheel_video(
     )
     with_hand = replace(fixed, hand=True)
     colours = tuple(WHEEL_PIECE_COLOURS)
-    centre = (
-        TABLE_SIZE[0] / 2 + float(rng.uniform(-1, 1)),
-        TABLE_SIZE[1] / 2 + float(rng.uniform(-1, 1)),
+    tilt = math.radians(3.0 * conditions.perspective + 1.0)
+    lean = float(rng.uniform(0, 2 * math.pi))
+    parallax = (
+        2 * WHEEL_RADIUS * math.tan(tilt) * math.cos(lean),
+        2 * WHEEL_RADIUS * math.tan(tilt) * math.sin(lean),
     )
+    centre = (TABLE_SIZE[0] / 2 + float(rng.uniform(-1, 1)), TABLE_SIZE[1] / 2)
+    heading = float(rng.choice([0.0, 180.0])) + float(rng.uniform(-25, 25))
     angle = float(rng.uniform(0, 360))
-    heading = float(rng.uniform(0, 2 * math.pi))
-    radius = 2.5
-    inside = tuple(
-        WheelPiece(colours[int(rng.integers(len(colours)))], (0.0, 0.0))
-        for _ in range(int(rng.integers(0, 5)))
-    )
+    inside = tuple(colours[int(rng.integers(len(colours)))] for _ in range(int(rng.integers(0, 5))))
     fallen: list[WheelPiece] = []
     result = []
+    direction = 1.0
     for _ in range(frames):
-        turn = float(rng.uniform(0.0, 9.0))
-        angle = (angle + turn) % 360.0
-        move = math.radians(turn) * radius * 0.1
-        step = (centre[0] + move * math.cos(heading), centre[1] + move * math.sin(heading))
-        if 4.2 < step[0] < TABLE_SIZE[0] - 4.2 and 4.0 < step[1] < TABLE_SIZE[1] - 4.0:
-            centre = step
+        h = math.radians(heading)
+        if rng.random() < 0.08:  # a push back towards the middle: moves, does not turn
+            home = (TABLE_SIZE[0] / 2 - centre[0], TABLE_SIZE[1] / 2 - centre[1])
+            centre = (centre[0] + 0.5 * home[0], centre[1] + 0.5 * home[1])
         else:
-            heading += math.pi
-        if rng.random() < 0.08 and len(fallen) < 10:
-            spots = [piece.centre for piece in fallen]
+            turn = direction * float(rng.uniform(0.0, 8.0))
+            angle = (angle + turn) % 360.0
+            move = math.radians(turn) * WHEEL_RADIUS
+            step = (centre[0] - move * math.cos(h), centre[1] - move * math.sin(h))
+            if 3.8 < step[0] < TABLE_SIZE[0] - 3.8 and 2.4 < step[1] < TABLE_SIZE[1] - 2.4:
+                centre = step
+            else:
+                direction = -direction
+        if rng.random() < 0.08 and len(fallen) < 8:
             try:
-                spot = random_fallen_spot(rng, centre, radius, spots)
+                spot = random_fallen_spot(rng, centre, WHEEL_RADIUS, [p.centre for p in fallen])
             except ValueError:
                 spot = None
             if spot is not None:
                 shape = PIECE_SHAPES[int(rng.integers(len(PIECE_SHAPES)))]
-                fallen.append(
-                    WheelPiece(
-                        colours[int(rng.integers(len(colours)))],
-                        spot,
-                        shape,
-                        float(rng.uniform(0, 360)),
-                    )
-                )
-        placed = tuple(
-            WheelPiece(
-                piece.colour,
-                _in_section(centre, radius, angle + (k + 1) * 360.0 / DEFAULT_DIVISIONS),
-            )
-            for k, piece in enumerate(inside)
-        )
-        fallen = [p for p in fallen if math.dist(p.centre, centre) > radius + 0.5]
+                colour = colours[int(rng.integers(len(colours)))]
+                fallen.append(WheelPiece(colour, spot, shape, float(rng.uniform(0, 360))))
+        fallen = [p for p in fallen if not _under_band(p.centre, centre, heading)]
         scene = WheelScene(
-            centre=centre, radius=radius, angle_deg=angle, outside=tuple(fallen), inside=placed
+            centre=centre,
+            heading_deg=heading,
+            angle_deg=angle,
+            parallax=parallax,
+            outside=tuple(fallen),
+            inside=inside,
         )
         hand = hand_chance > 0 and rng.random() < hand_chance
         result.append((scene, render_wheel(scene, rng, with_hand if hand else fixed)))
     return result
 
 
-def _in_section(centre: Point, radius: float, angle_deg: float) -> Point:
-    angle = math.radians(angle_deg)
-    return (
-        centre[0] + 0.72 * radius * math.cos(angle),
-        centre[1] + 0.72 * radius * math.sin(angle),
-    )
+def _under_band(point: Point, centre: Point, heading_deg: float, margin: float = 0.6) -> bool:
+    """Whether ``point`` lies under (or against) the ring's footprint."""
+    h = math.radians(heading_deg)
+    dx, dy = point[0] - centre[0], point[1] - centre[1]
+    along = dx * math.cos(h) + dy * math.sin(h)
+    across = -dx * math.sin(h) + dy * math.cos(h)
+    return abs(along) < WHEEL_RADIUS + margin and abs(across) < WHEEL_DEPTH / 2 + margin

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from calibration.geometry import detect_markers
+from companion.tabletop import TABLE_MARKER_LAYOUT
 from companion.vision.board import BOARD_MARKER_LAYOUT, marker_corners
-from companion.vision.wheel import TABLE_MARKER_LAYOUT
 from hardware.simulator import (
     HAMSTER_COLOURS,
     BeltScene,
@@ -117,17 +117,18 @@ def test_random_dice_do_not_overlap_and_can_touch() -> None:
     assert {die.value for die in scene.dice} <= set(range(1, 7))
 
 
-def test_wheel_rim_marker_is_the_bright_spot_on_the_rim() -> None:
-    scene = WheelScene(angle_deg=60.0)
+def test_the_upright_ring_is_a_band_with_the_rim_strip_over_its_top() -> None:
+    """From above, the ring is its depth by its diameter; the strip's markers near the top
+    are readable, the ones round the sides are out of sight."""
+    scene = WheelScene(angle_deg=0.0, heading_deg=0.0)
     rendered = render_wheel(scene, np.random.default_rng(7), Conditions())
-    rim = scene.radius - 0.175
-    at_marker = (8.0 + rim * math.cos(math.radians(60)), 6.0 + rim * math.sin(math.radians(60)))
-    opposite = (8.0 - rim * math.cos(math.radians(60)), 6.0 - rim * math.sin(math.radians(60)))
-    marker_px, opposite_px = project(rendered.board_to_image, np.array([at_marker, opposite]))
+    seen = set(detect_markers(rendered.frame))
+    top = {20, 21, 35}  # marker 20 at the top, 21 and 35 beside it
+    assert top <= seen and 28 not in seen  # 28 is at the bottom, under the ring
+    end, side = project(rendered.board_to_image, np.array([(8.0 + 2.8, 6.0), (8.0, 6.0 + 2.0)]))
     gray = cv2.cvtColor(rendered.frame, cv2.COLOR_BGR2GRAY)
-    x, y = np.round(opposite_px).astype(int)
-    mx, my = np.round(marker_px).astype(int)
-    assert gray[my - 2 : my + 3, mx - 2 : mx + 3].max() > gray[y, x] + 60
+    (ex, ey), (sx, sy) = np.round(end).astype(int), np.round(side).astype(int)
+    assert gray[ey, ex] + 40 < gray[sy, sx]  # wood at the band's end, table beside it
 
 
 def test_wheel_frames_show_the_table_markers() -> None:
@@ -142,3 +143,4 @@ def test_wheel_video_keeps_the_camera_still_and_rolls_the_wheel() -> None:
     assert len(poses) == 1
     angles = [scene.angle_deg for scene, _ in video]
     assert len(set(angles)) > 6
+    assert len({scene.parallax for scene, _ in video}) == 1  # one camera, one tilt

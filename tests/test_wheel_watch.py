@@ -19,7 +19,7 @@ from companion.table import Table
 from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
-from tests.camera_scenes import NO_CALIBRATION, rhr_table
+from tests.camera_scenes import rhr_table
 
 WAIT = 10.0
 STABLE = 2
@@ -42,7 +42,7 @@ def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:
 def test_roll_angle_and_fallen_pieces_from_wheel_video(table: Table) -> None:
     rng = np.random.default_rng(4)
     video = wheel_video(rng, 40, Conditions(perspective=0.3, noise=2.0, uneven_light=0.3))
-    watcher = WheelWatcher(table, NO_CALIBRATION, stable_frames=STABLE, publish_every=0.0)
+    watcher = WheelWatcher(table, stable_frames=STABLE, publish_every=0.0)
     seq = table.public_state()["seq"]
     for _scene, rendered in video:
         show(watcher, rendered.frame)
@@ -58,17 +58,17 @@ def test_roll_angle_and_fallen_pieces_from_wheel_video(table: Table) -> None:
         expected[piece.colour] += 1
     assert wheel["seen"] and not wheel["blocked"]
     assert abs(angle_difference(wheel["angle_deg"], last_scene.angle_deg)) < 2.0
-    assert rolled > 90.0 and abs(wheel["roll_turns"] - rolled / 360.0) < 0.02
+    assert abs(rolled) > 20.0 and abs(wheel["roll_turns"] - rolled / 360.0) < 0.02
     assert wheel["fallen"] == expected and wheel["fallen_total"] == len(last_scene.outside) > 0
     assert table.public_state()["seq"] == seq  # the wheel never makes a move
 
 
 def test_a_wheel_far_from_the_centre_says_push_it_back(table: Table) -> None:
     scene = WheelScene(
-        centre=(4.2, 4.0), outside=(WheelPiece("orange", (9.5, 8.0)), WheelPiece("white", (11, 3)))
+        centre=(4.2, 4.0), outside=(WheelPiece("orange", (9.5, 8.0)), WheelPiece("white", (11, 9)))
     )
     frame = render_wheel(scene, np.random.default_rng(2), Conditions(noise=2.0)).frame
-    watcher = WheelWatcher(table, NO_CALIBRATION, stable_frames=1, publish_every=0.0)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
     wheel = show(watcher, frame)
     assert wheel["drifted_far"] and wheel["hint"] == "Wheel drifted: push it back to the centre."
     assert wheel["drift_distance"] == pytest.approx(np.hypot(8.0 - 4.2, 6.0 - 4.0), abs=0.1)
@@ -78,7 +78,7 @@ def test_a_wheel_far_from_the_centre_says_push_it_back(table: Table) -> None:
 def test_a_hand_keeps_the_last_reading_and_says_why(table: Table) -> None:
     rng = np.random.default_rng(5)
     clear = render_wheel(WheelScene(angle_deg=30.0), rng, Conditions(noise=2.0)).frame
-    watcher = WheelWatcher(table, NO_CALIBRATION, stable_frames=1, publish_every=0.0)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
     first = show(watcher, clear)
     for seed in range(50):
         frame = render_wheel(

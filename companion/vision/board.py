@@ -58,6 +58,7 @@ from companion.tabletop import (
 from companion.tabletop import (
     MarkerLayout as MarkerLayout,
 )
+from companion.vision.markers import marker_corners as marker_corners
 
 # Resolution of the rectified belt: enough for a piece (~0.6 cell) to cover ~150 pixels,
 # small enough that reading a frame costs a few milliseconds on a Pi.
@@ -96,14 +97,6 @@ class BoardReading:
     in_pit: frozenset[str] = frozenset()
     missing: frozenset[str] = frozenset()
     asterisk_row: int | None = None
-
-
-def marker_corners(layout_entry: tuple[float, float, float]) -> NDArray[np.float32]:
-    """Board coordinates of one marker's corners in ArUco order (TL, TR, BR, BL)."""
-    x0, y0, side = layout_entry
-    return np.array(
-        [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], dtype=np.float32
-    )
 
 
 def board_to_pixels(x0: float, y0: float, pixels_per_cell: float) -> NDArray[np.float64]:

@@ -1,12 +1,19 @@
-"""Watch the Hamster Wheel from above: where it is, how far it has turned, what fell out.
+"""Watch the Hamster Wheel from above: where the upright ring stands, how far it has
+rolled, and what fell out of it.
 
-All measurements are made in the table plane after the homography (table units = belt
-cells), where the wheel's rim is a true circle and an in-plane angle is just ``atan2``.
-The angle is the direction from the wheel's centre to the rim marker, in degrees 0..360,
-0 along the table's +x (from marker 10 towards marker 11) and growing clockwise as seen
-from the camera (the table's y axis points from marker 10 towards marker 13).
-The spokes give the fine angle; the rim marker only says which spoke gap is which, so the
-marker must be stuck midway between two spokes (the sheet says so).
+The ring stands on its edge, axle horizontal, so an overhead camera sees a *band*: the
+ring's depth by its diameter, lying along the direction it rolls. Rolling moves the band
+and turns the rim under the camera; a push moves the band without turning it. So the
+position comes from the band's footprint, but the rotation is read from the rim itself:
+a printed strip of coded markers (ArUco ids ``RIM_MARKER_IDS``, evenly spaced, rising in
+the direction of building) stuck round the outer rim. Where the strip passes the top, a
+marker ``k`` whose place on the rim is ``alpha_k`` lies at ``R sin(alpha_k + theta)``
+along the band from the top's point; fitting ``theta`` and that point to every marker seen
+gives the wheel's angle, and any shift of the whole strip (the camera a few degrees off
+vertical sees the ring's top, a diameter above the table, slightly displaced) cancels out.
+
+Everything is measured in the table plane (table units, one belt cell) after the
+homography from the table's corner markers 10-13.
 """
 
 from __future__ import annotations
@@ -23,33 +30,29 @@ from companion.tabletop import (  # the layout, shared with the simulator
     DEFAULT_DIVISIONS as DEFAULT_DIVISIONS,
 )
 from companion.tabletop import (
+    RIM_MARKER_FILL,
+    RIM_MARKER_IDS,
+    TABLE_MARKER_LAYOUT,
+    TABLE_SIZE,
+    WHEEL_RADIUS,
+    MarkerLayout,
+)
+from companion.tabletop import (
     RIM_MARKER_ID as RIM_MARKER_ID,
-)
-from companion.tabletop import (
-    TABLE_MARKER_INSET as TABLE_MARKER_INSET,
-)
-from companion.tabletop import (
-    TABLE_MARKER_LAYOUT as TABLE_MARKER_LAYOUT,
-)
-from companion.tabletop import (
-    TABLE_MARKER_SIDE as TABLE_MARKER_SIDE,
-)
-from companion.tabletop import (
-    TABLE_SIZE as TABLE_SIZE,
-)
-from companion.tabletop import (
-    MarkerLayout as MarkerLayout,
 )
 from companion.tabletop import (
     table_marker_layout as table_marker_layout,
 )
 from companion.vision.board import hue_distance, skin_mask, warp_plane
+from companion.vision.markers import MarkerCorners, detect_markers, homography_from_markers
 
 PIXELS_PER_UNIT = 24
 # Fallen pieces are ~0.5 units across; anything much smaller is noise or a piece's rim.
 PIECE_AREA = 0.2
 MIN_PIECE_AREA = 0.07
 MIN_HAND_UNITS = 0.35
+MIN_RIM_MARKERS = 2  # the fit needs two markers to tell the angle from a shift
+RIM_STEP = 360.0 / len(RIM_MARKER_IDS)
 
 Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
@@ -69,41 +72,25 @@ WHEEL_PIECE_NAMES = (*PIECE_HUES, "white", "black")
 
 @dataclass(frozen=True)
 class WheelReading:
-    """One frame's view of the wheel; ``blocked`` frames carry no measurement."""
+    """One frame's view of the wheel; ``blocked`` frames carry no measurement.
+
+    ``angle_deg`` is the rim's angle (0..360, from the strip), ``heading_deg`` the
+    direction of the band's long side in the table plane (the way it rolls), ``centre``
+    the middle of its footprint; ``markers`` how many rim markers the angle rests on.
+    """
 
     blocked: bool
     reason: str = ""
     centre: tuple[float, float] = (0.0, 0.0)
-    radius: float = 0.0
+    heading_deg: float = 0.0
+    radius: float = WHEEL_RADIUS
     angle_deg: float = 0.0
+    markers: int = 0
     fallen: dict[str, int] = field(default_factory=dict)
 
     @property
     def fallen_total(self) -> int:
         return sum(self.fallen.values())
-
-
-def _fit_circle(points: NDArray[np.float64]) -> tuple[float, float, float]:
-    """Least-squares circle through ``points`` (N x 2): (cx, cy, r)."""
-    x, y = points[:, 0], points[:, 1]
-    design = np.column_stack([x, y, np.ones_like(x)])
-    rhs = x * x + y * y
-    (a, b, c), *_ = np.linalg.lstsq(design, rhs, rcond=None)
-    cx, cy = a / 2.0, b / 2.0
-    return float(cx), float(cy), float(math.sqrt(max(c + cx * cx + cy * cy, 0.0)))
-
-
-def _robust_circle(points: NDArray[np.float64]) -> tuple[float, float, float]:
-    """Circle fit that drops points far from the rim (pieces touching the wheel, hands)."""
-    keep = points
-    cx, cy, r = _fit_circle(keep)
-    for tolerance in (6.0, 3.0, 1.5):
-        residual = np.abs(np.hypot(points[:, 0] - cx, points[:, 1] - cy) - r)
-        keep = points[residual < tolerance]
-        if len(keep) < 20:
-            break
-        cx, cy, r = _fit_circle(keep)
-    return cx, cy, r
 
 
 def _darkness(gray: Image) -> FloatImage:
@@ -119,50 +106,101 @@ def _darkness(gray: Image) -> FloatImage:
     return result
 
 
-def _sample_ring(
-    image: FloatImage, centre: tuple[float, float], radii: NDArray[np.float64], samples: int
-) -> NDArray[np.float64]:
-    """Mean of ``image`` along circles of ``radii`` at ``samples`` evenly spaced angles."""
-    angles = np.arange(samples) * (2 * np.pi / samples)
-    xs = (centre[0] + np.outer(radii, np.cos(angles))).astype(np.float32)
-    ys = (centre[1] + np.outer(radii, np.sin(angles))).astype(np.float32)
-    values = cv2.remap(image, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    result: NDArray[np.float64] = values.astype(np.float64).mean(axis=0)
-    return result
+Band = tuple[tuple[float, float], tuple[float, float], float]  # centre, (long, short), angle
 
 
-def _find_wheel(darkness: FloatImage) -> tuple[float, float, float] | None:
-    """Centre and outer radius (pixels) of the biggest dark ring in the rectified table."""
+def find_band(darkness: FloatImage) -> Band | None:
+    """The ring's footprint in the rectified table: centre (px), size (long, short) (px) and
+    the long side's direction (degrees), or None when no band-sized dark shape is there.
+
+    The white rim strip splits the dark wood lengthwise; a closing as wide as the strip
+    joins the two halves again before the outline is taken.
+    """
     mask = (darkness > 0.35).astype(np.uint8) * 255
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), np.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    width = round(1.6 * PIXELS_PER_UNIT) | 1
+    kernel = np.ones((width, width), np.uint8)
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
     biggest = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(biggest) < 2.0 * PIXELS_PER_UNIT**2:
+    if cv2.contourArea(biggest) < 4.0 * PIXELS_PER_UNIT**2:
         return None
-    return _robust_circle(biggest.reshape(-1, 2).astype(np.float64))
+    (cx, cy), (w, h), angle = cv2.minAreaRect(biggest)
+    if w < h:
+        w, h, angle = h, w, angle + 90.0
+    return (float(cx), float(cy)), (float(w), float(h)), float(angle) % 180.0
 
 
-def _spoke_phase(darkness: FloatImage, centre: tuple[float, float], radius: float, n: int) -> float:
-    """Angle (degrees, modulo 360/n) of the spokes, from the n-th Fourier term around the hub."""
-    samples = 720
-    profile = _sample_ring(darkness, centre, radius * np.linspace(0.3, 0.55, 6), samples)
-    angles = np.arange(samples) * (2 * np.pi / samples)
-    term = np.sum(profile * np.exp(-1j * n * angles))
-    # A spoke at phase p contributes exp(-i n p), so the term's argument is -n * phase.
-    return float(-math.degrees(np.angle(term)) / n) % (360.0 / n)
+def rim_angle(
+    along: NDArray[np.float64], places: NDArray[np.float64], radius: float
+) -> tuple[float, float]:
+    """Fit ``along_k = c + R sin(places_k + theta)`` (degrees); returns (theta, residual).
+
+    A coarse search over the whole turn, then a fine one around the best: cheap (a few
+    hundred markers-times-angles) and free of a solver's local minima.
+    """
+
+    def fit(thetas: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        shape = np.sin(np.radians(places[None, :] + thetas[:, None])) * radius
+        centre = (along[None, :] - shape).mean(axis=1, keepdims=True)
+        return thetas, ((along[None, :] - shape - centre) ** 2).mean(axis=1)
+
+    thetas, errors = fit(np.arange(0.0, 360.0, 1.0))
+    best = float(thetas[int(np.argmin(errors))])
+    thetas, errors = fit(best + np.arange(-1.5, 1.5, 0.01))
+    index = int(np.argmin(errors))
+    return float(thetas[index]) % 360.0, float(errors[index])
 
 
-def _rim_marker_angle(darkness: FloatImage, centre: tuple[float, float], radius: float) -> float:
-    """Coarse angle of the brightest patch on the dark rim (the rim marker)."""
-    samples = 360
-    band = radius * np.linspace(0.9, 0.97, 3)
-    profile = _sample_ring(darkness, centre, band, samples)
-    smooth = np.convolve(
-        np.concatenate([profile[-3:], profile, profile[:3]]), np.ones(7) / 7, "valid"
-    )
-    return float(np.argmin(smooth)) * 360.0 / samples
+def _rim_markers(
+    found: MarkerCorners, image_to_table: NDArray[np.float64], radius: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """The rim markers seen: their corners in table units (N x 4 x 2), the rim place of
+    each corner (degrees) and each marker's own x direction (N x 2).
+
+    A marker is printed upright on the strip with its x axis pointing to the next id, so
+    its left corners sit half a marker before its place on the rim and its right corners
+    half a marker after: four points a marker, each at a known place, pin the fit down far
+    better than the centre alone.
+    """
+    ids = [i for i in RIM_MARKER_IDS if i in found]
+    if not ids:
+        empty = np.zeros((0, 4, 2), np.float64)
+        return empty, np.zeros((0, 4), np.float64), np.zeros((0, 2), np.float64)
+    quads = np.array([found[i] for i in ids], np.float64).reshape(-1, 1, 2)
+    table = np.asarray(cv2.perspectiveTransform(quads, image_to_table), np.float64)
+    corners = table.reshape(-1, 4, 2)
+    half = math.degrees(RIM_MARKER_FILL * math.pi / len(RIM_MARKER_IDS))  # half a marker
+    centre = np.array([(i - RIM_MARKER_IDS[0]) * RIM_STEP for i in ids], np.float64)
+    places = centre[:, None] + np.array([-half, half, half, -half])[None, :]
+    x_dirs = (corners[:, 1] + corners[:, 2] - corners[:, 0] - corners[:, 3]) / 2.0
+    return corners, places, x_dirs
+
+
+def _outside_mask(
+    shape: tuple[int, int],
+    band: Band,
+    layout: MarkerLayout,
+) -> Image:
+    """Table pixels where a fallen piece can be: not the wheel, not a marker, not the edge."""
+    ppu = PIXELS_PER_UNIT
+    mask = np.full(shape, 255, np.uint8)
+    edge = ppu // 6
+    mask[:edge, :] = 0
+    mask[-edge:, :] = 0
+    mask[:, :edge] = 0
+    mask[:, -edge:] = 0
+    for x0, y0, side in layout.values():
+        pad = 0.25
+        top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
+        bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
+        cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
+    (cx, cy), (long, short), angle = band
+    grown = ((cx, cy), (long + 0.4 * ppu, short + 0.4 * ppu), angle)
+    corners = cv2.boxPoints(grown).astype(np.int32)
+    cv2.fillConvexPoly(mask, corners, (0,))
+    return mask
 
 
 def _count_pieces(mask: Image) -> int:
@@ -204,43 +242,20 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
     return counts
 
 
-def _outside_mask(
-    shape: tuple[int, int],
-    centre: tuple[float, float],
-    radius: float,
-    layout: MarkerLayout,
-) -> Image:
-    """Table pixels where a fallen piece can be: not the wheel, not a marker, not the edge."""
-    ppu = PIXELS_PER_UNIT
-    mask = np.full(shape, 255, np.uint8)
-    edge = ppu // 6
-    mask[:edge, :] = 0
-    mask[-edge:, :] = 0
-    mask[:, :edge] = 0
-    mask[:, -edge:] = 0
-    for x0, y0, side in layout.values():
-        pad = 0.25
-        top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
-        bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
-        cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
-    cv2.circle(
-        mask, (round(centre[0]), round(centre[1])), round(radius + 0.15 * ppu), (0,), -1, cv2.LINE_8
-    )
-    return mask
-
-
 def read_wheel(
     frame: Image,
-    image_to_table: NDArray[np.float64] | None,
     *,
-    divisions: int = DEFAULT_DIVISIONS,
+    radius: float = WHEEL_RADIUS,
     table_size: tuple[float, float] = TABLE_SIZE,
 ) -> WheelReading:
-    """Measure the wheel and count the pieces outside it in one frame.
+    """Measure the ring and count the pieces outside it in one frame.
 
-    ``image_to_table`` comes from the table's corner markers; None (markers hidden) blocks
-    the view, as does a hand over the table, so a reaching arm never counts as a fall.
+    Hidden table markers block the view, as does a hand over the table (a reaching arm
+    never counts as a fall); so does a strip with fewer than two markers in view.
     """
+    layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
+    found = detect_markers(frame)
+    image_to_table = homography_from_markers(found, layout)
     if image_to_table is None:
         return WheelReading(blocked=True, reason="table markers not visible")
     ppu = PIXELS_PER_UNIT
@@ -249,32 +264,32 @@ def read_wheel(
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     if cv2.countNonZero(skin_mask(hsv)) >= MIN_HAND_UNITS * ppu * ppu:
         return WheelReading(blocked=True, reason="a hand is over the table")
-
     darkness = _darkness(np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY), np.uint8))
-    circle = _find_wheel(darkness)
-    if circle is None:
+    band = find_band(darkness)
+    if band is None:
         return WheelReading(blocked=True, reason="wheel not found")
-    cx, cy, radius = circle
-    step = 360.0 / divisions
-    spokes = _spoke_phase(darkness, (cx, cy), radius, divisions)
-    coarse = _rim_marker_angle(darkness, (cx, cy), radius)
-    # The marker sits midway between spokes: pick the mid-gap angle nearest the coarse one.
-    mid_gap = spokes + step / 2.0
-    turns = round((coarse - mid_gap) / step)
-    angle = (mid_gap + turns * step) % 360.0
-
-    outside = _outside_mask(darkness.shape[:2], (cx, cy), radius, _layout_for(table_size))
+    (cx, cy), _, heading = band
+    centre = (cx / ppu, cy / ppu)
+    corners, places, x_dirs = _rim_markers(found, image_to_table, radius)
+    if len(places) < MIN_RIM_MARKERS:
+        return WheelReading(
+            blocked=True, reason="rim strip not readable (fewer than two markers in view)"
+        )
+    axis = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
+    if float(np.sum(x_dirs @ axis)) < 0:  # the strip's ids rise along +axis
+        axis, heading = -axis, heading + 180.0
+    along = (corners.reshape(-1, 2) - np.array(centre)) @ axis
+    angle, _ = rim_angle(along, places.reshape(-1), radius)
+    outside = _outside_mask(darkness.shape[:2], band, layout)
     return WheelReading(
         blocked=False,
-        centre=(cx / ppu, cy / ppu),
-        radius=radius / ppu,
+        centre=centre,
+        heading_deg=heading % 360.0,
+        radius=radius,
         angle_deg=angle,
+        markers=len(places),
         fallen=count_fallen(rectified, outside),
     )
-
-
-def _layout_for(table_size: tuple[float, float]) -> MarkerLayout:
-    return TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
 
 
 def angle_difference(a_deg: float, b_deg: float) -> float:
@@ -285,10 +300,11 @@ def angle_difference(a_deg: float, b_deg: float) -> float:
 
 @dataclass
 class WheelTracker:
-    """Accumulates how far the wheel has rolled and how far it has wandered.
+    """Accumulates how far the ring has rolled and how far it has wandered.
 
-    Angles are unwrapped frame to frame (the wheel never turns half a revolution between
-    two frames), so the total roll keeps growing past 360 degrees. Blocked frames are
+    Angles are unwrapped frame to frame (the ring never turns half a revolution between
+    two frames), so the total roll keeps growing past 360 degrees; a push changes the
+    position and leaves the angle, so it adds nothing to the roll. Blocked frames are
     skipped: the next clear frame continues from the last good one.
     """
 
@@ -306,13 +322,13 @@ class WheelTracker:
 
     @property
     def rolled_distance(self) -> float:
-        """Distance the rim has travelled, in table units (roll times radius)."""
+        """Distance the ring has rolled along the table, in table units (roll times radius)."""
         radius = self.last.radius if self.last else 0.0
         return math.radians(abs(self.total_roll_deg)) * radius
 
     @property
     def drift(self) -> tuple[float, float]:
-        """Offset of the wheel's centre from the table centre, in table units."""
+        """Offset of the ring's footprint from the table centre, in table units."""
         if self.last is None:
             return (0.0, 0.0)
         return (
@@ -324,3 +340,9 @@ class WheelTracker:
     def drifted_far(self) -> bool:
         """True when the players should push the wheel back towards the middle."""
         return math.hypot(*self.drift) > self.drift_warning
+
+
+def lowest_compartment(total_roll_deg: float, sections: int = DEFAULT_DIVISIONS) -> int:
+    """Which compartment (0-based, counted from the one lowest at the start, in the
+    direction of building) is at the bottom after rolling ``total_roll_deg``."""
+    return round(total_roll_deg / (360.0 / sections)) % sections

@@ -1,17 +1,20 @@
-"""Camera frames → wheel reading → a ``wheel`` reading for the table.
+"""Camera frames → the upright ring's position, roll and fallen pieces → a ``wheel`` reading.
 
-The watcher finds the table's corner markers (10-13) in the newest frame, measures the
-wheel, and keeps a :class:`~companion.vision.wheel.WheelTracker` so the roll adds up past
-a full turn. It publishes a :class:`~companion.camera_notes.WheelSeen` through the
-table's worker queue (``Table.observe``) as a :class:`~companion.engine.readings.WheelSeen`:
-roll in turns, distance rolled, drift from the table's centre and the fallen pieces by
-colour. A game that takes wheel readings decides there what they mean; for any other game
-the table shows the reading as the *Wheel* panel.
+The watcher reads the newest frame (``companion.vision.wheel.read_wheel``: the table's
+markers 10-13, the ring's footprint, the rim strip's markers) and keeps a
+:class:`~companion.vision.wheel.WheelTracker`, so the roll adds up past a full turn and a
+push (the band moves, the strip does not turn) adds nothing. It posts a
+:class:`~companion.engine.readings.WheelSeen` through the table's worker queue
+(``Table.observe``): roll in turns, distance rolled, drift from the table's centre and the
+fallen pieces by colour. A game that takes wheel readings decides there what they mean
+(Hamster Wheel: the lowest compartment, Higher Powers, the failed-try proposal); for any
+other game the table shows the reading as the *Wheel* panel.
 
 Fallen counts only change once the new count has held for ``stable_frames`` frames, so a
-piece still tumbling is not counted twice. The angle changes every frame, so the state is
-republished at most every ``publish_every`` seconds unless something a player must act on
-changed (a fall, the drift warning, a blocked view).
+piece still tumbling is not counted twice, and never from a frame with a hand in it. The
+angle changes every frame, so the state is republished at most every ``publish_every``
+seconds unless something a player must act on changed (a fall, the drift warning, a
+blocked view).
 """
 
 from __future__ import annotations
@@ -21,18 +24,14 @@ from collections.abc import Callable
 from concurrent.futures import Future
 
 from companion.engine.readings import WHEEL, Reading, WheelSeen
-from companion.errors import CompanionError
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
-    DEFAULT_DIVISIONS,
-    TABLE_MARKER_LAYOUT,
     WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
     read_wheel,
 )
-from companion.watch.calibrated import CameraCalibration
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
@@ -44,7 +43,6 @@ class WheelWatcher(FrameWatcher):
     def __init__(
         self,
         table: Table,
-        calibration: CameraCalibration,
         *,
         stable_frames: int = 5,
         publish_every: float = 0.5,
@@ -52,7 +50,6 @@ class WheelWatcher(FrameWatcher):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.table = table
-        self.calibration = calibration
         self.tracker = WheelTracker(drift_warning=drift_warning)
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
@@ -64,13 +61,6 @@ class WheelWatcher(FrameWatcher):
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
 
-    def divisions(self, image_size: tuple[int, int]) -> int:
-        """Spokes of this wheel, from the calibration when there is one."""
-        try:
-            return int(self.calibration.get(image_size).wheel_divisions)
-        except CompanionError:
-            return DEFAULT_DIVISIONS  # the wheel needs no colours: the default spokes do
-
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
         game_id = self.table.snapshot.game_id
@@ -78,9 +68,7 @@ class WheelWatcher(FrameWatcher):
             # The roll counts from the start of each game, as a wheel game would score it.
             self._game_id = game_id
             self.tracker = WheelTracker(drift_warning=self.tracker.drift_warning)
-        height, width = frame.shape[:2]
-        image_to_table = self.calibration.locate(frame, TABLE_MARKER_LAYOUT)
-        reading = read_wheel(frame, image_to_table, divisions=self.divisions((width, height)))
+        reading = read_wheel(frame)
         self.tracker.update(reading)
         if not reading.blocked:
             counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
@@ -108,6 +96,7 @@ class WheelWatcher(FrameWatcher):
             drift=tracker.drift,
             drifted_far=tracker.drifted_far,
             fallen=dict(self.fallen),
+            extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

@@ -16,7 +16,6 @@ from companion.watch.belt import BeltWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelScene, render_wheel
 from tests.camera_scenes import (
-    NO_CALIBRATION,
     PLACES,
     belt_frame,
     make_calibration,
@@ -54,7 +53,7 @@ def test_state_and_vision_carry_the_differences(disagreeing: Table, client: Flas
 
 def test_vision_carries_the_wheel(table: Table, client: FlaskClient) -> None:
     frame = render_wheel(WheelScene(angle_deg=45.0), np.random.default_rng(1), Conditions()).frame
-    published = WheelWatcher(table, NO_CALIBRATION, stable_frames=1).process(frame)
+    published = WheelWatcher(table, stable_frames=1).process(frame)
     assert published is not None
     published.result(10)
     wheel = client.get("/api/vision").get_json()["camera"]["wheel"]
