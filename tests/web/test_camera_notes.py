@@ -69,3 +69,25 @@ def test_the_page_lists_the_differences(disagreeing: Table, browser: Browser) ->
         expect(page.locator("#board-check")).to_contain_text("Camera disagrees")
         expect(page.locator("#board-check")).to_contain_text(MOVED)
         page.close()
+
+
+@pytest.mark.browser
+def test_one_tap_settles_a_disagreement(disagreeing: Table, browser: Browser) -> None:
+    """The camera is right: Bob's piece goes where the camera saw it, as one undoable move;
+    the board is right: the tablet forgets the difference until the next change."""
+    with serving(create_app(disagreeing, PIN, heartbeat_seconds=1.0), disagreeing) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        page.click("#lock")
+        page.fill("#pin", PIN)
+        page.click("#pin-form button.primary")
+        box = page.locator("#board-check")
+        expect(box).to_contain_text(MOVED)
+        box.get_by_role("button", name="The board is right").click()
+        expect(box).to_be_hidden()
+        page.reload()  # still unlocked (the token is kept for the tab); the note is back
+        box.get_by_role("button", name="The camera is right").click()
+        expect(page.locator("#log li").first).to_contain_text("correct")
+        page.close()
+    bob = next(h for h in disagreeing.public_state()["view"]["hamsters"] if h["name"] == "Bob")
+    assert (bob["row"], bob["lane"]) == (4, 3)

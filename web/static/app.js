@@ -17,6 +17,7 @@ let token = sessionStorage.getItem("tableToken") || "";
 let source = null;
 let lastMessage = 0;
 let lastSeq = 0;
+let dismissedAt = -1;  // "the board is right" was tapped at this event number
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -137,11 +138,18 @@ function renderVision() {
   const notes = state.camera || {};
   const check = notes.belt;
   const box = $("board-check");
-  box.hidden = !check;
-  if (check) {
+  const dismissed = check && check.status === "differ" && dismissedAt === state.seq;
+  box.hidden = !check || dismissed;
+  if (check && !dismissed) {
     box.className = `board-check ${check.status}`;
     const title = check.status === "differ" ? [el("b", {}, "Camera disagrees (the game was not changed):")] : [];
-    box.replaceChildren(...title, ...check.lines.map((note) => el("p", {}, note)));
+    // The rules of the house: a person settles a disagreement with one tap.
+    const settle = check.status === "differ" && token && state.control !== false ? [el("div", { class: "settle" },
+      ...(check.fix ? [el("button", { type: "button", class: "big", onclick: () => send("/api/move",
+        { seat: state.current ?? 0, name: check.fix.name, args: check.fix.args }) }, "The camera is right")] : []),
+      el("button", { type: "button", class: "big", onclick: () => { dismissedAt = state.seq; renderVision(); } },
+        "The board is right"))] : [];
+    box.replaceChildren(...title, ...check.lines.map((note) => el("p", {}, note)), ...settle);
   }
   const wheel = notes.wheel;
   $("wheel-box").hidden = !wheel;

@@ -92,18 +92,25 @@ def compare_board(reading: BeltSeen, view: Mapping[str, Any], calibrated: Collec
     if reading.blocked:
         return Note("blocked", (blocked_note(reading.blocked),))
     differences = []
+    places: dict[str, Any] = {}  # what "the camera is right" would set
     for hamster in view.get("hamsters", []):
         colour = hamster["colour"]
         seen = _camera_where(reading, colour)
         found = hamster_difference(hamster, seen, colour in calibrated)
         if found is not None:
             differences.append(found)
+            placed = _game_where(hamster) is not None
+            if seen is not None and colour in calibrated and placed:
+                places[colour] = list(seen) if isinstance(seen, tuple) else seen
     expected_row = view.get("asterisk_row")
+    fix: dict[str, Any] = {"places": places}
     if reading.marker_row is not None and reading.marker_row != expected_row:
         differences.append(
             f"Camera sees the asterisk strip on row {reading.marker_row}; "
             f"the game has it on row {expected_row}."
         )
+        fix["asterisk_row"] = reading.marker_row
     if differences:
-        return Note("differ", tuple(differences))
+        settle = {"fix": {"name": "correct", "args": fix}} if places or len(fix) > 1 else {}
+        return Note("differ", tuple(differences), settle)
     return Note("agree", (AGREE_NOTE,))

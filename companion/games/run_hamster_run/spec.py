@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.rng import Draws
 from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
 from companion.engine.state import Ctx
-from companion.games.run_hamster_run import actions, bot, rounds, table
+from companion.games.run_hamster_run import actions, bot, corrections, rounds, table
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
 from companion.games.run_hamster_run.text import render
@@ -119,6 +120,13 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
 }
 
 ROUND_PHASES = tuple(name for name in PHASES if name != "setup")
+
+# "The camera is right" may be tapped in any phase (in set-up, for hamsters already placed).
+CORRECT = MoveSpec(
+    corrections.correct, "the camera is right: places={colour: [row, lane] or 'pit'}", any_seat=True
+)
+for _name in PHASES:
+    PHASES[_name] = replace(PHASES[_name], moves={**PHASES[_name].moves, "correct": CORRECT})
 
 
 def end_if(game: Belt, ctx: Ctx) -> Outcome | None:
