@@ -115,3 +115,28 @@ def test_simulate_prints_a_balance_report(tmp_path: Path) -> None:
     report = json.loads(out.strip().splitlines()[-1])
     assert report["games"] == 40 and set(report["win_rate_by_seat"]) == {"1", "2", "3"}
     assert 0 <= report["alligator_wins"] <= 1 and report["max_rounds"] >= report["mean_rounds"]
+
+
+def test_dice_eval_on_a_folder_without_labels_is_one_sentence(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["dice", "eval", str(tmp_path)])
+    assert result.exit_code == 2 and "There is no labels.json" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_export_to_a_missing_folder_is_one_sentence(tmp_path: Path) -> None:
+    runner = CliRunner()
+    data = ["--data-dir", str(tmp_path)]
+    runner.invoke(main, [*data, "new", "--players", "Ann,Bo"])
+    result = runner.invoke(main, [*data, "export", str(tmp_path / "no" / "such" / "game.json")])
+    assert result.exit_code == 2 and "choose a folder that exists" in result.output
+
+
+def test_the_readme_replay_example_runs_as_written(tmp_path: Path) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme.split('```json\n{"format": "hamster-companion/game"', 1)[1].split("```")[0]
+    path = tmp_path / "game.json"
+    path.write_text('{"format": "hamster-companion/game"' + example, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "replay", str(path)])
+    assert result.exit_code == 0, result.output
+    state = json.loads(result.output)
+    assert state["phase"] == "initiative" and "Bob, Alice" in state["prompt"]

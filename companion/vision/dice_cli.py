@@ -14,7 +14,7 @@ import click
 import cv2
 
 from companion.vision.dice import AUTO_ACCEPT, read_dice
-from companion.vision.dice_eval import Report, count_images, iter_results
+from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
 
 
 @click.group(name="dice")
@@ -67,7 +67,11 @@ def read_command(image: Path, as_json: bool) -> None:
 def eval_command(folder: Path, labels_file: Path | None) -> None:
     """Score the reader on the labelled photos in FOLDER."""
     report = Report()
-    total = count_images(folder, labels_file)
+    try:
+        total = count_images(folder, labels_file)
+    except LabelsError as error:
+        click.secho(f"Error: {error}", fg="red", err=True)
+        sys.exit(2)
     with click.progressbar(length=total, label="reading dice", file=sys.stderr) as bar:
         for result in iter_results(folder, labels_file):
             report.results.append(result)

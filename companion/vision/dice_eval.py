@@ -20,6 +20,7 @@ from typing import Any
 
 import cv2
 
+from companion.errors import CompanionError
 from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
 
 # Grow each labelled box by this share of its longer side (at least MIN_MARGIN_PX) when
@@ -109,17 +110,37 @@ class Report:
         return [r for r in ranked[:count] if r.errors > 0]
 
 
+class LabelsError(CompanionError, ValueError):
+    """The labels file is missing or cannot be read; the message says what to do."""
+
+
 def load_labels(labels_file: Path) -> list[tuple[str, list[LabelledDie]]]:
     """Read labels.json into (file name, labelled dice) pairs, skipping unboxed dice."""
-    data = json.loads(labels_file.read_text())
+    try:
+        data = json.loads(labels_file.read_text())
+    except FileNotFoundError:
+        raise LabelsError(
+            f"There is no {labels_file.name} in {labels_file.parent}: the folder needs the "
+            "labels of its photos (or name them with --labels FILE)."
+        ) from None
+    except (OSError, ValueError) as error:
+        raise LabelsError(f"{labels_file} cannot be read as labels ({error}).") from None
     images = []
-    for entry in data["images"]:
-        dice = [
-            LabelledDie(int(d["value"]), (d["bbox"][0], d["bbox"][1], d["bbox"][2], d["bbox"][3]))
-            for d in entry["dice"]
-            if d.get("bbox") is not None
-        ]
-        images.append((str(entry["file"]), dice))
+    try:
+        for entry in data["images"]:
+            dice = [
+                LabelledDie(
+                    int(d["value"]), (d["bbox"][0], d["bbox"][1], d["bbox"][2], d["bbox"][3])
+                )
+                for d in entry["dice"]
+                if d.get("bbox") is not None
+            ]
+            images.append((str(entry["file"]), dice))
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise LabelsError(
+            f"{labels_file} does not look like dice labels (missing {error}); each image "
+            'needs {"file": ..., "dice": [{"value": n, "bbox": [x, y, w, h]}]}.'
+        ) from None
     return images
 
 
