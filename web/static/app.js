@@ -108,6 +108,28 @@ const PlainBoard = {
   },
 };
 
+// What just happened (the outcome of a Push, a Bite, a flood ...): shown at the top for a
+// few seconds after it happens, and kept in a short list under the prompt.
+const RECENT = 6;
+let recent = [];
+let lastHappened = null;
+
+function showHappened(view) {
+  const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
+  const text = lines.join(" ");
+  if (lastHappened === null) { lastHappened = text; return; }  // the page just opened
+  if (!text || text === lastHappened) return;
+  lastHappened = text;
+  recent = [text, ...recent.filter((line) => line !== text)].slice(0, RECENT);
+  $("recent").replaceChildren(...recent.map((line) => el("li", {}, line)));
+  $("recent-box").hidden = false;
+  const banner = $("happened");
+  banner.textContent = text;
+  banner.hidden = false;
+  clearTimeout(showHappened.timer);
+  showHappened.timer = setTimeout(() => { banner.hidden = true; }, 8000);
+}
+
 function board() { return (state && Boards[state.board]) || PlainBoard; }
 
 function render() {
@@ -126,6 +148,7 @@ function render() {
   document.body.dataset.game = state.game || "";
   board().render(view);
   $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
+  showHappened(view);
   renderVision();
   if (unlocked) renderControls(view);
   $("log").replaceChildren(...log.slice().reverse().map((e) =>

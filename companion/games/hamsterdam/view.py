@@ -126,6 +126,7 @@ def view(game: Hamsterdam, ctx: Ctx, viewer: int | None) -> dict[str, Any]:
             ],
         },
         "standings": standings(game),
+        "recent": list(game.log[-5:]),  # what just happened, newest last
         "log": list(game.log[-12:]),
     }
 

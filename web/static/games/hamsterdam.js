@@ -61,4 +61,7 @@ function renderDams(view) {
     renderDams(view);
     $("tests").replaceChildren();
   },
+  happened(view) {
+    return (view.recent || []).slice(-1);
+  },
 };

@@ -105,6 +105,11 @@ function renderTests(view) {
     renderHamsters(view);
     renderTests(view);
   },
+  // The latest HAT test, for "what just happened" at the top of the page.
+  happened(view) {
+    const t = (view.tests || []).slice(-1)[0];
+    return t ? [`${t.why}: ${t.winner} wins (${t.chips[0]} against ${t.chips[1]} chips).`] : [];
+  },
   // The secret allocation form, shown while the allocate phase is open.
   controls(view, panel) {
     if (state.phase !== "allocate") return false;
