@@ -22,7 +22,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+# axe-core (from the npm registry) checks the page's accessibility in the browser tests.
+AXE := .cache/axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-audit --no-fund --prefix .cache/axe axe-core@4
+
+unit: $(STAMP) $(AXE)
 	$(BIN)/pytest
 
 test: lint typecheck unit

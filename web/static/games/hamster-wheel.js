@@ -74,7 +74,7 @@ function renderForms(view, panel) {
   const note = (state.camera || {}).wheel || {};
   const proposal = note.proposal || [];
   const counts = Object.fromEntries(Object.keys(WHEEL_COLOURS).map((c) => [c, proposal.filter((p) => p === c).length]));
-  const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h3", {}, "Failed try: what fell out?"),
+  const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h2", {}, "Failed try: what fell out?"),
     el("div", { class: "hw-colours" }, ...Object.entries(counts).map(([c, n]) => colourCounter(c, n))),
     el("label", {}, el("input", { type: "checkbox", name: "stayed", checked: "" }), " the chosen piece stayed in the wheel"),
     el("button", { type: "submit", class: "big" }, "Failed try"));
@@ -89,7 +89,7 @@ function renderForms(view, panel) {
     event.preventDefault();
     send("/api/move", { seat, name: "turn_wheel", args: { lowest: Number(rolled.elements.lowest.value) } });
   });
-  const higher = el("form", { class: "hw-form" }, el("h3", {}, "Fell with nobody at the wheel (Higher Powers)"),
+  const higher = el("form", { class: "hw-form" }, el("h2", {}, "Fell with nobody at the wheel (Higher Powers)"),
     el("div", { class: "hw-colours" }, ...Object.keys(WHEEL_COLOURS).map((c) => colourCounter(c, 0))),
     el("button", { type: "submit" }, "Set aside"));
   higher.addEventListener("submit", (event) => {

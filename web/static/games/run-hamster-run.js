@@ -90,7 +90,7 @@ function renderAllocation(view, panel) {
     });
     return form;
   });
-  panel.replaceChildren(el("h3", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
+  panel.replaceChildren(el("h2", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
 }
 
 function renderTests(view) {

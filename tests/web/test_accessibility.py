@@ -1,0 +1,59 @@
+"""axe-core finds no accessibility violations of any impact on the page, for every game, at
+tablet and phone sizes, watching and unlocked.
+
+axe-core comes from the npm registry (``make test`` installs it into ``.cache/axe``); the
+page's Content-Security-Policy forbids injected scripts, so the check runs in a browser
+context that bypasses the CSP for the test only.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser
+
+from companion.config import GameDefaults
+from companion.engine.session import GameHeader
+from companion.games import GAMES
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(os.environ.get("AXE_JS", ROOT / ".cache/axe/node_modules/axe-core/axe.min.js"))
+SIZES = ({"width": 1280, "height": 800}, {"width": 390, "height": 844})
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path) -> None:
+    assert AXE.exists(), f"axe-core is missing at {AXE}: run `make test` (it installs it)"
+    spec = GAMES[name]
+    players = ("Ann", "Bo", "Cy", "Di")[: max(spec.min_players, 3)]
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader(name, spec.rules_default, players, 7))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        for size in SIZES:
+            context = browser.new_context(viewport=size, bypass_csp=True)
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}")
+            page.wait_for_selector("#phases li")
+            for unlocked in (False, True):
+                if unlocked:
+                    page.click("#lock")
+                    page.fill("#pin", PIN)
+                    page.click("#pin-form button.primary")
+                    page.wait_for_selector("#controls", state="visible")
+                page.add_script_tag(path=str(AXE))
+                found = page.evaluate(
+                    "async () => (await axe.run()).violations.map("
+                    "(v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target).join(', ')}`)"
+                )
+                assert found == [], (size, unlocked, found)
+            context.close()
+    store.close()
