@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ViewportSize
 
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
@@ -26,7 +26,10 @@ from web import create_app
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("AXE_JS", ROOT / ".cache/axe/node_modules/axe-core/axe.min.js"))
-SIZES = ({"width": 1280, "height": 800}, {"width": 390, "height": 844})
+SIZES: tuple[ViewportSize, ...] = (
+    {"width": 1280, "height": 800},
+    {"width": 390, "height": 844},
+)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
