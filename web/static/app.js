@@ -57,8 +57,10 @@ async function send(path, body) {
   try {
     const data = await api(path, body);
     if (data.state) applyState(data.state, data.event);
+    return true;
   } catch (error) {
     toast(error.message);
+    return false;
   }
 }
 
@@ -339,6 +341,16 @@ function setup() {
   });
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
+    // A game in progress is never replaced by one tap: the first tap asks, the second starts.
+    const start = $("new-game").querySelector("button[type=submit]");
+    if (state && state.game && !state.over && start.dataset.confirm !== "yes") {
+      start.dataset.confirm = "yes";
+      start.textContent = "Start anyway? (the current game is kept)";
+      setTimeout(() => { start.dataset.confirm = ""; start.textContent = "Start"; }, 8000);
+      return;
+    }
+    start.dataset.confirm = "";
+    start.textContent = "Start";
     const split = (value) => value.split(",").map((s) => s.trim()).filter(Boolean);
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,

@@ -41,8 +41,9 @@ function renderDams(view) {
     floods.length ? el("span", { class: "label" }, `Floods: ${floods.join(", ")}`) : "",
     el("span", { class: "label" }, `Token supply: ${table.supply}${table.stand_ins ? ` (+${table.stand_ins} stand-in markers)` : ""}`));
   $("speed").textContent = String(total);
-  $("speed-chips").textContent = `of ${table.threshold} tokens ends the game`;
-  $("alligators").textContent = tracker.turn ? `${tracker.turn}/${tracker.turns_per_round}` : "–";
+  $("speed-chips").textContent = `water in piles: ${total} of ${table.threshold} ends the game`;
+  const turn = Math.min(tracker.turn || 0, tracker.turns_per_round || 0);  // never "13/12"
+  $("alligators").textContent = turn ? `${turn}/${tracker.turns_per_round}` : "–";
   $("gator-chips").textContent = "turn in this round";
   document.querySelector(".counter .label").textContent = "Flood tokens in piles";
   document.querySelector(".counter.gator .label").textContent = `Round ${tracker.round ?? ""}`;

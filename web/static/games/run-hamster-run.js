@@ -54,6 +54,12 @@ function renderCounters(view) {
   $("gator-chips").textContent = "▲".repeat(Math.min(view.alligators || 0, 12));
 }
 
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
 function renderHamsters(view) {
   const order = view.initiative || [];
   const rows = (view.hamsters || []).map((h) => {
@@ -67,7 +73,7 @@ function renderHamsters(view) {
           el("small", {}, h.allocated ? "allocated" : "allocating")));
     const where = h.eaten ? "eaten" : h.in_pit ? "in the Pit" : h.row ? `row ${h.row}, lane ${h.lane}` : "not placed";
     const bits = [where];
-    if (h.initiative) bits.push(`initiative ${h.initiative}`);
+    if (h.initiative) bits.push(`initiative: ${ordinal(h.initiative)}`);
     if (h.declared) bits.push(`declared ${h.declared}`);
     if (h.passed_out) bits.push("passed out");
     return el("div", { class: "ham" + (h.eaten ? " eaten" : "") }, token_(h, h.seat === state.current),
@@ -80,13 +86,17 @@ function renderAllocation(view, panel) {
   const forms = (view.hamsters || []).filter((h) => !h.eaten).map((h) => {
     const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
       el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
-    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`), ...inputs,
+    // How many chips this hamster splits: every chip not on its Fatigue pile.
+    const chips = 7 - (h.fatigue || 0);
+    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`),
+      el("span", { class: "meta" }, `${chips} chips to split`), ...inputs,
       el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
-    form.addEventListener("submit", (event) => {
+    form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const data = new FormData(form);
-      send("/api/move", { seat: h.seat, name: "allocate", args: {
+      const sent = await send("/api/move", { seat: h.seat, name: "allocate", args: {
         scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")) } });
+      if (!sent) form.reset();  // a refused split is cleared, so nobody reads it off the screen
     });
     return form;
   });
