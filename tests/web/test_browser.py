@@ -164,3 +164,43 @@ def test_a_tablet_that_slept_catches_up_on_waking(
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(page.locator("#prompt")).to_contain_text("press NEXT to allocate", timeout=2000)
     page.close()
+
+
+def test_a_game_in_progress_is_not_replaced_by_one_tap(
+    browser: Browser, server: str, table: Table
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    unlock(page)
+    first = table.game_id
+    page.locator(".new-game-box summary").click()
+    start = page.locator("#new-game button[type=submit]")
+    start.click()
+    expect(start).to_contain_text("the current game is kept")
+    assert table.game_id == first
+    start.click()
+    expect(start).to_have_text("Start")
+    for _ in range(100):  # the second tap starts it (never a timing assertion: a ceiling)
+        if table.game_id != first:
+            break
+        page.wait_for_timeout(100)
+    assert table.game_id != first
+    page.close()
+
+
+def test_the_allocation_form_says_how_many_chips_to_split(
+    browser: Browser, server: str, table: Table
+) -> None:
+    place_everyone(table)
+    table.submit_intent("next").result(timeout=10)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    unlock(page)
+    form = page.locator("#allocate form").first
+    expect(form).to_contain_text("7 chips to split")
+    for trait in ("scamper", "mettle", "friskiness"):  # nine chips: one hamster has seven
+        form.locator(f'input[name="{trait}"]').fill("3")
+    form.locator("button").click()
+    expect(page.locator("#toast")).to_be_visible()
+    expect(form.locator('input[name="scamper"]')).to_have_value("0")  # the refused split is gone
+    page.close()
