@@ -54,6 +54,8 @@ def roll_from_dice(spec: GameSpec[Any], state: State[Any], seen: DiceSeen) -> Ve
     the game rolls now (a stray die, or something taken for one) is never applied.
     """
     said = describe_dice(seen.values)
+    if seen.demo:  # the simulated camera: shown as a demo, applied only if a person accepts
+        said = f"Demo camera (simulated dice, not the real table): {said}"
     if any(value is None for value in seen.values):
         return Verdict(
             note=Note(

@@ -45,7 +45,7 @@ def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path
             context = browser.new_context(viewport=size, bypass_csp=True)
             page = context.new_page()
             page.goto(f"http://127.0.0.1:{port}")
-            page.wait_for_selector("#phases li")
+            page.wait_for_function("document.querySelectorAll('#phases li').length > 0")
             for unlocked in (False, True):
                 if unlocked:
                     page.click("#lock")
@@ -59,4 +59,34 @@ def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path
                 )
                 assert found == [], (size, unlocked, found)
             context.close()
+    store.close()
+
+
+def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_path: Path) -> None:
+    """Secondary text at least 18 px on a tablet; every control at least 44 px tall;
+    a Flip button turns the board for the players opposite."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=("Ann", "Bo", "Cy")))
+    table.new_game(GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo", "Cy"), 7))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        page.click("#lock")
+        page.fill("#pin", PIN)
+        page.click("#pin-form button.primary")
+        page.wait_for_selector("#controls", state="visible")
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll('.phases li, .ham .meta, .counter .label')]
+                 .map((e) => parseFloat(getComputedStyle(e).fontSize))"""
+        )
+        assert sizes and min(sizes) >= 18
+        heights = page.evaluate(
+            """() => [...document.querySelectorAll('button, select, summary')]
+                 .filter((e) => e.offsetParent !== null)
+                 .map((e) => e.getBoundingClientRect().height)"""
+        )
+        assert heights and min(heights) >= 44
+        page.click("#flip")
+        assert "flipped" in (page.get_attribute("body", "class") or "")
+        page.close()
     store.close()

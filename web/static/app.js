@@ -317,6 +317,12 @@ function setup() {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();
   });
+  $("flip").addEventListener("click", () => {
+    const flipped = document.body.classList.toggle("flipped");
+    $("flip").setAttribute("aria-pressed", String(flipped));
+    localStorage.setItem("flipped", flipped ? "1" : "");
+  });
+  if (localStorage.getItem("flipped")) { document.body.classList.add("flipped"); $("flip").setAttribute("aria-pressed", "true"); }
   $("lock").addEventListener("click", () => {
     if (token) {
       api("/api/logout", {}).catch(() => {});  // the token ends on the companion too
