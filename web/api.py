@@ -218,6 +218,11 @@ def new_game() -> ResponseReturnValue:
     colours = body.get("colours")
     if colours:
         options["colours"] = check_colours(colours)
+    roll_for_us = body.get("roll_for_us", False)
+    if not isinstance(roll_for_us, bool):
+        raise ApiError(400, "'roll_for_us' is true or false.")
+    if roll_for_us:
+        options["roll_for_us"] = True
     seed = check_seed(body.get("seed"))
     table = companion().table
     header = table.default_header(seed)

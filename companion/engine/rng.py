@@ -85,6 +85,17 @@ class Draws:
         self._note("die", why, value)
         return int(value)
 
+    def hand_die(self, why: str, sides: int = 6, *, companion_rolls: bool = False) -> int:
+        """A die the players roll by hand: it must come as a given outcome (the camera's or
+        the page's reading). Only a table that asked the companion to roll for it
+        (``companion_rolls``) gets one from the generator, logged like any draw."""
+        if self._next_given < len(self._given) or companion_rolls:
+            return self.die(why, sides)
+        raise IllegalMoveError(
+            f"{why[:1].upper()}{why[1:]}: roll the dice and let the camera read them, or "
+            "enter them on the page; the companion does not make up a roll."
+        )
+
     def hat(self, chips: Mapping[K, int], why: str, **extra: Any) -> K:
         """Draw one chip from a bag holding ``chips[key]`` chips per key; return its key."""
         total = 0

@@ -360,7 +360,8 @@ function setup() {
     const split = (value) => value.split(",").map((s) => s.trim()).filter(Boolean);
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
-      players: split($("ng-players").value), colours: colours.length ? colours : undefined });
+      players: split($("ng-players").value), colours: colours.length ? colours : undefined,
+      roll_for_us: $("ng-roll").checked });
   });
   api("/api/games").then((data) => {
     const games = data.games;

@@ -38,6 +38,9 @@ def candidates(state: State[Hamsterdam], rng: random.Random) -> Iterator[Event]:
     phase = ctx.phase
     if phase == "setup":
         yield from _setup(game, rng)
+    elif phase == "roll" and ctx.current is not None:
+        # The roller rolls the two dice by hand: NEXT carries what they show.
+        yield Event(NEXT, given=(rng.randint(1, 6), rng.randint(1, 6)))
     elif phase == "roll" and ctx.current is None:
         if game.alternative is not None:
             yield _move(game.roller, "keep_roll", use=rng.choice(["old", "new"]))

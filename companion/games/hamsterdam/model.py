@@ -172,6 +172,7 @@ class Hamsterdam:
     log: tuple[str, ...] = ()
     next_id: int = 0
     deck_left: tuple[str, ...] = ()  # specials not dealt (set-up)
+    roll_for_us: bool = False  # the table asked the companion to roll the flood dice
 
     @property
     def roller(self) -> int:

@@ -40,11 +40,15 @@ Args = Mapping[str, Any]
 def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> Hamsterdam:
     deck = load_deck(options.get("deck"))
     specials = [name for name in KINDS for _ in range(deck.copies[name])]
+    roll_for_us = options.get("roll_for_us", False)
+    if not isinstance(roll_for_us, bool):
+        raise IllegalMoveError("'roll_for_us' is true (the companion rolls) or false.")
     game = Hamsterdam(
         rules=rules,
         players=(),
         single_use=deck.single_use,
         supply=deck.flood_tokens,
+        roll_for_us=roll_for_us,
     )
     if rules == CLASSIC:
         seated = tuple(

@@ -47,7 +47,9 @@ def begin_roll(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
 
 def throw(game: Hamsterdam, draws: Draws) -> Hamsterdam:
     roller = game.players[game.roller].name
-    dice = (draws.die(f"{roller}'s flood roll"), draws.die(f"{roller}'s flood roll"))
+    why = f"{roller}'s flood roll"
+    own = game.roll_for_us
+    dice = (draws.hand_die(why, companion_rolls=own), draws.hand_die(why, companion_rolls=own))
     value = dice[0] + dice[1]
     dry = all(value not in p.values() for p in game.players)
     game = replace(game, dice=dice, dry=dry, rerolls=game.rerolls + dry)
@@ -64,7 +66,8 @@ def roll(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ham
 
 
 def roll_on_next(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
-    """NEXT while the dice wait: read (or, simulated, roll) them."""
+    """NEXT while the dice wait: take the dice it carries (the camera's or the pickers');
+    without them NEXT waits and says so, unless the table asked the companion to roll."""
     return throw(game, draws)
 
 

@@ -1,0 +1,59 @@
+"""A die the players roll is never made up: NEXT while a hand roll is due waits for it and
+says what to do; the companion rolls only for a table that asked it to (and logs the value).
+
+Checked through the replay file format, as a table's saved game would carry it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from companion.cli import main
+from companion.engine.events import NEXT, Event
+from companion.engine.serialize import dumps
+from companion.engine.session import GameHeader, Session
+from companion.games import find_game
+from companion.simulate import bot_of, bot_turn
+
+PLAYERS = ("Ann", "Bo", "Cy")
+
+
+def up_to_the_roll(options: dict[str, object]) -> Session[Any]:
+    spec = find_game("hamsterdam")
+    header = GameHeader(spec.name, "classic", PLAYERS, 3, options)
+    session = Session(spec, header)
+    rng = random.Random(3)
+    while not (session.state.ctx.phase == "roll" and session.state.G.dice is None):
+        bot_turn(bot_of(spec), session.state, rng, session.dispatch)
+    return session
+
+
+def replay(tmp_path: Path, session: Session[Any], extra: list[dict[str, object]]) -> Result:
+    data = json.loads(dumps(session.header, session.log))
+    data["events"] += extra
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return CliRunner().invoke(main, ["--data-dir", str(tmp_path), "replay", str(path)])
+
+
+def test_next_without_dice_waits_for_the_roll_and_says_so(tmp_path: Path) -> None:
+    session = up_to_the_roll({})
+    result = replay(tmp_path, session, [{"kind": "next"}])
+    assert result.exit_code == 2
+    assert "flood roll: roll the dice and let the camera read them, or enter them" in result.output
+    rolled = replay(tmp_path, session, [{"kind": "next", "given": [3, 5]}])
+    assert rolled.exit_code == 0, rolled.output
+    assert json.loads(rolled.output)["view"]["roll"]["dice"] == [3, 5]
+
+
+def test_a_table_that_asked_gets_its_dice_rolled_and_shown() -> None:
+    session = up_to_the_roll({"roll_for_us": True})
+    logged = session.dispatch(Event(NEXT))
+    dice = [o["value"] for o in logged.outcome if o["kind"] == "die"]
+    assert len(dice) == 2 and all(1 <= d <= 6 for d in dice)
+    assert f"rolled {dice[0]}+{dice[1]}" in session.state.G.log[-1]
