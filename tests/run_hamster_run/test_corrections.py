@@ -44,3 +44,20 @@ def test_a_correction_never_puts_two_hamsters_on_one_square() -> None:
         session.dispatch(
             Event(MOVE, name="correct", seat=1, args={"places": {colours["Bo"]: [5, 1]}})
         )
+
+
+def test_a_resting_hamster_picks_the_trait_its_chip_goes_back_to() -> None:
+    """v2.1 Rest returns a chip to the trait the player picks (the page used to offer only
+    Scamper): with chips on the Fatigue pile, one button per trait is offered."""
+    from dataclasses import replace
+
+    from companion.games.run_hamster_run.choices import _resolve
+
+    game = placed().state.G
+    tired = replace(game.hamsters[0], fatigue=2)
+    labels = [c["label"] for c in _resolve(game.with_hamster(0, tired), 0) if c["name"] == "rest"]
+    assert labels == [
+        "Rest: a chip back to Scamper",
+        "Rest: a chip back to Mettle",
+        "Rest: a chip back to Friskiness",
+    ]

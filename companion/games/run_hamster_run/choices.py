@@ -68,7 +68,11 @@ def _resolve(game: Belt, seat: int) -> Iterator[Choice]:
     classic = game.rules == CLASSIC
     for action in ACTIONS[game.rules]:
         yield _choice(seat, "change", f"Change to {ACTION_TITLES[action]}", action=action)
-    yield _choice(seat, "rest", "Rest", to="scamper")
+    if hamster.fatigue:  # the player picks the trait the chip goes back to
+        for trait in ("scamper", "mettle", "friskiness"):
+            yield _choice(seat, "rest", f"Rest: a chip back to {trait.title()}", to=trait)
+    else:
+        yield _choice(seat, "rest", "Rest", to="scamper")
     for direction, (d_row, d_lane) in DIRECTIONS.items():
         to = [row + d_row, lane + d_lane]
         where = "the Pit" if to[0] == 0 else f"({to[0]},{to[1]})"
