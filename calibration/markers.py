@@ -259,13 +259,18 @@ def write_wheel_strip(out_dir: Path, circumference_mm: float) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for number, page in enumerate(wheel_strip_pages(circumference_mm), start=1):
-        png = out_dir / f"wheel-strip-{number}.png"
-        if not cv2.imwrite(str(png), page):
-            raise OSError(f"Could not write {png}; check the folder is writable.")
-        pdf = out_dir / f"wheel-strip-{number}.pdf"
-        pdf.write_bytes(pdf_bytes(page))
-        written += [png, pdf]
+        written += write_page(out_dir, f"wheel-strip-{number}", page)
     return written
+
+
+def write_page(out_dir: Path, name: str, page: Image) -> list[Path]:
+    """NAME.png and NAME.pdf of one page; returns both paths."""
+    png = out_dir / f"{name}.png"
+    if not cv2.imwrite(str(png), page):
+        raise OSError(f"Could not write {png}; check the folder is writable.")
+    pdf = out_dir / f"{name}.pdf"
+    pdf.write_bytes(pdf_bytes(page))
+    return [png, pdf]
 
 
 def write_sheets(out_dir: Path, sheets: Sequence[Sheet]) -> list[Path]:
@@ -273,13 +278,7 @@ def write_sheets(out_dir: Path, sheets: Sequence[Sheet]) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for sheet in sheets:
-        page = render_sheet(sheet)
-        png = out_dir / f"{sheet.name}.png"
-        if not cv2.imwrite(str(png), page):
-            raise OSError(f"Could not write {png}; check the folder is writable.")
-        pdf = out_dir / f"{sheet.name}.pdf"
-        pdf.write_bytes(pdf_bytes(page))
-        written += [png, pdf]
+        written += write_page(out_dir, sheet.name, render_sheet(sheet))
     return written
 
 

@@ -290,19 +290,7 @@ class Store:
             "WHERE game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after),
         )
-        return [
-            Event(
-                seq=row[0],
-                kind=row[1],
-                name=row[2],
-                seat=row[3],
-                args=json.loads(row[4]),
-                given=tuple(json.loads(row[5])),
-                outcome=tuple(json.loads(row[6])),
-                source=row[7],
-            )
-            for row in rows
-        ]
+        return [event_from_row(row) for row in rows]
 
     # ------------------------------------------------------------------ backups
     def backup(self, keep: int = 10, now: datetime | None = None) -> Path:
@@ -427,20 +415,26 @@ def salvage(path: Path) -> tuple[GameHeader, list[Event]]:
             ).fetchone()
             if found is None:
                 break
-            events.append(
-                Event(
-                    seq=found[0],
-                    kind=found[1],
-                    name=found[2],
-                    seat=found[3],
-                    args=json.loads(found[4]),
-                    given=tuple(json.loads(found[5])),
-                    outcome=tuple(json.loads(found[6])),
-                    source=found[7],
-                )
-            )
+            events.append(event_from_row(found))
         except (sqlite3.Error, TypeError, ValueError):
             break
         seq += 1
     db.close()
     return header, events
+
+
+EVENT_COLUMNS = "seq, kind, name, seat, args, given, outcome, source"
+
+
+def event_from_row(row: Any) -> Event:
+    """One ``events`` row (in ``EVENT_COLUMNS`` order) as an Event."""
+    return Event(
+        seq=row[0],
+        kind=row[1],
+        name=row[2],
+        seat=row[3],
+        args=json.loads(row[4]),
+        given=tuple(json.loads(row[5])),
+        outcome=tuple(json.loads(row[6])),
+        source=row[7],
+    )

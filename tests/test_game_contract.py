@@ -90,8 +90,8 @@ def _phases_of(spec: GameSpec[Any], session: Session[Any]) -> set[str]:
 def test_replay_undo_redo_and_saved_files_give_the_same_state(name: str) -> None:
     spec = GAMES[name]
 
-    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(setups(spec), st.integers(1, 30))
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(setups(spec), st.integers(1, 40))
     def check(setup: tuple[str, int, int], back: int) -> None:
         session = bot_session(spec, *setup, limit=LIMIT // 2)
         assert Session.replay(spec, session.header, session.log).state == session.state

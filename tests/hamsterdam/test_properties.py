@@ -63,26 +63,6 @@ def test_random_games_keep_tokens_hamsters_and_dry_feet(case: tuple[str, int, in
     bot_session(*case, limit=600)
 
 
-@settings(max_examples=25, deadline=None)
-@given(games)
-def test_replaying_the_log_gives_the_live_state(case: tuple[str, int, int]) -> None:
-    session = bot_session(*case, limit=300)
-    assert Session.replay(SPEC, session.header, session.log).state == session.state
-
-
-@settings(max_examples=20, deadline=None)
-@given(games, st.integers(1, 30))
-def test_undo_then_redo_returns_the_same_state(case: tuple[str, int, int], back: int) -> None:
-    session = bot_session(*case, limit=200)
-    before = session.state
-    steps = min(back, len(session.applied))
-    for _ in range(steps):
-        session.undo()
-    for _ in range(steps):
-        session.redo()
-    assert session.state == before
-
-
 def test_random_games_finish() -> None:
     for seed in range(40):
         session = bot_session(("full", "classic")[seed % 2], 2 + seed % 3, seed, limit=5000)

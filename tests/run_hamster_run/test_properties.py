@@ -1,4 +1,8 @@
-"""Invariants over many random legal games (hypothesis picks seeds, sizes and rule sets)."""
+"""Invariants over many random legal games (hypothesis picks seeds, sizes and rule sets).
+
+Replay, undo/redo and saved-file round trips are checked for every game at once in
+``tests/test_game_contract.py``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Session
-from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader
 from companion.games.run_hamster_run import SPEC, Belt
 from companion.games.run_hamster_run.bot import candidates
@@ -52,40 +55,6 @@ def bot_session(rules: str, players: int, seed: int, limit: int = 400) -> Sessio
 def test_random_games_keep_every_invariant(case: tuple[str, int, int]) -> None:
     rules, players, seed = case
     bot_session(rules, players, seed)
-
-
-@settings(max_examples=25, deadline=None)
-@given(games)
-def test_replaying_the_log_gives_the_live_state(case: tuple[str, int, int]) -> None:
-    session = bot_session(*case, limit=250)
-    rebuilt = Session.replay(SPEC, session.header, session.log)
-    assert rebuilt.state == session.state
-
-
-@settings(max_examples=25, deadline=None)
-@given(games, st.integers(1, 40))
-def test_undo_then_redo_returns_the_same_state_and_draws(
-    case: tuple[str, int, int], back: int
-) -> None:
-    session = bot_session(*case, limit=150)
-    before = session.state
-    steps = min(back, len(session.applied))
-    for _ in range(steps):
-        session.undo()
-    for _ in range(steps):
-        session.redo()
-    assert session.state == before
-    assert Session.replay(SPEC, session.header, session.log).state == before
-
-
-@settings(max_examples=25, deadline=None)
-@given(games)
-def test_saved_game_round_trips(case: tuple[str, int, int]) -> None:
-    session = bot_session(*case, limit=200)
-    session.undo()
-    header, events = loads(dumps(session.header, session.log))
-    assert header == session.header
-    assert Session.replay(SPEC, header, events).state == session.state
 
 
 def test_thousands_of_games_finish_and_keep_chips() -> None:
