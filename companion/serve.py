@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import socket
-import subprocess
 import sys
 import threading
 from typing import Any
@@ -31,6 +29,7 @@ from calibration.watched import WatchedCalibration
 from companion import cli
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
+from companion.joining import lan_address, page_url, terminal_qr
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
 from companion.watch.belt import BeltWatcher
@@ -71,17 +70,7 @@ def table_pin(config: Config, store: Store) -> str:
 
 
 def _address(host: str) -> str:
-    """What to type on the tablet: the Pi's LAN address (``hostname -I``), else its name."""
-    if host not in ("0.0.0.0", "::", ""):
-        return host
-    try:
-        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2)
-        for address in found.stdout.split():
-            if "." in address and not address.startswith("127."):
-                return address
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return f"{socket.gethostname()}.local"
+    return lan_address(host)
 
 
 def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
@@ -405,7 +394,9 @@ def serve(
     host = host or config.web.host
     port = port or config.web.port
     listen, https_note = https_listen(config, host, port, https_port)
-    click.secho(f"Tablet page: http://{_address(host)}:{port}/   table PIN: {pin}", bold=True)
+    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {pin}", bold=True)
+    if sys.stdout.isatty():  # a tablet's camera opens the page from this
+        click.echo(terminal_qr(page_url(host, port)))
     if listen.https_port:
         click.secho(
             f"Secure page:  https://{_address(host)}:{listen.https_port}/  "
@@ -491,7 +482,25 @@ def run(
         cli.fail(OSError(f"Cannot serve the page: {error.strerror}; try another --port."))
 
 
-for command in (run, doctor, calibrate):
+@click.command(name="pin")
+@click.pass_obj
+def pin_command(obj: Any) -> None:
+    """Print the page's address, the table PIN and a QR code a tablet can scan."""
+    try:
+        config: Config = obj.config
+        store = Store(config.database)
+        try:
+            pin = table_pin(config, store)
+        finally:
+            store.close()
+    except cli.EXPECTED as error:
+        cli.fail(error)
+    url = page_url(config.web.host, config.web.port)
+    click.echo(f"Tablet page: {url}   table PIN: {pin}")
+    click.echo(terminal_qr(url))
+
+
+for command in (run, doctor, calibrate, pin_command):
     cli.main.add_command(command)
 
 #: The whole ``companion`` command (engine commands plus run, doctor, calibrate).

@@ -177,3 +177,12 @@ def test_lights_blink_while_the_table_must_act(tmp_path: Path) -> None:
     table.close()
     follower.join(timeout=10)
     store.close()
+
+
+def test_companion_pin_prints_the_address_the_pin_and_a_qr_code(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "pin"])
+    assert result.exit_code == 0, result.output
+    assert "Tablet page: http://" in result.output and "table PIN: " in result.output
+    assert "█" in result.output  # the QR code, drawn in blocks
+    again = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "pin"])
+    assert again.output.split("table PIN: ")[1][:6] == result.output.split("table PIN: ")[1][:6]

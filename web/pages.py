@@ -5,9 +5,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
+from companion.joining import svg_qr
 from web.context import companion
 from web.errors import ApiError
 
@@ -32,6 +33,12 @@ def board_styles() -> tuple[str, ...]:
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
     return render_template("index.html", boards=board_scripts(), styles=board_styles())
+
+
+@bp.get("/join.svg")
+def join_code() -> Response:
+    """A QR code of this page's address, as the asking tablet reached it, for a second one."""
+    return Response(svg_qr(request.host_url), mimetype="image/svg+xml")
 
 
 @bp.get("/manifest.webmanifest")

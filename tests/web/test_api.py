@@ -158,3 +158,9 @@ def test_undo_says_what_to_put_back_on_the_table(client: FlaskClient, token: str
         client, "/api/move", {"seat": 1, "name": "place", "args": {"to": [4, 3]}}, token
     )
     assert moved_on.get_json()["state"]["put_back"] is None
+
+
+def test_the_join_code_is_a_qr_of_the_page_address(client: FlaskClient) -> None:
+    answer = client.get("/join.svg")
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert b"<svg" in answer.data

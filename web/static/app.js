@@ -313,6 +313,7 @@ function setup() {
   $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo" }));
   $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));
   $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
+  $("join-box").addEventListener("toggle", () => { if ($("join-box").open) $("join-code").src = "/join.svg"; });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();
