@@ -4,10 +4,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install screenshots train-dice check-dice
+.PHONY: run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice
+
+# On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
+# as the installer's does; elsewhere it is a plain venv.
+ON_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
+VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
 
 $(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
@@ -68,3 +73,6 @@ screenshots: $(STAMP)
 
 install:
 	sudo bash systemd/install.sh
+
+uninstall:
+	sudo PURGE=$(PURGE) bash systemd/uninstall.sh

@@ -2,21 +2,26 @@
 # Install the companion as a service on Raspberry Pi OS Bookworm (Pi 4 / Pi 5). Run as root
 # from a checkout: `sudo make install`. Safe to run again to upgrade.
 set -euo pipefail
+ok() { echo "   ok: $1"; }
 here="$(cd "$(dirname "$0")/.." && pwd)"
 prefix=/opt/hamster-companion
 user=companion
 
 echo "1/6 system packages (apt's picamera2 and lgpio, built for Bookworm's own numpy)"
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio python3-numpy rsync >/dev/null
+apt-get install -y -qq --no-install-recommends \
+    python3-venv python3-picamera2 python3-lgpio python3-numpy rsync openssl >/dev/null
+ok "system packages"
 
 echo "2/6 a dedicated user in the gpio and video groups"
 id -u "$user" >/dev/null 2>&1 || useradd --system --home-dir /var/lib/hamster-companion --shell /usr/sbin/nologin "$user"
 usermod -aG gpio,video "$user"
+ok "user $user ($(id -nG "$user" | tr ' ' ','))"
 
 echo "3/6 copy the companion to $prefix"
 mkdir -p "$prefix"
-rsync -a --delete --exclude .venv --exclude .git "$here/" "$prefix/"
+rsync -a --delete --exclude .venv --exclude .git --exclude .cache "$here/" "$prefix/"
+ok "copied to $prefix"
 
 echo "4/6 a venv that sees apt's picamera2, lgpio and numpy"
 [ -x "$prefix/.venv/bin/python" ] || python3 -m venv --system-site-packages "$prefix/.venv"
@@ -24,6 +29,8 @@ echo "4/6 a venv that sees apt's picamera2, lgpio and numpy"
 system_numpy=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
 echo "numpy==$system_numpy" > "$prefix/.venv/constraints.txt"
 "$prefix/.venv/bin/pip" install --quiet --constraint "$prefix/.venv/constraints.txt" "$prefix"
+"$prefix/.venv/bin/python" -c 'import picamera2, lgpio' 2>/dev/null && ok "venv sees picamera2 and lgpio" \
+    || echo "   warning: the venv cannot import picamera2/lgpio; the camera or buttons will be simulated"
 
 echo "5/6 configuration and the service"
 mkdir -p /etc/hamster-companion
@@ -32,6 +39,8 @@ install -m 0644 "$here/systemd/companion.service" /etc/systemd/system/companion.
 systemctl daemon-reload
 systemctl enable companion.service >/dev/null
 systemctl restart companion.service
+systemctl is-active --quiet companion.service && ok "service running" \
+    || echo "   warning: the service is not running: journalctl -u companion -n 30"
 
 echo "6/6 checks"
 sudo -u "$user" HAMSTER_DATA=/var/lib/hamster-companion "$prefix/.venv/bin/companion" doctor || true

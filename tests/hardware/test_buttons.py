@@ -528,3 +528,16 @@ def test_feed_keys_stops_at_quit(submitted: Recorder) -> None:
     count = feed_keys(terminal_keys(io.StringIO("nx bq n")), submitted)
     assert count == 3
     assert submitted.intents == ["next", "read", "undo"]
+
+
+def test_gpiozero_pin_factory_in_the_environment_is_honoured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gpiozero's own GPIOZERO_PIN_FACTORY beats the companion's guess (as in
+    gpiozero/devices.py, which reads it for Device.pin_factory)."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    factory, reason = choose_pin_factory()
+    assert type(factory).__name__ == "MockFactory" and "GPIOZERO_PIN_FACTORY" in reason
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
+    factory, reason = choose_pin_factory()
+    assert type(factory).__name__ == "MockFactory" and "unset it" in reason
