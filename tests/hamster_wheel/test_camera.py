@@ -73,3 +73,25 @@ def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path
         assert view["players"][0]["hand"]["red"] == 1 and view["counts"]["failures"] == 1
     finally:
         table.close()
+
+
+def test_a_wheel_resting_on_a_boundary_does_not_flicker(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        for turns in (3 / 12, 3.45 / 12, 3.55 / 12, 3.4 / 12, 3.6 / 12):
+            table.observe(Reading(WHEEL, WheelSeen(seen=True, roll_turns=turns))).result(WAIT)
+        state = table.public_state()
+        assert state["view"]["wheel"]["lowest"] == 4
+        assert [e["name"] for e in state["log"]] == ["turn_wheel"]  # logged once
+    finally:
+        table.close()
+
+
+def test_pieces_just_taken_after_a_failed_try_are_not_proposed_again(tmp_path: Path) -> None:
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="fail", seat=0, args={"fell": ["black"]})).result(WAIT)
+        table.observe(Reading(WHEEL, WheelSeen(seen=True, fallen={"black": 1}))).result(WAIT)
+        assert table.public_state()["pending"] is None  # it lies there until picked up
+    finally:
+        table.close()

@@ -9,7 +9,7 @@ from companion.games.hamster_wheel.model import PIECE_COLOURS, TARGETS, HamsterW
 from companion.games.hamster_wheel.moves import target_compartment
 from companion.games.hamster_wheel.view import TARGET_WORDS
 
-MAX_PASSES = 6  # a handful of passes is enough for buttons; any other is typed on the page
+MAX_PASSES = 40  # every pass from the two lowest compartments fits in the list
 
 
 def choices(game: HamsterWheel, ctx: Ctx) -> list[dict[str, Any]]:
@@ -55,7 +55,7 @@ def _passes(game: HamsterWheel, seat: int) -> list[dict[str, Any]]:
         for colour in sorted(set(wheel.holds(source))):
             for step in range(1, wheel.sections):
                 target = (source + step) % wheel.sections
-                if colour in wheel.holds(target) or target in wheel.lowest_two():
+                if colour in wheel.holds(target):
                     continue
                 passes.append(
                     {
@@ -65,5 +65,4 @@ def _passes(game: HamsterWheel, seat: int) -> list[dict[str, Any]]:
                         "args": {"colour": colour, "from": source + 1, "to": target + 1},
                     }
                 )
-                break
     return passes[:MAX_PASSES]

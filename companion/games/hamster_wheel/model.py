@@ -112,6 +112,8 @@ class HamsterWheel:
     failures: int = 0
     taken: int = 0  # pieces taken back on failures (Higher Powers pieces included)
     notes: tuple[str, ...] = ()  # what just happened, for the tablet
+    last_fell: tuple[str, ...] = ()  # taken in the last failed try: may still lie on the table
+    first: int = 0  # the seat that starts (the shakiest hand, as the rules say)
 
     def with_player(self, seat: int, player: Player) -> HamsterWheel:
         players = list(self.players)

@@ -55,17 +55,21 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
             for colour in COLOURS[2 * seat : 2 * seat + 2]:
                 hand[colour] += 1
         out = (COLOURS[-1],)
+    first = options.get("first", 0)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise IllegalMoveError("'first' is the seat of the player with the shakiest hand.")
     teams = len(players) == 4
     built = tuple(
         Player(name, hand_of(hand), team=(seat // 2 if teams else None))
         for seat, (name, hand) in enumerate(zip(players, hands, strict=True))
     )
     contents = tuple((PYRAMID,) if i == 0 else () for i in range(sections))
-    return HamsterWheel(rules, built, Wheel(sections=sections, contents=contents), teams, out=out)
+    wheel = Wheel(sections=sections, contents=contents)
+    return HamsterWheel(rules, built, wheel, teams, out=out, first=first)
 
 
 def first_player(game: HamsterWheel, ctx: Ctx) -> int:
-    return 0
+    return game.first
 
 
 def next_player(game: HamsterWheel, ctx: Ctx) -> int:
@@ -205,6 +209,7 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         failures=game.failures + 1,
         taken=game.taken + len(taken),
         notes=(said,),
+        last_fell=fell,
     )
 
 
@@ -245,7 +250,7 @@ def end_turn(game: HamsterWheel, ctx: Ctx, draws: Draws) -> HamsterWheel:
             "failed try first."
         )
     wheel = game.wheel if turn.at is None else replace(game.wheel, last=turn.at)
-    return replace(game, wheel=wheel, turn=Turn(), turns=game.turns + 1, notes=())
+    return replace(game, wheel=wheel, turn=Turn(), turns=game.turns + 1, notes=(), last_fell=())
 
 
 def _compartment(game: HamsterWheel, args: Args, key: str) -> int:

@@ -49,17 +49,31 @@ def read_means_failed(game: HamsterWheel, ctx: Ctx, notes: Mapping[str, Any]) ->
     )
 
 
-def lowest_from(seen: WheelSeen, sections: int) -> int:
-    """The compartment at the bottom now (0-based), from the measured roll."""
+HYSTERESIS = 0.6  # compartments: a wheel resting on a boundary does not flicker between two
+
+
+def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
+    """The compartment at the bottom now (0-based), from the measured roll.
+
+    Positive turns bring the next compartment in the direction of building to the bottom
+    (the rim strip's ids rise that way). Near a boundary the compartment already lowest
+    (``now``) is kept, so a wheel resting there is not logged turning back and forth.
+    """
     found = seen.extra.get("lowest")
     if isinstance(found, int) and 1 <= found <= sections:
         return found - 1
-    return round(seen.roll_turns * sections) % sections
+    position = seen.roll_turns * sections
+    if now is not None:
+        offset = (position - now + sections / 2) % sections - sections / 2
+        if abs(offset) <= HYSTERESIS:
+            return now
+    return round(position) % sections
 
 
 def new_on_table(game: HamsterWheel, seen: WheelSeen) -> list[str]:
-    """Pieces on the table not yet accounted for (those set aside may still lie there)."""
-    waiting = list(game.aside)
+    """Pieces on the table not yet accounted for: those set aside, and those a player just
+    took after a failed try, may still lie there."""
+    waiting = [*game.aside, *game.last_fell]
     found = []
     for colour in PIECE_COLOURS:
         for _ in range(int(seen.fallen.get(colour, 0))):
@@ -88,7 +102,7 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
     note = Note(status, tuple(lines), data)
     if ctx.over or ctx.current is None or not seen.seen:
         return Verdict(note=note)
-    lowest = lowest_from(seen, game.wheel.sections)
+    lowest = lowest_from(seen, game.wheel.sections, game.wheel.lowest)
     if not seen.blocked and lowest != game.wheel.lowest:
         args = {"lowest": lowest + 1, "turns": round(seen.roll_turns, 3)}
         event = Event(MOVE, name="turn_wheel", seat=ctx.current, args=args)
