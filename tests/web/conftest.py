@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
@@ -75,3 +75,11 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("SCREENSHOT_DIR", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def unlock(page: Page) -> None:
+    """Type the table PIN into the page's dialog, as a player does, and wait for control."""
+    page.click("#lock")
+    page.fill("#pin", PIN)
+    page.click("#pin-form button.primary")
+    expect(page.locator("#controls")).to_be_visible()

@@ -19,7 +19,7 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
 from web import create_app
 
@@ -48,10 +48,7 @@ def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path
             page.wait_for_function("document.querySelectorAll('#phases li').length > 0")
             for unlocked in (False, True):
                 if unlocked:
-                    page.click("#lock")
-                    page.fill("#pin", PIN)
-                    page.click("#pin-form button.primary")
-                    page.wait_for_selector("#controls", state="visible")
+                    unlock(page)
                 page.add_script_tag(path=str(AXE))
                 found = page.evaluate(
                     "async () => (await axe.run()).violations.map("
@@ -71,10 +68,7 @@ def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
-        page.click("#lock")
-        page.fill("#pin", PIN)
-        page.click("#pin-form button.primary")
-        page.wait_for_selector("#controls", state="visible")
+        unlock(page)
         sizes = page.evaluate(
             """() => [...document.querySelectorAll('.phases li, .ham .meta, .counter .label')]
                  .map((e) => parseFloat(getComputedStyle(e).fontSize))"""

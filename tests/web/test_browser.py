@@ -17,7 +17,7 @@ from companion.config import ButtonsConfig
 from companion.engine.events import MOVE, Event
 from companion.table import Table
 from hardware.buttons import TableButtons
-from tests.web.conftest import PIN, shots
+from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import serving
 from web import create_app
 
@@ -40,13 +40,6 @@ def press_next(page: Page) -> None:
     count = page.locator("#log li").count()
     page.click("#btn-next")
     expect(page.locator("#log li")).to_have_count(count + 1)
-
-
-def unlock(page: Page) -> None:
-    page.click("#lock")
-    page.fill("#pin", PIN)
-    page.click("#pin-form button.primary")
-    expect(page.locator("#controls")).to_be_visible()
 
 
 def test_a_button_press_advances_the_phase_on_the_page(

@@ -22,7 +22,7 @@ from tests.camera_scenes import (
     place_everyone,
     save,
 )
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
 from web import create_app
 
@@ -78,9 +78,7 @@ def test_one_tap_settles_a_disagreement(disagreeing: Table, browser: Browser) ->
     with serving(create_app(disagreeing, PIN, heartbeat_seconds=1.0), disagreeing) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
-        page.click("#lock")
-        page.fill("#pin", PIN)
-        page.click("#pin-form button.primary")
+        unlock(page)
         box = page.locator("#board-check")
         expect(box).to_contain_text(MOVED)
         box.get_by_role("button", name="The board is right").click()

@@ -14,7 +14,7 @@ from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots
+from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import serving
 from web import create_app
 
@@ -31,13 +31,6 @@ def wheel_table(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Tabl
     yield table
     table.close()
     store.close()
-
-
-def unlock(page: Page) -> None:
-    page.click("#lock")
-    page.fill("#pin", PIN)
-    page.click("#pin-form button.primary")
-    expect(page.locator("#controls")).to_be_visible()
 
 
 def play(page: Page, rng: random.Random) -> int:

@@ -23,7 +23,7 @@ from companion.games.hamsterdam import bot
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots
+from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import serving
 from web import create_app
 
@@ -49,13 +49,6 @@ def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
 def server(table: Table) -> Iterator[str]:
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         yield f"http://127.0.0.1:{port}"
-
-
-def unlock(page: Page) -> None:
-    page.click("#lock")
-    page.fill("#pin", PIN)
-    page.click("#pin-form button.primary")
-    expect(page.locator("#controls")).to_be_visible()
 
 
 # What the player looks at before each tap, read in one round trip to the page.
