@@ -293,3 +293,27 @@ def test_v21_chips_turn_face_up_when_actions_are_declared() -> None:
     s = evolve(s, G=s.G.with_hamster(0, evolve(ham(s, 0), down=(2, 1, 0))))
     s = nxt(s)
     assert s.ctx.phase == "declare" and ham(s, 0).down == (0, 0, 0)
+
+
+def test_v21_the_player_picks_the_trait_tested_against_the_alligators() -> None:
+    """The engine used to test the largest trait always; the player may choose it at
+    allocation (``against_alligators``), and the Chomp! test records that trait."""
+    s = _pit("v2.1", 2, [("A", 0, 1, (3, 1, 1)), ("B", 5, 2, (3, 2, 2))])
+    chose = evolve(s, G=s.G.with_hamster(0, evolve(ham(s, 0), chomp_trait=1)))  # type: ignore[attr-defined, arg-type]
+    after = nxt(chose, given=[0])  # type: ignore[arg-type]
+    assert after.G.tests[-1].trait == "mettle"
+    largest = nxt(s, given=[0])  # type: ignore[arg-type]
+    assert largest.G.tests[-1].trait == "scamper"
+
+
+def test_the_choice_against_the_alligators_is_made_with_the_allocation() -> None:
+    state = initial_state(SPEC, "v2.1", ("A", "B"), 1, given=([0, 1],))[0]
+    state = act(state, 0, "place", to=[1, 1])
+    state = nxt(act(state, 1, "place", to=[1, 2]))
+    assert state.ctx.phase == "allocate"
+    state = act(
+        state, 0, "allocate", scamper=3, mettle=2, friskiness=2, against_alligators="mettle"
+    )
+    assert ham(state, 0).chomp_trait == 1
+    with pytest.raises(IllegalMoveError, match="not a trait to test"):
+        act(state, 1, "allocate", scamper=3, mettle=2, friskiness=2, against_alligators="luck")

@@ -59,6 +59,7 @@ class Hamster:
     fatigue: int = 0
     allocation: Trio | None = None  # secret until every hamster has allocated
     loss_order: Trio = (FRISK, SCAMPER, METTLE)  # which trait gives up chips first
+    chomp_trait: int | None = None  # v2.1: tested against the alligators (None: the largest)
     declared: str = ""
     did: str = ""  # the action actually taken this round (after any change)
     start_row: int = 0

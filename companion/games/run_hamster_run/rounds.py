@@ -115,7 +115,13 @@ def allocate(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
         if sorted(indices) != [0, 1, 2]:
             raise IllegalMoveError("'loss_order' must name each trait once.")
         loss_order = (indices[0], indices[1], indices[2])
-    return game.with_hamster(seat, _copy_hamster(hamster, allocation=split, loss_order=loss_order))
+    # v2.1: which trait the hamster tests against the alligators, if it ends in the Pit (the
+    # player's choice; "largest" or none leaves the largest trait, as most players want).
+    against = args.get("against_alligators", "largest")
+    chomp = None if against in (None, "largest") else trait_index(against, "trait to test")
+    return game.with_hamster(
+        seat, _copy_hamster(hamster, allocation=split, loss_order=loss_order, chomp_trait=chomp)
+    )
 
 
 def allocation_blocker(game: Belt, ctx: Ctx) -> str | None:
@@ -303,6 +309,8 @@ def _alligators_v21(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
             game = _eaten(game, seat, f"{hamster.name} has no Pluck left to resist and is eaten.")
             continue
         trait = max(range(3), key=lambda t: (hamster.traits[t], t == METTLE, t == 0))
+        if hamster.chomp_trait is not None and hamster.traits[hamster.chomp_trait] > 0:
+            trait = hamster.chomp_trait  # the player chose it at allocation
         mine = hamster.traits[trait]
         won = draws.hat({seat: mine, "alligator": game.alligators}, "Chomp!") == seat
         game = chips.record_test(

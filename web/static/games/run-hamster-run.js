@@ -90,12 +90,16 @@ function renderAllocation(view, panel) {
     const chips = 7 - (h.fatigue || 0);
     const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`),
       el("span", { class: "meta" }, `${chips} chips to split`), ...inputs,
+      ...(state.rules === "v2.1" ? [el("label", {}, "against the alligators ",
+        el("select", { name: "against" }, ...["largest", "scamper", "mettle", "friskiness"].map((t) =>
+          el("option", { value: t }, t))))] : []),
       el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const data = new FormData(form);
       const sent = await send("/api/move", { seat: h.seat, name: "allocate", args: {
-        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")) } });
+        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")),
+        ...(data.get("against") ? { against_alligators: data.get("against") } : {}) } });
       if (!sent) form.reset();  // a refused split is cleared, so nobody reads it off the screen
     });
     return form;
