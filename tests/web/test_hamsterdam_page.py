@@ -164,4 +164,14 @@ def test_the_page_draws_a_table_with_water_in_a_flood_pile(
     page.evaluate("0")  # a round trip: the page's errors have reached us
     assert not errors, errors
     expect(page.locator("#log li")).to_have_count(len(table.public_state()["log"]))
+    # Each player's water is one big number, readable across the table.
+    players = table.public_state()["view"]["players"]
+    water = page.locator(".dam-water")
+    expect(water).to_have_count(len(players))
+    for index, player in enumerate(players):
+        expect(water.nth(index)).to_have_text(str(player["tallies"]["total"]))
+    size = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.dam-water')).fontSize)"
+    )
+    assert size >= 30
     page.close()

@@ -18,7 +18,9 @@ function renderDams(view) {
     const tallies = player.tallies;
     return el("div", { class: "dam" + (player.seat === state.current ? " current" : "") },
       el("div", { class: "dam-head" }, el("b", {}, player.name),
-        el("span", {}, `pile ${tallies.pile} · on dam ${tallies.on_dam} · total ${tallies.total}` +
+        // One big number a player reads across the table: all their water.
+        el("span", { class: "dam-water", title: "water: flood pile + tokens on the dam" }, String(tallies.total)),
+        el("span", {}, `water (pile ${tallies.pile} + on dam ${tallies.on_dam})` +
           (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
       el("div", { class: "dam-cards" }, ...cards),
       el("div", { class: "meta" }, [
