@@ -37,8 +37,17 @@ def public_event(
     """An event as ``seat`` may see it (``None``: anyone): others' secrets stay hidden."""
     data = event.to_json()
     data["undone"] = undone
+    if "outcome" in data:  # a card dealt to one seat is that seat's alone
+        data["outcome"] = [_seen(entry, seat) for entry in data["outcome"]]
     if is_secret(spec, state, event) and (seat is None or seat != event.seat):
         data.pop("args", None)
         data.pop("outcome", None)
         data["secret"] = True
     return data
+
+
+def _seen(entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    owner = entry.get("for_seat")
+    if owner is None or owner == seat:
+        return entry
+    return {"kind": entry.get("kind"), "why": entry.get("why"), "for_seat": owner, "secret": True}

@@ -74,6 +74,11 @@ class Draws:
             entry.update(extra)
             self.outcome.append(entry)
 
+    def private(self, why: str, value: Any, seat: int) -> None:
+        """Log an outcome only ``seat`` may see (a card dealt to a phone): the public log
+        shows that something was drawn, never what (see ``companion.engine.redact``)."""
+        self._note("private", why, value, for_seat=seat)
+
     def die(self, why: str, sides: int = 6) -> int:
         """Roll one die with ``sides`` faces."""
         found, value = self._take_given()

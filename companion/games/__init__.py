@@ -6,12 +6,13 @@ from typing import Any
 
 from companion.engine.errors import UnknownGameError
 from companion.engine.spec import GameSpec
-from companion.games import hamster_wheel, hamsterdam, run_hamster_run
+from companion.games import hamster_wheel, hamsterdam, rats, run_hamster_run
 
 GAMES: dict[str, GameSpec[Any]] = {
     run_hamster_run.NAME: run_hamster_run.SPEC,
     hamsterdam.SPEC.name: hamsterdam.SPEC,
     hamster_wheel.NAME: hamster_wheel.SPEC,
+    rats.NAME: rats.SPEC,
 }
 
 

@@ -1,0 +1,73 @@
+"""What a rolled die counts for, and the exact chance of passing a challenge.
+
+Faces 2-4 are Fight successes, 5-7 Sneak, 8-10 Think, and a 1 is a point of Hate; so a d4
+can only ever Fight and a d6 never Thinks. The chance to pass is computed exactly (a
+Poisson-binomial distribution over the rat's dice, as fractions), never simulated, so the
+tablet's odds are the true odds of the dice in the pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+from companion.games.rats.cards import FIGHT, SNEAK, THINK, TYPES
+
+SIZES = (4, 6, 8, 10)
+FREE_DICE = (4, 6, 8, 10)
+BONUS_DICE = 2
+FACES_OF = {FIGHT: range(2, 5), SNEAK: range(5, 8), THINK: range(8, 11)}
+
+
+def kind_of(face: int) -> str | None:
+    """The success a face counts for (``None`` for a 1)."""
+    for kind, faces in FACES_OF.items():
+        if face in faces:
+            return kind
+    return None
+
+
+def successes(faces: Iterable[int]) -> dict[str, int]:
+    """Successes of each type among ``faces``."""
+    counts = dict.fromkeys(TYPES, 0)
+    for face in faces:
+        kind = kind_of(face)
+        if kind is not None:
+            counts[kind] += 1
+    return counts
+
+
+def ones(faces: Iterable[int]) -> int:
+    return sum(1 for face in faces if face == 1)
+
+
+def chance_of(kind: str, size: int) -> Fraction:
+    """The chance one die of ``size`` sides shows a ``kind`` success."""
+    hits = sum(1 for face in FACES_OF[kind] if face <= size)
+    return Fraction(hits, size)
+
+
+def pass_chance(pool: Sequence[int], kind: str, need: int) -> Fraction:
+    """The exact chance that ``pool`` rolls at least ``need`` successes of ``kind``."""
+    if need <= 0:
+        return Fraction(1)
+    # distribution[k] = chance of exactly k successes so far
+    distribution = [Fraction(1)]
+    for size in pool:
+        p = chance_of(kind, size)
+        grown = [Fraction(0)] * (len(distribution) + 1)
+        for k, chance in enumerate(distribution):
+            grown[k] += chance * (1 - p)
+            grown[k + 1] += chance * p
+        distribution = grown
+    return sum(distribution[need:], Fraction(0))
+
+
+def percent(chance: Fraction) -> int:
+    """Rounded to a whole percent, but never 0 or 100 unless it truly is."""
+    value = round(float(chance) * 100)
+    if chance > 0 and value == 0:
+        return 1
+    if chance < 1 and value == 100:
+        return 99
+    return value

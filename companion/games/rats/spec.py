@@ -1,0 +1,125 @@
+"""Rats declared for the engine: making rats, the tunnels (a turn each), the nest, the end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.readings import DICE
+from companion.engine.rng import Draws
+from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.state import Ctx
+from companion.games.rats import bot, nest, poker, setup, table, tunnel
+from companion.games.rats.choices import choices
+from companion.games.rats.deck import buy_card, drop
+from companion.games.rats.model import RULE_SETS, Rats
+from companion.games.rats.view import prompt, render, view
+
+NAME = "rats"
+
+
+def draw(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws) -> Rats:
+    """Spend 1 Hate on a tunnel card, at any time (five a round at most)."""
+    return buy_card(game, seat, draws)
+
+
+def discard(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws) -> Rats:
+    """Down to five cards: the card dropped (phone deck) stays that rat's secret."""
+    return drop(game, seat, args.get("card"))
+
+
+HATE_MOVES: dict[str, MoveSpec[Rats]] = {
+    "draw": MoveSpec(draw, "spend 1 Hate on a card", any_seat=True),
+    "discard": MoveSpec(discard, "card=Qh (phone deck)", any_seat=True, secret=True),
+}
+
+PHASES: dict[str, PhaseSpec[Rats]] = {
+    "create": PhaseSpec(
+        name="create",
+        title="Making rats",
+        next=lambda game: "tunnel",
+        moves={"create": MoveSpec(setup.create, "name=..., bonus=[8, 10]", any_seat=True)},
+        blocker=setup.blocker,
+        on_end=setup.deal_hands,
+    ),
+    "tunnel": PhaseSpec(
+        name="tunnel",
+        title="Tunnels",
+        next=lambda game: "nest",
+        moves={
+            "play": MoveSpec(tunnel.play, "card=Qc"),
+            "skip": MoveSpec(tunnel.skip, "no card to play"),
+            "burrow": MoveSpec(tunnel.burrow, "heal=[6, 8]"),
+            "roll": MoveSpec(tunnel.roll, "sizes=[6, 6] with the faces as dice", any_seat=True),
+            "reroll": MoveSpec(tunnel.reroll, "2 Hate: owner=seat, die=index", any_seat=True),
+            "enough": MoveSpec(tunnel.enough, "no more Hate spent on re-rolls", any_seat=True),
+            "loot": MoveSpec(tunnel.loot, "item=d4|d6|d8|d10|hate|none", any_seat=True),
+            "wound": MoveSpec(tunnel.wound, "die=6", any_seat=True),
+            **HATE_MOVES,
+        },
+        turn=TurnOrder(tunnel.first_rat, tunnel.next_rat),
+        on_turn_end=tunnel.end_turn,
+        on_begin=tunnel.on_begin,
+        new_round=True,
+    ),
+    "nest": PhaseSpec(
+        name="nest",
+        title="Nest",
+        next=lambda game: "end" if game.finished else "tunnel",
+        moves={
+            "scrap": MoveSpec(nest.scrap, "fighter=seat, opponent=seat", any_seat=True),
+            "roll": MoveSpec(nest.roll, "sizes=[6, 6] with the faces as dice", any_seat=True),
+            "reroll": MoveSpec(nest.reroll, "2 Hate: owner=seat, die=index", any_seat=True),
+            "enough": MoveSpec(nest.enough, "no more Hate spent on re-rolls", any_seat=True),
+            "wound": MoveSpec(nest.wound, "die=6", any_seat=True),
+            "spoils": MoveSpec(nest.spoils, "die=8 or card=Qh", any_seat=True),
+            "challenge": MoveSpec(nest.challenge, "target=seat", any_seat=True),
+            "answer": MoveSpec(nest.answer, "accept=true|false", any_seat=True),
+            "mate": MoveSpec(nest.mate, "rat=seat", any_seat=True),
+            "offer": MoveSpec(nest.offer, "die=6", any_seat=True),
+            "steal": MoveSpec(nest.steal, "victim=seat", any_seat=True, ends_turn=True),
+            **HATE_MOVES,
+        },
+        turn=TurnOrder(nest.first_seat, nest.next_seat),
+        on_turn_end=nest.advance,
+        on_begin=nest.on_begin,
+        on_end=nest.on_end,
+    ),
+    "end": PhaseSpec(name="end", title="Game over", next=lambda game: "end"),
+}
+
+
+def end_if(game: Rats, ctx: Ctx) -> Outcome | None:
+    """After the agreed rounds the best Dominance hand wins (equal hands share the win)."""
+    if not game.finished:
+        return None
+    leaders = nest.best_hands(game)
+    if not game.rats[leaders[0]].dominance:
+        return Outcome((), "No rat won a single tunnel card: nobody is dominant, nobody wins.")
+    names = " and ".join(game.title(s) for s in leaders)
+    hand = poker.hand_name(game.rats[leaders[0]].dominance)
+    verb = "wins" if len(leaders) == 1 else "share the win"
+    return Outcome(tuple(leaders), f"{names} {verb} with the best Dominance hand: {hand}.")
+
+
+SPEC: GameSpec[Rats] = GameSpec(
+    name=NAME,
+    title="Rats",
+    rule_sets=RULE_SETS,
+    min_players=4,
+    max_players=6,
+    setup=setup.setup,
+    phases=PHASES,
+    first_phase="create",
+    end_if=end_if,
+    view=view,
+    prompt=prompt,
+    text=render,
+    seat_name=lambda game, seat: game.title(seat),
+    choices=choices,
+    bot=bot.candidates,
+    report=BalanceReport(figures=table.report_figures),
+    board=NAME,
+    readings={DICE: table.read_dice},
+    cues=table.cues,
+)

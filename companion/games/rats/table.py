@@ -1,0 +1,95 @@
+"""What Rats gives the rest of the table: report figures, cues and the camera's dice rule.
+
+The overhead camera reads six-sided dice only. During a roll, a settled reading goes to
+the first rat (in turn order) still waiting for its d6s, when the number of dice seen is
+exactly that rat's number of unrolled d6s; the other sizes are typed on the phones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.events import MOVE, Event
+from companion.engine.readings import DiceSeen, Note, Verdict
+from companion.engine.spec import GameSpec
+from companion.engine.state import Ctx, State
+from companion.games.rats import poker
+from companion.games.rats.model import Rats
+from companion.games.rats.nest import best_hands
+from companion.observations import describe_dice
+
+
+def report_figures(game: Rats) -> Mapping[str, float]:
+    """The winner's hand category (0 high card .. 8 straight flush), pools and Hate."""
+    leader = best_hands(game)[0]
+    category = poker.best(game.rats[leader].dominance)[0][0]
+    pools = [len(rat.pool) for rat in game.rats]
+    return {
+        "winner_hand_category": max(category, 0),
+        "mean_pool_dice": sum(pools) / len(pools),
+        "largest_pool": max(pools),
+        "mean_wounds": sum(len(r.wounds) for r in game.rats) / len(game.rats),
+        "hate_spent": game.hate_spent,
+        "mean_hate_left": sum(r.hate for r in game.rats) / len(game.rats),
+        "pass_rate": game.passes / max(1, game.challenges * len(game.rats)),
+    }
+
+
+def cues(before: Rats, after: Rats, ctx: Ctx, event: Event) -> tuple[str, ...]:
+    if before.nest is None and after.nest is not None:
+        return ("dominant",)
+    if (
+        after.nest is not None
+        and after.nest.fight is not None
+        and (before.nest is None or before.nest.fight is None)
+    ):
+        return ("scrap",)
+    return ()
+
+
+def waiting_for_d6(state: State[Rats]) -> tuple[int, int] | None:
+    """(seat, how many d6s) of the first rat still to roll its d6s, in turn order."""
+    game, ctx = state.G, state.ctx
+    contest = game.contest()
+    if contest is None:
+        return None
+    start = ctx.current or 0
+    n = len(game.rats)
+    for k in range(n):
+        seat = (start + k) % n
+        roll = contest.rolls[seat]
+        if roll is None:
+            continue
+        missing = sum(
+            1 for s, f in zip(roll.sizes, roll.faces, strict=True) if s == 6 and f is None
+        )
+        if missing:
+            return seat, missing
+    return None
+
+
+def read_dice(spec: GameSpec[Any], state: State[Rats], seen: DiceSeen) -> Verdict:
+    said = describe_dice(seen.values)
+    if seen.demo:
+        said = f"Demo camera (simulated dice, not the real table): {said}"
+    target = None if state.ctx.over else waiting_for_d6(state)
+    if target is None:
+        return Verdict(note=Note("info", (said,)))
+    seat, count = target
+    who = state.G.title(seat)
+    if any(v is None for v in seen.values):
+        return Verdict(note=Note("info", (f"{said} Check the die marked ?, or type {who}'s d6s.",)))
+    if len(seen.values) != count:
+        line = (
+            f"{said} {who} rolls {count} d6; the camera sees {len(seen.values)}: type them instead."
+        )
+        return Verdict(note=Note("differ", (line,)))
+    values = tuple(int(v) for v in seen.values if v is not None)
+    event = Event(
+        MOVE, name="roll", seat=seat, args={"sizes": [6] * count}, given=values, source="camera"
+    )
+    note = Note("info", (f"{said} (for {who}'s d6s)",))
+    if seen.sure:
+        return Verdict(event, sure=True, note=note)
+    return Verdict(event, summary=f"{said} Press READ to give them to {who}.", note=note)
