@@ -11,12 +11,14 @@ from flask.typing import ResponseReturnValue
 
 from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, Event
+from companion.engine.redact import public_event
 from companion.engine.session import GameHeader
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.intents import INTENTS
+from companion.joining import svg_qr
 from companion.table import TableClosedError
-from web.auth import TOKEN_HEADER, Grant, ThrottledError, WrongPinError
+from web.auth import TOKEN_HEADER, Grant, ThrottledError, WrongPinError, WrongSeatCodeError
 from web.checks import check_colours, check_seed, check_value, parse_body
 from web.context import companion
 from web.errors import ApiError
@@ -25,6 +27,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WAIT_SECONDS = 10.0
+MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
 
 def _body() -> dict[str, Any]:
@@ -36,7 +39,7 @@ def _token() -> str | None:
 
 
 def _grant() -> Grant | None:
-    return companion().pin.grant(_token())
+    return companion().grant(_token())
 
 
 def _require_control() -> None:
@@ -88,7 +91,20 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
         raise ApiError(
             500, "The companion could not apply that (a bug, now in its log); nothing changed."
         ) from None
-    return jsonify(event=event.to_json(), state=_state_for_requester(with_log=False))
+    return jsonify(event=_event_for_requester(event), state=_state_for_requester(with_log=False))
+
+
+def _event_for_requester(event: Event) -> dict[str, Any]:
+    """The applied event as the requester may see it: a card dealt to a phone stays that
+    phone's, even in the answer to the tablet that pressed the button."""
+    snap = companion().table.snapshot
+    grant = _grant()
+    seat = None if grant is None else grant.seat
+    if snap.spec is None or snap.state is None:
+        return event.to_json()
+    shown = public_event(snap.spec, snap.state, event, False, seat)
+    shown.pop("undone", None)
+    return shown
 
 
 @bp.get("/state")
@@ -129,6 +145,7 @@ def games() -> ResponseReturnValue:
                 "default_rules": spec.rules_default,
                 "min_players": spec.min_players,
                 "max_players": spec.max_players,
+                "options": {name: o.to_json() for name, o in spec.options.items()},
             }
             for spec in GAMES.values()
         ]
@@ -153,6 +170,42 @@ def login() -> ResponseReturnValue:
     return jsonify(token=token, expires_in=round(pins.token_seconds))
 
 
+@bp.get("/seats")
+def seats() -> ResponseReturnValue:
+    """Each seat's join code, address and QR code, for the tablet to show (PIN holders only:
+    whoever sees a seat's code can act for that seat)."""
+    _require_control()
+    table, pins = companion().table, companion().pin
+    game_id = table.game_id
+    if game_id is None:
+        raise ApiError(409, "Start a game first; each seat's code belongs to one game.")
+    players = table.public_state(with_log=False).get("players") or []
+    found = []
+    for seat, name in enumerate(players):
+        code = pins.seat_code(game_id, seat)
+        url = f"{request.host_url}seat/{code}"
+        found.append({"seat": seat, "name": name, "code": code, "url": url, "svg": svg_qr(url, 4)})
+    return jsonify(game_id=game_id, seats=found)
+
+
+@bp.post("/join")
+def join() -> ResponseReturnValue:
+    """A phone joins its seat with the code the tablet shows: no PIN, only that seat."""
+    code = _body().get("code")
+    if not isinstance(code, str) or not 0 < len(code) <= 16:
+        raise ApiError(
+            400, "Scan your seat's code on the tablet, or type the six letters under it."
+        )
+    pins = companion().pin
+    try:
+        token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
+    except ThrottledError as wait:
+        raise ApiError(429, str(wait)) from None
+    except WrongSeatCodeError as error:
+        raise ApiError(403, str(error)) from None
+    return jsonify(token=token, seat=seat, game_id=game_id, expires_in=round(pins.token_seconds))
+
+
 @bp.post("/logout")
 def logout() -> ResponseReturnValue:
     """Lock this tablet (its token ends), or with ``{"all": true}`` every tablet and phone."""
@@ -175,7 +228,11 @@ def intent() -> ResponseReturnValue:
 
 @bp.post("/move")
 def move() -> ResponseReturnValue:
-    _require_control()
+    grant = _grant()
+    if grant is None:
+        raise ApiError(
+            401, "Enter the table PIN to control the game, or scan your seat's code on the tablet."
+        )
     body = _body()
     name, seat, args = body.get("name"), body.get("seat"), body.get("args", {})
     if not isinstance(name, str) or not name or len(name) > 40:
@@ -188,10 +245,13 @@ def move() -> ResponseReturnValue:
         seat = players.index(seat)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):
         raise ApiError(400, "'seat' must name a player of this game.")
+    if not grant.table and seat != grant.seat:
+        mine = players[grant.seat] if grant.seat is not None and grant.seat < len(players) else "?"
+        raise ApiError(403, f"This phone is {mine}'s seat: it can only make {mine}'s moves.")
     given = body.get("given", [])
     if (
         not isinstance(given, list)
-        or len(given) > 12
+        or len(given) > MAX_GIVEN
         or not all(isinstance(g, int) and not isinstance(g, bool) and 1 <= g <= 20 for g in given)
     ):
         raise ApiError(400, "'given' lists the dice as whole numbers, for example [3, 5].")
@@ -223,6 +283,18 @@ def new_game() -> ResponseReturnValue:
         raise ApiError(400, "'roll_for_us' is true or false.")
     if roll_for_us:
         options["roll_for_us"] = True
+    chosen = body.get("options") or {}
+    if not isinstance(chosen, dict):
+        raise ApiError(400, "'options' is an object such as {\"rounds\": 8}.")
+    for name, value in chosen.items():
+        option = spec.options.get(name)
+        if option is None:
+            known = ", ".join(spec.options) or "none"
+            raise ApiError(400, f"{spec.title} has no option {name!r}; its options: {known}.")
+        try:
+            options[name] = option.check(name, value)
+        except ValueError as error:
+            raise ApiError(400, str(error)) from None
     seed = check_seed(body.get("seed"))
     table = companion().table
     header = table.default_header(seed)

@@ -100,9 +100,7 @@ def edge(app: ASGIApp, allowed: Iterable[str] | None = None) -> ASGIApp:
 def live_streams(flask_app: Flask, *, cap: int) -> LiveStreams:
     """The live-stream endpoint for the table, heartbeat and PIN the Flask app was made with."""
     found = flask_app.extensions["companion"]
-    return LiveStreams(
-        found.table, heartbeat=found.heartbeat_seconds, cap=cap, grant=found.pin.grant
-    )
+    return LiveStreams(found.table, heartbeat=found.heartbeat_seconds, cap=cap, grant=found.grant)
 
 
 def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> ASGIApp:

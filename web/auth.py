@@ -47,6 +47,14 @@ class ThrottledError(CompanionError):
         self.seconds = seconds
 
 
+SEAT_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L to misread
+SEAT_CODE_LENGTH = 6
+
+
+class WrongSeatCodeError(CompanionError):
+    """The seat code given is not one the tablet showed for this game."""
+
+
 def generate_pin() -> str:
     """Six digits: quick to type on a phone, and throttling makes guessing hopeless."""
     return f"{secrets.randbelow(10**6):06d}"
@@ -58,6 +66,7 @@ class Grant:
 
     expires: float
     seat: int | None = None
+    game_id: int | None = None  # a seat's token holds for the game it joined, no other
 
     @property
     def table(self) -> bool:
@@ -90,6 +99,7 @@ class TablePin:
         self._failures: dict[str, _Failures] = {}
         self._table_failures: deque[float] = deque()
         self._table_locked_until = 0.0
+        self._seat_codes: dict[str, tuple[int, int]] = {}  # code -> (game id, seat)
         self._lock = threading.Lock()
 
     def login(self, client: str, pin: str) -> str:
@@ -122,15 +132,48 @@ class TablePin:
             for client in list(self._failures)[:5_000]:
                 del self._failures[client]
 
-    def grant_seat(self, seat: int) -> str:
+    def grant_seat(self, seat: int, game_id: int | None = None) -> str:
         """A token for one seat (a player's phone): its own secrets, never the table's."""
         with self._lock:
-            return self._issue(self._clock(), seat)
+            return self._issue(self._clock(), seat, game_id)
 
-    def _issue(self, now: float, seat: int | None) -> str:
+    def _issue(self, now: float, seat: int | None, game_id: int | None = None) -> str:
         token = secrets.token_urlsafe(24)
-        self._grants[_key(token)] = Grant(now + self.token_seconds, seat)
+        self._grants[_key(token)] = Grant(now + self.token_seconds, seat, game_id)
         return token
+
+    def seat_code(self, game_id: int, seat: int) -> str:
+        """The code the tablet shows for one seat of one game (the same until a new game),
+        so a player whose phone forgot its token can scan it again."""
+        with self._lock:
+            for code, found in self._seat_codes.items():
+                if found == (game_id, seat):
+                    return code
+            code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
+            self._seat_codes[code] = (game_id, seat)
+            return code
+
+    def join(self, client: str, code: str) -> tuple[str, int, int]:
+        """A phone scanned a seat's code: a token for that seat of that game.
+
+        Guessing codes is throttled exactly like guessing the PIN (the same per-address
+        and per-table counts), so a seat code is no easier to guess than the PIN.
+        """
+        with self._lock:
+            now = self._clock()
+            record = self._failures.setdefault(client, _Failures())
+            wait = max(record.locked_until, self._table_locked_until) - now
+            if wait > 0:
+                raise ThrottledError(wait)
+            found = self._seat_codes.get(code.strip().upper())
+            if found is None:
+                self._failed(record, now)
+                raise WrongSeatCodeError(
+                    "That seat code is not one this table shows now: scan the seat's code on "
+                    "the tablet again (a new game gives new codes)."
+                )
+            game_id, seat = found
+            return self._issue(now, seat, game_id), seat, game_id
 
     def grant(self, token: str | None) -> Grant | None:
         """What ``token`` unlocks now; None for no token, an unknown or an expired one."""

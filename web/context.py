@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from flask import current_app
 
 from companion.table import Table
-from web.auth import TablePin
+from web.auth import Grant, TablePin
 
 
 class CameraView(Protocol):
@@ -32,6 +32,16 @@ class Companion:
 
     def devices(self) -> dict[str, str]:
         return self.device_status()
+
+    def grant(self, token: str | None) -> Grant | None:
+        """What ``token`` unlocks in the game being played now: a seat's token joined one
+        game, and means nothing once another game has started."""
+        found = self.pin.grant(token)
+        if found is None or found.seat is None:
+            return found
+        if found.game_id is not None and found.game_id != self.table.game_id:
+            return None
+        return found
 
 
 def companion() -> Companion:

@@ -35,6 +35,12 @@ def scoreboard() -> ResponseReturnValue:
     return render_template("index.html", boards=board_scripts(), styles=board_styles())
 
 
+@bp.get("/seat/<code>")
+def seat_page(code: str) -> ResponseReturnValue:
+    """A player's own phone: that seat's panel (the code in the address joins it)."""
+    return render_template("seat.html", boards=board_scripts(), styles=board_styles())
+
+
 @bp.get("/join.svg")
 def join_code() -> Response:
     """A QR code of this page's address, as the asking tablet reached it, for a second one."""

@@ -93,6 +93,43 @@ class BalanceReport(Generic[G]):
 
 
 @dataclass(frozen=True)
+class SetupOption:
+    """A choice the table makes when it starts a game (the page draws a field for it).
+
+    ``choices`` lists ``(value, label)`` pairs for a pick; without them the option is a
+    whole number from ``minimum`` to ``maximum``. The game's ``setup`` still checks the
+    value: this only tells the page and the API what to offer.
+    """
+
+    label: str
+    default: Any
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value if it is one this option takes; else ``ValueError`` with a sentence."""
+        if self.choices:
+            allowed = [v for v, _ in self.choices]
+            if value not in allowed:
+                raise ValueError(f"'{name}' is one of: {', '.join(allowed)}.")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"'{name}' is a whole number from {self.minimum} to {self.maximum}.")
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"'{name}' is a whole number from {self.minimum} to {self.maximum}.")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"label": self.label, "default": self.default}
+        if self.choices:
+            data["choices"] = [{"value": v, "label": label} for v, label in self.choices]
+        else:
+            data["minimum"], data["maximum"] = self.minimum, self.maximum
+        return data
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[G]):
     """A whole game: set-up, phases, the end condition and what players may see."""
 
@@ -129,6 +166,8 @@ class GameSpec(Generic[G]):
     # what the READ button means when the camera proposes nothing: (G, ctx, the camera's
     # notes by reading kind) -> the event to apply, or None ("nothing to read")
     on_read: Callable[[G, Ctx, Mapping[str, Any]], Event | None] | None = None
+    # choices made at the start beyond rules, players and "roll for us" (the page draws them)
+    options: Mapping[str, SetupOption] = field(default_factory=dict)
 
     @property
     def rules_default(self) -> str:

@@ -84,3 +84,35 @@ def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_
         assert "flipped" in (page.get_attribute("body", "class") or "")
         page.close()
     store.close()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_players_phone_page_has_no_violations(
+    name: str, browser: Browser, tmp_path: Path
+) -> None:
+    """The seat page a phone opens from its code, for every game (Rats draws its own panel;
+    the others list the seat's moves)."""
+    spec = GAMES[name]
+    players = ("Ann", "Bo", "Cy", "Di")[: max(spec.min_players, 3)]
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader(name, spec.rules_default, players, 7))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        tablet = browser.new_page()
+        tablet.goto(f"http://127.0.0.1:{port}")
+        unlock(tablet)
+        tablet.click("#seats-box summary")
+        address = tablet.locator(".seat-code a").first.get_attribute("href")
+        assert address is not None
+        context = browser.new_context(viewport=SIZES[1], bypass_csp=True)
+        phone = context.new_page()
+        phone.goto(address.replace("localhost", "127.0.0.1"))
+        phone.wait_for_function("document.body.dataset.seq !== undefined")
+        phone.add_script_tag(path=str(AXE))
+        found = phone.evaluate(
+            "async () => (await axe.run()).violations.map("
+            "(v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target).join(', ')}`)"
+        )
+        assert found == [], found
+        context.close()
+    store.close()

@@ -147,7 +147,9 @@ function render() {
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
   $("calibration-box").hidden = !unlocked;
+  $("seats-box").hidden = !unlocked || !state.game;
   document.body.dataset.game = state.game || "";
+  document.body.dataset.seq = String(state.seq || 0);  // tests wait for the page to catch up
   board().render(view);
   $("notes").replaceChildren(...(view.notes || []).map((n) => el("p", {}, n)));
   showHappened(view);
@@ -307,6 +309,39 @@ async function refreshCalibration() {
   image.src = `/calibration.jpg?t=${Date.now()}`;
 }
 
+// Each seat's join code for the players' phones (only an unlocked tablet may show them:
+// whoever scans a seat's code acts for that seat).
+async function showSeatCodes() {
+  try {
+    const data = await api("/api/seats");
+    $("seat-codes").replaceChildren(...data.seats.map((seat) => {
+      const picture = el("div", { class: "seat-qr", role: "img", "aria-label": `QR code for ${seat.name}'s phone` });
+      picture.innerHTML = seat.svg;  // the companion's own SVG (segno), never user input
+      return el("figure", { class: "seat-code" }, picture,
+        el("figcaption", {}, el("b", {}, seat.name), ` · code ${seat.code}`, el("br"), el("a", { href: seat.url }, seat.url)));
+    }));
+  } catch (error) { $("seat-codes").replaceChildren(el("p", {}, error.message)); }
+}
+
+// A game's own set-up choices (Rats: the deck, the rounds), drawn from /api/games.
+function optionFields(game) {
+  return Object.entries(game.options || {}).map(([name, option]) => {
+    const input = option.choices
+      ? el("select", { name, "data-option": name }, ...option.choices.map((c) => el("option", { value: c.value }, c.label)))
+      : el("input", { name, "data-option": name, type: "number", min: String(option.minimum), max: String(option.maximum), inputmode: "numeric" });
+    input.value = String(option.default);
+    return el("label", {}, `${option.label} `, input);
+  });
+}
+
+function chosenOptions() {
+  const options = {};
+  for (const input of $("ng-options").querySelectorAll("[data-option]")) {
+    options[input.dataset.option] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  return options;
+}
+
 function setup() {
   $("btn-next").addEventListener("click", () => send("/api/intent", { intent: "next" }));
   $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo" }));
@@ -314,6 +349,7 @@ function setup() {
   $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));
   $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
   $("join-box").addEventListener("toggle", () => { if ($("join-box").open) $("join-code").src = "/join.svg"; });
+  $("seats-box").addEventListener("toggle", () => { if ($("seats-box").open) showSeatCodes(); });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();
@@ -362,7 +398,7 @@ function setup() {
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
       players: split($("ng-players").value), colours: colours.length ? colours : undefined,
-      roll_for_us: $("ng-roll").checked });
+      roll_for_us: $("ng-roll").checked, options: chosenOptions() });
   });
   api("/api/games").then((data) => {
     const games = data.games;
@@ -370,6 +406,7 @@ function setup() {
       const game = games.find((g) => g.name === $("ng-game").value);
       $("ng-rules").replaceChildren(...game.rules.map((r) => el("option", { value: r }, r)));
       $("ng-rules").value = game.default_rules;
+      $("ng-options").replaceChildren(...optionFields(game));
     };
     $("ng-game").replaceChildren(...games.map((g) => el("option", { value: g.name }, g.title)));
     $("ng-game").addEventListener("change", fillRules);

@@ -1,8 +1,9 @@
 """Candidate moves for the tablet's buttons (the engine keeps only the legal ones).
 
-Dice entry, re-rolls, rat creation, physical cards and challenges have their own controls
-on the Rats board and on each phone (one tap per die, two per card), so they are not
-listed here: a button per die face or per card would bury the table in buttons.
+Dice entry, re-rolls, rat creation, cards and challenges have their own controls on the
+Rats board and on each phone (one tap per die, two per card), so they are not listed here:
+a button per die face or per card would bury the table in buttons, and a button per card
+of a phone-deck hand would show that secret hand to everyone watching the tablet.
 """
 
 from __future__ import annotations
@@ -36,15 +37,10 @@ def choices(game: Rats, ctx: Ctx) -> list[dict[str, Any]]:
     if ctx.over:
         return []
     found: list[dict[str, Any]] = []
-    for seat in over_limit(game):
-        rat = game.rats[seat]
-        if game.deck_mode == PHONE:
-            found += [
-                _choice(seat, "discard", f"{rat.title}: discard {short(c)}", card=c)
-                for c in rat.hand
-            ]
-        else:
-            found.append(_choice(seat, "discard", f"{rat.title}: discard a card", card="2c"))
+    if game.deck_mode != PHONE:  # a phone deck's hands are secret: played from the phones
+        for seat in over_limit(game):
+            label = f"{game.title(seat)}: discard a card"
+            found.append(_choice(seat, "discard", label, card="2c"))
     if ctx.phase == "tunnel":
         found += _tunnel(game, ctx)
     elif ctx.phase == "nest":
@@ -81,10 +77,6 @@ def _tunnel(game: Rats, ctx: Ctx) -> list[dict[str, Any]]:
     rat = game.rats[seat]
     found: list[dict[str, Any]] = []
     if turn.stage == CARD:
-        if game.deck_mode == PHONE:
-            found += [
-                _choice(seat, "play", f"{rat.title} plays {short(c)}", card=c) for c in rat.hand
-            ]
         found.append(_choice(seat, "skip", f"{rat.title} skips (no card)"))
     elif turn.stage == BURROW:
         found.append(

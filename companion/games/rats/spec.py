@@ -7,12 +7,20 @@ from typing import Any
 
 from companion.engine.readings import DICE
 from companion.engine.rng import Draws
-from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.spec import (
+    BalanceReport,
+    GameSpec,
+    MoveSpec,
+    Outcome,
+    PhaseSpec,
+    SetupOption,
+    TurnOrder,
+)
 from companion.engine.state import Ctx
 from companion.games.rats import bot, nest, poker, setup, table, tunnel
 from companion.games.rats.choices import choices
 from companion.games.rats.deck import buy_card, drop
-from companion.games.rats.model import RULE_SETS, Rats
+from companion.games.rats.model import DEFAULT_ROUNDS, PHONE, PHYSICAL, RULE_SETS, Rats
 from companion.games.rats.view import prompt, render, view
 
 NAME = "rats"
@@ -122,4 +130,12 @@ SPEC: GameSpec[Rats] = GameSpec(
     board=NAME,
     readings={DICE: table.read_dice},
     cues=table.cues,
+    options={
+        "deck": SetupOption(
+            "Tunnel cards",
+            PHYSICAL,
+            choices=((PHYSICAL, "our own deck of cards"), (PHONE, "dealt to each phone")),
+        ),
+        "rounds": SetupOption("Rounds", DEFAULT_ROUNDS, minimum=1, maximum=setup.MAX_ROUNDS),
+    },
 )

@@ -1,0 +1,130 @@
+// A player's phone: the seat it joined with the tablet's code, that seat's secrets (a
+// phone-deck hand, a secret allocation) and only the moves that seat may make. The game's
+// board module draws the panel (`phone(view, panel, seat)`); a game without one still gets
+// the seat's legal moves as buttons.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const Boards = window.Boards || (window.Boards = {});
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const storageKey = `seat:${code}`;
+let state = null;
+let token = localStorage.getItem(storageKey) || "";
+let source = null;
+let lastNotes = "";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function toast(message) {
+  const box = $("toast");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 5000);
+}
+
+async function api(path, body) {
+  const headers = token ? { "X-Table-Token": token } : {};
+  const options = body === undefined ? { headers } : {
+    method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, headers), body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
+  if (!response.ok) throw Object.assign(new Error(data.error || "Something went wrong."), { status: response.status });
+  return data;
+}
+
+async function send(path, body) {
+  try {
+    const data = await api(path, body);
+    if (data.state) { state = Object.assign({}, state, data.state); render(); }
+    return true;
+  } catch (error) {
+    if (error.status === 401) { forget(); return false; }
+    toast(error.message);
+    return false;
+  }
+}
+
+function forget() {
+  token = "";
+  localStorage.removeItem(storageKey);
+  $("seat-title").textContent = "Not joined";
+  $("prompt").textContent = "This phone's seat has ended (a new game gives new codes): scan your seat's code on the tablet again.";
+  $("mine").replaceChildren();
+}
+
+async function join() {
+  if (token) return true;
+  try {
+    const data = await api("/api/join", { code });
+    token = data.token;
+    localStorage.setItem(storageKey, token);
+    return true;
+  } catch (error) {
+    $("seat-title").textContent = "Not joined";
+    $("prompt").textContent = error.message;
+    return false;
+  }
+}
+
+function render() {
+  if (!state) return;
+  const seat = state.seat;
+  if (seat === null || seat === undefined) { forget(); return; }
+  const view = state.view || {};
+  const name = (state.players || [])[seat] || "";
+  $("seat-title").textContent = `${name} · ${state.title}`;
+  $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
+  $("prompt").textContent = state.prompt || "";
+  document.body.dataset.game = state.game || "";
+  document.body.dataset.seq = String(state.seq || 0);  // tests wait for the page to catch up
+  const notes = (view.notes || []).join(" ");
+  if (notes && notes !== lastNotes) {
+    lastNotes = notes;
+    $("happened").textContent = notes;
+    $("happened").hidden = false;
+  }
+  const board = Boards[state.board];
+  const drawn = board && board.phone ? board.phone(view, $("mine"), seat) : false;
+  if (!drawn) $("mine").replaceChildren(el("p", {}, `You are ${name}. Your moves appear below when it is your turn.`));
+  const mine = drawn ? [] : (state.legal || []).filter((c) => c.seat === seat);
+  $("seat-choices").replaceChildren(...mine.map((c) => el("button", { type: "button", class: "big",
+    onclick: () => send("/api/move", { seat: c.seat, name: c.name, args: c.args }) }, c.label)));
+  $("seat-choices").hidden = mine.length === 0;
+}
+
+async function refresh() {
+  try {
+    state = await api("/api/state");
+    render();
+  } catch (error) {
+    if (error.status === 401) forget(); else toast(error.message);
+  }
+}
+
+function connect() {
+  if (source) source.close();
+  source = new EventSource(`/api/stream?token=${encodeURIComponent(token)}`);
+  source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
+  source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
+  source.addEventListener("change", (message) => {
+    const data = JSON.parse(message.data);
+    state = Object.assign({}, state, data.state);
+    render();
+  });
+  source.addEventListener("reset", refresh);
+  source.addEventListener("end", () => { source.close(); refresh().then(connect); });
+}
+
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+join().then((joined) => { if (joined) refresh().then(connect); });
