@@ -33,6 +33,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.side_faces import side_faces
+
 # The close-up classifier's logits are divided by this before its confidence is used
 # (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
 # Fitted by ``make calibrate-dice`` (``training.calibrate_dice``) on the "calibrate" part
@@ -44,8 +46,9 @@ FACE_TEMPERATURE = 1.3
 # Dice whose confidence is at least this are accepted without asking the player. Picked
 # by ``make calibrate-dice`` on the "pick" part (neither the detector nor the temperature
 # fit used it): the lowest threshold with no accepted error (phantom dice included) and no
-# roll applied wrong was 0.72 there, but never below 0.85, because on photos of the same
-# kind nobody here has (issue 17) dice rated 0.85-0.95 were right only ~90 % of the time.
+# roll applied wrong was 0.5 there (0.72 before side faces were dropped), but never below
+# 0.85, because on photos of the same kind nobody here has (issue 17) dice rated
+# 0.85-0.95 were right only ~90 % of the time.
 # Figures on the untouched "report" part: ``companion dice eval DIR --part report``.
 AUTO_ACCEPT = 0.85
 
@@ -218,12 +221,13 @@ class DiceReader:
             return []
         crops = [face_crop(work, (c.x, c.y), c.size) for c in candidates]
         second = self.face_probabilities(crops)
-        dice = []
+        kept = []
         for candidate, faces in zip(candidates, second, strict=True):
             die = judge(candidate, faces, scale, self.temperature)
             if die is not None:
-                dice.append(die)
-        return dice
+                kept.append((candidate, die))
+        sides = side_faces(work, [(c.x, c.y, c.size) for c, _ in kept])
+        return [die for index, (_, die) in enumerate(kept) if index not in sides]
 
 
 def judge(

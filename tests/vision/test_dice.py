@@ -62,16 +62,16 @@ def test_photo_reads_every_die_it_should(name: str, values: list[int] | None) ->
 def test_whole_folder_accuracy_stays_above_floor() -> None:
     """Guards the shipped models against a bad retrain (whole folder, mostly seen photos).
 
-    Today: dice_accuracy 0.979, coverage 0.934, confident_accuracy 0.9954 counting accepted
-    phantom dice as errors (4 accepted errors: a die labelled 6 that shows 5 and 3 side
-    faces of tilted dice), 7 false dice, one roll of 200 applied wrong.
+    Today: dice_accuracy 0.979, coverage 0.934, confident_accuracy 0.9966 counting accepted
+    phantom dice as errors (3 accepted errors: a die labelled 6 that shows 5 and two real
+    dice nobody labelled), 2 false dice (those two), one roll of 200 applied wrong.
     """
     figures = evaluate(DATA).figures()
     assert figures["images"] == 200
     assert figures["dice_accuracy"] >= 0.97
     assert figures["confident_accuracy"] >= 0.99
     assert figures["coverage"] >= 0.90
-    assert figures["false_dice"] <= 15
+    assert figures["false_dice"] <= 4
     assert figures["rolls_applied_wrong"] <= 1
 
 
