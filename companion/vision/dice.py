@@ -22,6 +22,7 @@ are applied without asking.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from dataclasses import dataclass
@@ -69,6 +70,21 @@ DUPLICATE_GAP = 0.65
 # Frames are reduced to this longest side before reading: dice in a board-game camera
 # view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
 WORK_SIDE = 640
+
+# When the first look finds dice smaller than SMALL pixels (a top face under ~40 px) and
+# the camera gave more pixels than WORK_SIDE, the region holding them is read again so a
+# die is about
+# CLOSE_SIZE pixels (its top face >= 40 px; the networks read 25-100 px dice best), never
+# beyond the camera's own resolution. The first look locates dice with the lower COARSE
+# threshold (a die of ~10 px there is found, if at all, only faintly), the region is their
+# bounding box grown by REGION_MARGIN die sizes (dice beside them the first look missed),
+# at most REGION_PIXELS are read (~3x a 640x480 frame), and only if FINER times finer.
+SMALL = 25.0
+CLOSE_SIZE = 48.0
+COARSE = 0.2
+REGION_MARGIN = 2.0
+REGION_PIXELS = 1_000_000
+FINER = 1.25
 
 # The network's grid: one cell per STRIDE pixels; inputs are padded to a multiple of
 # PAD (its coarsest stride). Channels: die-here logit, six face logits, centre offset
@@ -212,22 +228,89 @@ class DiceReader:
         return result
 
     def read(self, frame: Image) -> list[Die]:
-        """Every die in a BGR frame, with its value (or None) and confidence."""
+        """Every die in a BGR frame, with its value (or None) and confidence.
+
+        The whole frame is looked at once at WORK_SIDE; when that shows the dice are small
+        there and the camera gave more pixels, the region holding them is looked at again
+        at up to the camera's own resolution (``closer_look``). Each die is then cut out
+        of the full-resolution frame, so the close-up sees every pixel the camera took.
+        """
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("The dice reader needs a colour (BGR) frame.")
         work, scale = _work_image(frame)
-        candidates = find_candidates(self.grid(work), work.shape[:2])
+        grid = self.grid(work)
+        candidates = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
+        region = closer_look(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
+        if region is not None:
+            closer = self._read_region(frame, region)
+            if closer:
+                candidates = closer
         if not candidates:
             return []
-        crops = [face_crop(work, (c.x, c.y), c.size) for c in candidates]
+        crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
         second = self.face_probabilities(crops)
         kept = []
         for candidate, faces in zip(candidates, second, strict=True):
-            die = judge(candidate, faces, scale, self.temperature)
+            die = judge(candidate, faces, 1.0, self.temperature)
             if die is not None:
                 kept.append((candidate, die))
-        sides = side_faces(work, [(c.x, c.y, c.size) for c, _ in kept])
+        sides = side_faces(frame, [(c.x, c.y, c.size) for c, _ in kept])
         return [die for index, (_, die) in enumerate(kept) if index not in sides]
+
+    def _read_region(self, frame: Image, region: Region) -> list[Candidate]:
+        """The whole-frame network's finds in one region, in frame pixels."""
+        left, top, right, bottom = region.box
+        size = (round((right - left) * region.zoom), round((bottom - top) * region.zoom))
+        part = frame[top:bottom, left:right]
+        image = cv2.resize(part, size, interpolation=cv2.INTER_AREA if region.zoom < 1 else 1)
+        padded = _padded(image)
+        finds = find_candidates(self.grid(padded), image.shape[:2])
+        return [
+            dataclasses.replace(c, x=left + c.x, y=top + c.y)
+            for c in (_rescaled(c, region.zoom) for c in finds)
+        ]
+
+
+@dataclass(frozen=True)
+class Region:
+    """Where a second, closer look goes: a box (left, top, right, bottom) in frame pixels
+    and the zoom (frame pixels to looked-at pixels, at most 1: never beyond the camera's)."""
+
+    box: tuple[int, int, int, int]
+    zoom: float
+
+
+def closer_look(frame: Image, scale: float, coarse: list[Candidate]) -> Region | None:
+    """The region to read again at a finer scale, or None when the first look suffices.
+
+    ``coarse`` are the first look's finds (at a low threshold, so that dice too small to
+    read are still located; working-image pixels). The region is their bounding box grown
+    by REGION_MARGIN die sizes, looked at so a die is about CLOSE_SIZE pixels, never above
+    the camera's resolution and within REGION_PIXELS. None when the dice are not SMALL in
+    the first look, or when the closer look would be hardly finer.
+    """
+    if not coarse or scale >= 1.0:
+        return None
+    sizes = sorted(c.size / scale for c in coarse)
+    typical = sizes[len(sizes) // 2]
+    margin = REGION_MARGIN * sizes[-1]
+    height, width = frame.shape[:2]
+    left = max(0, int(min(c.x for c in coarse) / scale - margin))
+    top = max(0, int(min(c.y for c in coarse) / scale - margin))
+    right = min(width, int(max(c.x for c in coarse) / scale + margin) + 1)
+    bottom = min(height, int(max(c.y for c in coarse) / scale + margin) + 1)
+    zoom = min(1.0, CLOSE_SIZE / typical)
+    zoom = min(zoom, math.sqrt(REGION_PIXELS / ((right - left) * (bottom - top))))
+    if typical * scale >= SMALL or zoom < FINER * scale:
+        return None
+    return Region((left, top, right, bottom), zoom)
+
+
+def _rescaled(candidate: Candidate, scale: float) -> Candidate:
+    """A find in pixels of an image ``scale`` times the frame, in frame pixels."""
+    return dataclasses.replace(
+        candidate, x=candidate.x / scale, y=candidate.y / scale, size=candidate.size / scale
+    )
 
 
 def judge(
@@ -283,11 +366,16 @@ def _work_image(frame: Image) -> tuple[Image, float]:
     if scale < 1.0:
         size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
         work = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
-    h, w = work.shape[:2]
+    return _padded(work), scale
+
+
+def _padded(image: Image) -> Image:
+    """The image padded (by edge replication) on the right and bottom to a multiple of PAD."""
+    h, w = image.shape[:2]
     bottom, right = -h % PAD, -w % PAD
     if bottom or right:
-        work = cv2.copyMakeBorder(work, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
-    return work, scale
+        image = cv2.copyMakeBorder(image, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
+    return image
 
 
 def _softmax(logits: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -18,6 +18,7 @@ from companion.vision.dice import (
     Candidate,
     DiceReader,
     Die,
+    closer_look,
     judge,
     read_dice,
     temper,
@@ -358,3 +359,46 @@ def test_cli_read_json_lists_dice() -> None:
     result = CliRunner().invoke(dice_cli, ["read", str(image), "--json"])
     assert result.exit_code == 0, result.output
     assert isinstance(json.loads(result.stdout), list)
+
+
+# ----------------------------------------------------------------------- large frames
+
+
+def _large_frame(side: int, values: list[int]) -> np.ndarray:
+    """A 4032x3024 phone photo of a small group of dice, each ``side`` px: at the reader's
+    640 px first look they are side / 6.3 px, too small to be read there."""
+    rng = np.random.default_rng(2)
+    frame = np.full((3024, 4032, 3), (150, 160, 165), np.uint8)
+    frame += rng.integers(0, 8, frame.shape, dtype=np.uint8)
+    colours = [(WHITE, BLACK), (RED, WHITE), ((30, 30, 30), WHITE)]
+    for i, value in enumerate(values):
+        centre = (
+            round(1800 + (i % 4 - 1.5) * side * 2.2),
+            round(1500 + (i // 4 - 0.5) * side * 2.4),
+        )
+        body, pip = colours[i % 3]
+        _draw_die(frame, centre, value, side, 11.0 * i, body, pip)
+    return frame
+
+
+def test_dice_too_small_for_the_first_look_are_read_at_the_cameras_resolution() -> None:
+    """70 px dice in a 4032x3024 frame are 11 px at 640: the first look alone saw one
+    unreadable blob where the eight dice are."""
+    values = [1, 1, 2, 2, 3, 3, 5, 6]
+    found = read_dice(_large_frame(70, values))
+    assert sorted(d.value or 0 for d in found) == values
+    assert all(d.confidence >= AUTO_ACCEPT for d in found)
+    assert all(abs(d.size - 70) < 25 for d in found), "sizes in the frame's own pixels"
+
+
+def test_the_closer_look_is_a_region_never_beyond_the_cameras_pixels() -> None:
+    frame = _large_frame(70, [4, 5])
+    coarse = [Candidate(280.0, 238.0, 12.0, 0.4, np.full(6, 1 / 6))]
+    region = closer_look(frame, 640 / 4032, coarse)
+    assert region is not None and region.zoom <= 1.0
+    left, top, right, bottom = region.box
+    assert left < 280 * 6.3 < right and top < 238 * 6.3 < bottom
+    assert (right - left) * (bottom - top) < frame.shape[0] * frame.shape[1] / 10
+    assert closer_look(frame[:480, :640], 1.0, coarse) is None, "a small frame is read whole"
+    big = [Candidate(280.0, 238.0, 60.0, 0.9, np.full(6, 1 / 6))]
+    assert closer_look(frame, 640 / 4032, big) is None, "dice big enough at 640 px"
