@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice
+.PHONY: run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice
 
 # On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
 # as the installer's does; elsewhere it is a plain venv.
@@ -67,6 +67,11 @@ check-dice: $(TRAIN_PY)
 		--batch 64 --out build/holdout/dice_face.onnx
 	$(TRAIN_PY) -m training.holdout --holdout 0.25 $(DICE_MODELS)/dice_net.onnx \
 		build/holdout/dice_face.onnx
+
+# Fit the confidence's temperature and pick AUTO_ACCEPT with the shipped models (no torch,
+# seconds), each on its own part of the photos (companion/vision/dice_split.py).
+calibrate-dice: $(STAMP)
+	$(BIN)/python -m training.calibrate_dice
 
 screenshots: $(STAMP)
 	SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py -k full_round

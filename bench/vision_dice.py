@@ -2,7 +2,9 @@
 
     python bench/vision_dice.py [DATA_DIR]
 
-Speed is measured on the labelled photos resized to 640x480 and 1280x960, single-threaded
+Speed is measured on the labelled photos resized to 640x480, 1280x960 and 4032x3024 (a
+phone photo; each is resized just before it is read, and only the read is timed),
+single-threaded
 (``cv2.setNumThreads(1)``) because the Pi also runs the game and the web server. Times are
 process CPU time, so a busy development machine does not inflate them.
 """
@@ -19,21 +21,52 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import read_dice
-from companion.vision.dice_eval import evaluate, load_labels
+from companion.vision.dice_eval import (
+    ImageResult,
+    LabelledDie,
+    Report,
+    evaluate,
+    load_labels,
+    match,
+)
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dice"
-SIZES = ((640, 480), (1280, 960))
+SIZES = ((640, 480), (1280, 960), (4032, 3024))
+# The labelled photos enlarged this many times hold small dice in a big frame, as a camera
+# mounted high would: the reader's closer look (``closer_look``) then reads them again at
+# the frame's resolution. Enlarged photos add no detail, so this checks the closer look
+# does no harm; whether it helps is measured on drawn frames (tests/vision/test_dice.py).
+ENLARGE = 2.0
 
 
-def time_reads(frames: list[np.ndarray]) -> tuple[float, float]:
-    """Median and 95th percentile milliseconds of read_dice over the frames."""
+def time_reads(photos: list[np.ndarray], size: tuple[int, int]) -> tuple[float, float]:
+    """Median and 95th percentile milliseconds of read_dice over the photos at ``size``."""
     times = []
-    for frame in frames:
+    for photo in photos:
+        frame = cv2.resize(photo, size, interpolation=cv2.INTER_LINEAR)
         start = time.process_time()
         read_dice(frame)
         times.append((time.process_time() - start) * 1000.0)
     times.sort()
     return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
+
+
+def enlarged_figures(data: Path, factor: float) -> dict[str, object]:
+    """The evaluation figures on the labelled photos enlarged ``factor`` times (cubic)."""
+    results = []
+    for name, labelled in load_labels(data / "labels.json"):
+        photo = cv2.imread(str(data / "images" / name))
+        frame = cv2.resize(photo, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+        boxes = [
+            LabelledDie(
+                d.value,
+                (d.box[0] * factor, d.box[1] * factor, d.box[2] * factor, d.box[3] * factor),
+            )
+            for d in labelled
+        ]
+        found = read_dice(frame)
+        results.append(ImageResult(name, boxes, found, match(boxes, found), 0.0))
+    return Report(results).figures()
 
 
 def main() -> None:
@@ -45,10 +78,11 @@ def main() -> None:
     read_dice(photos[0])  # load the model outside the timing
     speed = {}
     for width, height in SIZES:
-        frames = [cv2.resize(p, (width, height), interpolation=cv2.INTER_LINEAR) for p in photos]
-        median, p95 = time_reads(frames)
+        median, p95 = time_reads(photos, (width, height))
         print(f"{width}x{height}: median {median:.1f} ms, p95 {p95:.1f} ms per frame")
         speed[f"{width}x{height}"] = {"median": round(median, 1), "p95": round(p95, 1)}
+    enlarged = enlarged_figures(data, ENLARGE)
+    print(f"photos enlarged {ENLARGE:g}x: {json.dumps(enlarged)}")
     figures = evaluate(data).figures()
     print(json.dumps({"ms": speed, **figures}))
 

@@ -35,10 +35,11 @@ from torch import nn
 from torch.nn import functional
 
 from companion.vision import dice as dice_net
+from companion.vision import dice_split
 from hardware import simulator
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
-SEED = 0
+SEED = dice_split.SEED
 CROP = 256  # training crops; a multiple of the network's coarsest stride (16)
 CELL = dice_net.STRIDE
 
@@ -330,16 +331,11 @@ def export(model: DiceNet, path: Path) -> None:
 
 
 def split(frames: list[Frame], share: float, seed: int) -> tuple[list[Frame], list[Frame]]:
-    """Hold out a share of the photos of each source, by image."""
-    rng = np.random.default_rng(seed)
-    train_part, held = [], []
-    for source in sorted({f.name.split("_")[0] for f in frames}):
-        group = [f for f in frames if f.name.split("_")[0] == source]
-        order = rng.permutation(len(group))
-        cut = round(share * len(group))
-        held += [group[i] for i in order[:cut]]
-        train_part += [group[i] for i in order[cut:]]
-    return train_part, held
+    """Hold out a share of the photos of each source, by image (``dice_split.hold_out``,
+    shared with the reader's tools so they know which photos the trainers left out)."""
+    kept, held = dice_split.hold_out([f.name for f in frames], share, seed)
+    by_name = {f.name: f for f in frames}
+    return [by_name[n] for n in kept], [by_name[n] for n in held]
 
 
 def main() -> None:

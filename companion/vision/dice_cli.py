@@ -15,6 +15,7 @@ import cv2
 
 from companion.vision.dice import AUTO_ACCEPT, read_dice
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
+from companion.vision.dice_split import PARTS
 
 
 @click.group(name="dice")
@@ -55,6 +56,21 @@ def read_command(image: Path, as_json: bool) -> None:
         )
 
 
+# What each part of the shared folder is, printed with its figures so a number is never
+# quoted without the photos it was measured on (see companion/vision/dice_split.py).
+MEASURED_ON = {
+    None: "all photos of the folder (for the shared folder: the detector trained on 3/4 of "
+    "them and the close-up classifier on all of them)",
+    "train": "photos both networks trained on",
+    "calibrate": "photos the detector never saw and the temperature was fitted on "
+    "(the close-up classifier trained on them)",
+    "pick": "photos the detector never saw and AUTO_ACCEPT was picked on "
+    "(the close-up classifier trained on them)",
+    "report": "photos the detector never saw and neither calibration nor AUTO_ACCEPT used "
+    "(the close-up classifier trained on them)",
+}
+
+
 @dice.command(name="eval")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
@@ -64,16 +80,31 @@ def read_command(image: Path, as_json: bool) -> None:
     default=None,
     help="labels.json to use (default: FOLDER/labels.json).",
 )
-def eval_command(folder: Path, labels_file: Path | None) -> None:
+@click.option(
+    "--part",
+    type=click.Choice(PARTS),
+    default=None,
+    help="Score only this part of the shared folder (see companion/vision/dice_split.py).",
+)
+@click.option(
+    "--auto-accept",
+    type=click.FloatRange(0.0, 1.0),
+    default=AUTO_ACCEPT,
+    show_default=True,
+    help="Confidence at which a die counts as applied without asking.",
+)
+def eval_command(
+    folder: Path, labels_file: Path | None, part: str | None, auto_accept: float
+) -> None:
     """Score the reader on the labelled photos in FOLDER."""
     report = Report()
     try:
-        total = count_images(folder, labels_file)
+        total = count_images(folder, labels_file, part)
     except LabelsError as error:
         click.secho(f"Error: {error}", fg="red", err=True)
         sys.exit(2)
     with click.progressbar(length=total, label="reading dice", file=sys.stderr) as bar:
-        for result in iter_results(folder, labels_file):
+        for result in iter_results(folder, labels_file, part=part):
             report.results.append(result)
             bar.update(1)
     click.echo("confusion (rows: labelled value; columns: read value)")
@@ -86,7 +117,8 @@ def eval_command(folder: Path, labels_file: Path | None) -> None:
         labelled = sorted(d.value for d in result.labelled)
         read = sorted((d.value for d in result.found), key=lambda v: (v is None, v or 0))
         click.echo(f"  {result.errors:>3}  {result.file}: {labelled} -> {read}")
-    click.echo(json.dumps(report.figures()))
+    click.echo(f"measured on: {MEASURED_ON[part]}")
+    click.echo(json.dumps({"part": part or "all", **report.figures(auto_accept)}))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 
 from companion.errors import CompanionError
+from companion.vision import dice_split
 from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
 
 # Grow each labelled box by this share of its longer side (at least MIN_MARGIN_PX) when
@@ -73,22 +74,42 @@ class Report:
         return table
 
     def figures(self, auto_accept: float = AUTO_ACCEPT) -> dict[str, Any]:
-        """The summary dict: accuracies, coverage, false dice and median speed.
+        """The summary dict: accuracies, coverage, errors a player would see, rolls, speed.
 
-        ``auto_accept`` may be changed to see coverage and confident accuracy at another
-        threshold (how the shipped one was chosen)."""
+        ``auto_accept`` may be changed to see the figures at another threshold (how the
+        shipped one was chosen). An accepted die counts as an accepted error when it reads
+        a wrong value *or* matches no labelled die at all (a phantom, e.g. the side face of
+        a tilted die): the player sees both as a wrong roll. A roll is one photo; it is
+        applied without asking only when the count is right (the labelled count stands
+        for the count the game expects) and every die is accepted, and it is applied right
+        only when, besides, every labelled die was found and read right.
+        """
         labelled = right = accepted = accepted_right = false_dice = counts_ok = 0
+        accepted_false = rolls_right = rolls_wrong = 0
         for result in self.results:
             labelled += len(result.labelled)
             false_dice += len(result.found) - len(result.pairs)
             counts_ok += len(result.found) == len(result.labelled)
+            paired = {fi for _, fi in result.pairs}
+            accepted_false += sum(
+                1
+                for fi, die in enumerate(result.found)
+                if fi not in paired and _accepted(die, auto_accept)
+            )
+            all_right = len(result.pairs) == len(result.labelled)
             for li, fi in result.pairs:
                 die = result.found[fi]
                 ok = die.value == result.labelled[li].value
                 right += ok
-                if die.value is not None and die.confidence >= auto_accept:
+                all_right = all_right and ok
+                if _accepted(die, auto_accept):
                     accepted += 1
                     accepted_right += ok
+            applied = len(result.found) == len(result.labelled) and all(
+                _accepted(die, auto_accept) for die in result.found
+            )
+            rolls_right += applied and all_right
+            rolls_wrong += applied and not all_right
         images = len(self.results)
         return {
             "images": images,
@@ -97,7 +118,12 @@ class Report:
             "count_accuracy": round(counts_ok / max(1, images), 4),
             "false_dice": false_dice,
             "coverage": round(accepted / max(1, labelled), 4),
-            "confident_accuracy": round(accepted_right / max(1, accepted), 4),
+            "confident_accuracy": round(accepted_right / max(1, accepted + accepted_false), 4),
+            "accepted_wrong": accepted - accepted_right + accepted_false,
+            "accepted_false_dice": accepted_false,
+            "rolls_applied_right": rolls_right,
+            "rolls_applied_wrong": rolls_wrong,
+            "rolls_asked": images - rolls_right - rolls_wrong,
             "auto_accept": auto_accept,
             "ms_per_image": round(statistics.median(r.ms for r in self.results), 2)
             if self.results
@@ -108,6 +134,11 @@ class Report:
         """Images with the most errors first, to look at by eye."""
         ranked = sorted(self.results, key=lambda r: r.errors, reverse=True)
         return [r for r in ranked[:count] if r.errors > 0]
+
+
+def _accepted(die: Die, auto_accept: float) -> bool:
+    """Whether the reader would apply this die without asking the player."""
+    return die.value is not None and die.confidence >= auto_accept
 
 
 class LabelsError(CompanionError, ValueError):
@@ -166,10 +197,29 @@ def match(labelled: list[LabelledDie], found: list[Die]) -> list[tuple[int, int]
     return pairs
 
 
+def select(
+    images: list[tuple[str, list[LabelledDie]]], part: str | None
+) -> list[tuple[str, list[LabelledDie]]]:
+    """The images of one part of the folder (``dice_split.PARTS``), or all for None.
+
+    Parts are drawn from the file names in the order of the labels file, so they are the
+    trainers' own only for the shared folder's complete labels.json.
+    """
+    if part is None:
+        return images
+    if part not in dice_split.PARTS:
+        raise LabelsError(
+            f"There is no part {part!r}: choose one of {', '.join(dice_split.PARTS)}."
+        )
+    chosen = dice_split.parts([name for name, _ in images])
+    return [(name, dice) for name, dice in images if chosen[name] == part]
+
+
 def iter_results(
     folder: Path,
     labels_file: Path | None = None,
     reader: Callable[[Any], list[Die]] = read_dice,
+    part: str | None = None,
 ) -> Iterator[ImageResult]:
     """Run the reader on each labelled image (one core, as on the Pi) and match.
 
@@ -178,7 +228,7 @@ def iter_results(
     cv2.setNumThreads(1)
     labels_path = labels_file or folder / "labels.json"
     image_dir = folder / "images" if (folder / "images").is_dir() else folder
-    for name, labelled in load_labels(labels_path):
+    for name, labelled in select(load_labels(labels_path), part):
         frame = cv2.imread(str(image_dir / name))
         if frame is None:
             raise FileNotFoundError(image_dir / name)
@@ -188,11 +238,11 @@ def iter_results(
         yield ImageResult(name, labelled, found, match(labelled, found), ms)
 
 
-def count_images(folder: Path, labels_file: Path | None = None) -> int:
+def count_images(folder: Path, labels_file: Path | None = None, part: str | None = None) -> int:
     """How many images an evaluation will read, for a progress bar."""
-    return len(load_labels(labels_file or folder / "labels.json"))
+    return len(select(load_labels(labels_file or folder / "labels.json"), part))
 
 
-def evaluate(folder: Path, labels_file: Path | None = None) -> Report:
-    """Evaluate the reader on every labelled image of a folder."""
-    return Report(list(iter_results(folder, labels_file)))
+def evaluate(folder: Path, labels_file: Path | None = None, part: str | None = None) -> Report:
+    """Evaluate the reader on every labelled image of a folder (or of one part of it)."""
+    return Report(list(iter_results(folder, labels_file, part=part)))

@@ -18,11 +18,14 @@ from companion.vision.dice import (
     Candidate,
     DiceReader,
     Die,
+    closer_look,
     judge,
     read_dice,
+    temper,
 )
 from companion.vision.dice_cli import dice as dice_cli
-from companion.vision.dice_eval import evaluate, load_labels
+from companion.vision.dice_eval import ImageResult, LabelledDie, Report, evaluate, load_labels
+from companion.vision.dice_split import PARTS, hold_out, parts
 from companion.vision.stabiliser import DiceStabiliser
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice"
@@ -58,17 +61,19 @@ def test_photo_reads_every_die_it_should(name: str, values: list[int] | None) ->
 
 @needs_data
 def test_whole_folder_accuracy_stays_above_floor() -> None:
-    """Guards the shipped models against a bad retrain: the issue's targets on this folder.
+    """Guards the shipped models against a bad retrain (whole folder, mostly seen photos).
 
-    Today: dice_accuracy 0.979, confident_accuracy 0.9989 at coverage 0.955 (its one
-    auto-accepted "error" is a die labelled 6 that shows 5), 7 false dice.
+    Today: dice_accuracy 0.979, coverage 0.934, confident_accuracy 0.9966 counting accepted
+    phantom dice as errors (3 accepted errors: a die labelled 6 that shows 5 and two real
+    dice nobody labelled), 2 false dice (those two), one roll of 200 applied wrong.
     """
     figures = evaluate(DATA).figures()
     assert figures["images"] == 200
     assert figures["dice_accuracy"] >= 0.97
-    assert figures["confident_accuracy"] >= 0.995
+    assert figures["confident_accuracy"] >= 0.99
     assert figures["coverage"] >= 0.90
-    assert figures["false_dice"] <= 15
+    assert figures["false_dice"] <= 4
+    assert figures["rolls_applied_wrong"] <= 1
 
 
 @needs_data
@@ -222,6 +227,72 @@ def test_a_die_neither_look_can_read_has_no_value() -> None:
     assert die is not None and die.value is None
 
 
+def test_temperature_changes_how_sure_never_what_is_read() -> None:
+    """Calibration softens the confidence; the value and the veto stay the models' own."""
+    second = np.array([0.02, 0, 0, 0, 0.9, 0.05, 0.03])
+    sharp = judge(_candidate(0.9, SURE_FOUR), second, scale=1.0, temperature=1.0)
+    soft = judge(_candidate(0.9, SURE_FOUR), second, scale=1.0, temperature=2.0)
+    assert sharp is not None and soft is not None
+    assert sharp.value == soft.value == 4
+    assert soft.confidence < sharp.confidence
+    probabilities = np.array([[0.1, 0.2, 0.7], [0.5, 0.3, 0.2]])
+    for t in (0.5, 1.3, 3.0):
+        tempered = temper(probabilities, t)
+        assert np.allclose(tempered.sum(axis=1), 1.0)
+        assert (tempered.argmax(axis=1) == probabilities.argmax(axis=1)).all()
+    assert np.allclose(temper(probabilities, 1.0), probabilities)
+
+
+# ----------------------------------------------------------------------- evaluation
+
+
+def _result(labelled: list[int], found: list[tuple[int | None, float]]) -> ImageResult:
+    """Labelled dice in a row 100 px apart; found dice on them in order, extras beyond."""
+    dice = [LabelledDie(v, (100.0 * i, 0.0, 40.0, 40.0)) for i, v in enumerate(labelled)]
+    seen = [Die(v, (100.0 * i + 20, 20.0), 40.0, c) for i, (v, c) in enumerate(found)]
+    pairs = [(i, i) for i in range(min(len(dice), len(seen)))]
+    return ImageResult("x.jpg", dice, seen, pairs, 1.0)
+
+
+def test_an_accepted_phantom_die_is_an_accepted_error() -> None:
+    """A side face read as a second die is what the player sees as a wrong roll."""
+    report = Report([_result([3], [(3, 0.99), (5, 0.99)])])
+    figures = report.figures(auto_accept=0.85)
+    assert figures["accepted_false_dice"] == 1
+    assert figures["accepted_wrong"] == 1
+    assert figures["confident_accuracy"] == 0.5
+    assert figures["coverage"] == 1.0
+
+
+def test_rolls_are_applied_right_applied_wrong_or_asked() -> None:
+    report = Report(
+        [
+            _result([3, 4], [(3, 0.99), (4, 0.9)]),  # applied right
+            _result([3, 4], [(3, 0.99), (5, 0.9)]),  # applied wrong: a misread
+            _result([3, 4], [(3, 0.99), (4, 0.5)]),  # asked: one die unsure
+            _result([3, 4], [(3, 0.99)]),  # asked: one die missing, the count is wrong
+            _result([3], [(3, 0.99), (4, 0.99)]),  # asked: a phantom makes the count wrong
+        ]
+    )
+    figures = report.figures(auto_accept=0.85)
+    assert (figures["rolls_applied_right"], figures["rolls_applied_wrong"]) == (1, 1)
+    assert figures["rolls_asked"] == 3
+    assert report.figures(auto_accept=0.95)["rolls_applied_wrong"] == 0
+
+
+def test_the_folder_parts_are_disjoint_seeded_and_the_trainers_own() -> None:
+    names = [f"byler_{i}.jpg" for i in range(83)] + [f"matteop65_{i}.jpg" for i in range(117)]
+    chosen = parts(names)
+    assert set(chosen) == set(names) and set(chosen.values()) == set(PARTS)
+    kept, held = hold_out(names, 0.25, 0)
+    assert {n for n in names if chosen[n] == "train"} == set(kept)
+    assert len(held) == 50 and not set(kept) & set(held)
+    assert parts(names) == chosen, "the same names always give the same parts"
+    for part in PARTS[1:]:
+        members = [n for n in names if chosen[n] == part]
+        assert {n.split("_")[0] for n in members} == {"byler", "matteop65"}
+
+
 # ----------------------------------------------------------------------- stabiliser
 
 
@@ -268,6 +339,18 @@ def test_cli_eval_ends_with_json_figures(tmp_path: Path) -> None:
     assert figures["images"] == 4
     assert {"dice_accuracy", "coverage", "confident_accuracy", "false_dice"} <= figures.keys()
     assert len(load_labels(small)) == 4
+    assert {"accepted_wrong", "rolls_applied_wrong", "rolls_applied_right", "rolls_asked"} <= (
+        figures.keys()
+    )
+
+
+@needs_data
+def test_cli_eval_scores_one_part_and_says_what_it_was_measured_on() -> None:
+    result = CliRunner().invoke(dice_cli, ["eval", str(DATA), "--part", "report"])
+    assert result.exit_code == 0, result.output
+    assert "measured on: photos the detector never saw" in result.stdout
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["part"] == "report" and figures["images"] == 16
 
 
 @needs_data
@@ -276,3 +359,46 @@ def test_cli_read_json_lists_dice() -> None:
     result = CliRunner().invoke(dice_cli, ["read", str(image), "--json"])
     assert result.exit_code == 0, result.output
     assert isinstance(json.loads(result.stdout), list)
+
+
+# ----------------------------------------------------------------------- large frames
+
+
+def _large_frame(side: int, values: list[int]) -> np.ndarray:
+    """A 4032x3024 phone photo of a small group of dice, each ``side`` px: at the reader's
+    640 px first look they are side / 6.3 px, too small to be read there."""
+    rng = np.random.default_rng(2)
+    frame = np.full((3024, 4032, 3), (150, 160, 165), np.uint8)
+    frame += rng.integers(0, 8, frame.shape, dtype=np.uint8)
+    colours = [(WHITE, BLACK), (RED, WHITE), ((30, 30, 30), WHITE)]
+    for i, value in enumerate(values):
+        centre = (
+            round(1800 + (i % 4 - 1.5) * side * 2.2),
+            round(1500 + (i // 4 - 0.5) * side * 2.4),
+        )
+        body, pip = colours[i % 3]
+        _draw_die(frame, centre, value, side, 11.0 * i, body, pip)
+    return frame
+
+
+def test_dice_too_small_for_the_first_look_are_read_at_the_cameras_resolution() -> None:
+    """70 px dice in a 4032x3024 frame are 11 px at 640: the first look alone saw one
+    unreadable blob where the eight dice are."""
+    values = [1, 1, 2, 2, 3, 3, 5, 6]
+    found = read_dice(_large_frame(70, values))
+    assert sorted(d.value or 0 for d in found) == values
+    assert all(d.confidence >= AUTO_ACCEPT for d in found)
+    assert all(abs(d.size - 70) < 25 for d in found), "sizes in the frame's own pixels"
+
+
+def test_the_closer_look_is_a_region_never_beyond_the_cameras_pixels() -> None:
+    frame = _large_frame(70, [4, 5])
+    coarse = [Candidate(280.0, 238.0, 12.0, 0.4, np.full(6, 1 / 6))]
+    region = closer_look(frame, 640 / 4032, coarse)
+    assert region is not None and region.zoom <= 1.0
+    left, top, right, bottom = region.box
+    assert left < 280 * 6.3 < right and top < 238 * 6.3 < bottom
+    assert (right - left) * (bottom - top) < frame.shape[0] * frame.shape[1] / 10
+    assert closer_look(frame[:480, :640], 1.0, coarse) is None, "a small frame is read whole"
+    big = [Candidate(280.0, 238.0, 60.0, 0.9, np.full(6, 1 / 6))]
+    assert closer_look(frame, 640 / 4032, big) is None, "dice big enough at 640 px"

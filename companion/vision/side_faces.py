@@ -1,0 +1,102 @@
+"""A side face seen beside a top face is not a second die.
+
+A camera that looks at the table at an angle sees, below each die's top face, the side
+facing it. Both networks read that side face as a die as readily as the top (it has pips;
+0.91 sure on the labelled photos, up to 0.996 on photos of the same kind in issue 17), and
+a roll of two dice becomes three. Geometry
+tells the two apart where the networks cannot:
+
+* the side face touches the top face of the same die, so their centres are closer than
+  any two separate dice can be: two dice that do not overlap are at least one die apart
+  centre to centre, while a top face and its side are about three quarters of a die apart;
+* the side face is foreshortened across the edge it shares with the top face: its round
+  pips show as ellipses squashed along the line joining the two centres, far more than the
+  top face's own pips (a top face seen at an angle is squashed a little too).
+
+So of two finds closer than SIDE_GAP die sizes, the one whose pips are squashed along the
+line between them to at most SQUASHED of their width, and more than the other's, is the
+side face and is dropped. A pair whose pips cannot both be measured is kept: a face value
+that might be wrong is asked about anyway, while a real die dropped would lose a die.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+# Centre distance, in mean estimated die sizes, below which two finds may be one die's
+# top and side faces. The five side faces read as dice in the labelled photos (webcam
+# frames of the train, calibrate and pick parts; the report part had none) were 0.73-0.84
+# sizes from their top face; the closest two separate dice in all 200 photos (crowded
+# trays, sizes estimated) 0.81, which is why the pips must confirm it.
+SIDE_GAP = 0.9
+# A face whose pips are at most this long along the line to its neighbour as across it is
+# foreshortened (side faces measured 0.52-0.64; top faces seen at an angle 0.67-0.84).
+SQUASHED = 0.7
+# Pips are blobs of this share of the die's area (a 1's pip is the largest, ~5 %).
+PIP_AREA = (0.002, 0.06)
+# A pixel belongs to a pip when it differs from the face's own grey by at least this (and
+# by Otsu's threshold of the crop): pips are printed to be seen.
+MIN_CONTRAST = 25.0
+
+
+def pip_squash(image: NDArray[Any], centre: tuple[float, float], size: float, axis: Any) -> float:
+    """How long a face's pips are along ``axis`` (a unit vector) as across it: the median
+    over pips of the ratio of their spreads; NaN when no pip can be told apart.
+
+    Pips are the blobs inside the die whose grey differs most from the face's (median of
+    its middle): dark pips on a light die and light pips on a dark one alike. Blobs that
+    touch the crop's edge are the table or a neighbour, not pips.
+    """
+    half = max(4, round(0.6 * size))
+    x, y = round(centre[0]), round(centre[1])
+    padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_REPLICATE)
+    crop = padded[y : y + 2 * half, x : x + 2 * half]
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    face = float(np.median(grey[half // 2 : 3 * half // 2, half // 2 : 3 * half // 2]))
+    contrast = np.clip(np.abs(grey - face), 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(contrast, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (contrast > max(MIN_CONTRAST, float(otsu))).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    across = np.array([-axis[1], axis[0]], np.float64)
+    ratios = []
+    for k in range(1, count):
+        left, top, width, height, area = (int(v) for v in stats[k])
+        if left == 0 or top == 0 or left + width >= 2 * half or top + height >= 2 * half:
+            continue
+        if not PIP_AREA[0] * size * size <= area <= PIP_AREA[1] * size * size:
+            continue
+        ys, xs = np.nonzero(labels == k)
+        points = np.stack([xs, ys], axis=1).astype(np.float64)
+        points -= points.mean(axis=0)
+        # A pixel is a 1x1 square: its own spread (1/12) keeps one-pixel-wide pips finite.
+        along = float((points @ np.asarray(axis, np.float64)).var()) + 1 / 12
+        sideways = float((points @ across).var()) + 1 / 12
+        ratios.append(math.sqrt(along / sideways))
+    return float(np.median(ratios)) if ratios else math.nan
+
+
+def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]]) -> set[int]:
+    """Indices of the finds (x, y, size in ``image`` pixels) that are side faces."""
+    dropped: set[int] = set()
+    for i, (xi, yi, si) in enumerate(finds):
+        for j in range(i + 1, len(finds)):
+            xj, yj, sj = finds[j]
+            gap = math.hypot(xj - xi, yj - yi)
+            if gap == 0.0 or gap >= SIDE_GAP * (si + sj) / 2:
+                continue
+            axis = ((xj - xi) / gap, (yj - yi) / gap)
+            first = pip_squash(image, (xi, yi), si, axis)
+            second = pip_squash(image, (xj, yj), sj, axis)
+            if math.isnan(first) or math.isnan(second):
+                continue
+            if first <= SQUASHED and first < second:
+                dropped.add(i)
+            elif second <= SQUASHED and second < first:
+                dropped.add(j)
+    return dropped
