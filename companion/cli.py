@@ -24,6 +24,7 @@ from companion.engine.errors import IllegalMoveError, ScenarioError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader, Session
+from companion.engine.spec import GameSpec
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.saved import resume_game, start_game
@@ -111,15 +112,31 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
 @click.option("--players", required=True, help="Names, comma separated: Alice,Bob,Cathleen.")
 @click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
 @click.option("--colours", default="", help="Colours in seat order, comma separated.")
+@click.option(
+    "--option",
+    "chosen",
+    multiple=True,
+    help="A game's own set-up choice, e.g. --option deck=phone --option rounds=8.",
+)
+@click.option("--roll-for-us", is_flag=True, help="The companion rolls the players' dice.")
 @pass_context
 def new(
-    obj: Context, game_name: str, rules: str, players: str, seed: int | None, colours: str
+    obj: Context,
+    game_name: str,
+    rules: str,
+    players: str,
+    seed: int | None,
+    colours: str,
+    chosen: tuple[str, ...],
+    roll_for_us: bool,
 ) -> None:
     """Start a new game (it becomes the current one)."""
     try:
         spec = find_game(game_name)
         names = tuple(p.strip() for p in players.split(",") if p.strip())
-        options: dict[str, Any] = {}
+        options: dict[str, Any] = _options(spec, chosen)
+        if roll_for_us:
+            options["roll_for_us"] = True
         if colours:
             options["colours"] = [c.strip() for c in colours.split(",")]
         header = GameHeader(
@@ -134,6 +151,28 @@ def new(
         fail(error)
     click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
     _status(session)
+
+
+def _options(spec: GameSpec[Any], chosen: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` pairs checked against the game's declared set-up options."""
+    options: dict[str, Any] = {}
+    for pair in chosen:
+        key, _, text = pair.partition("=")
+        option = spec.options.get(key.strip())
+        if option is None:
+            known = ", ".join(f"{k} ({o.label})" for k, o in spec.options.items()) or "none"
+            raise IllegalMoveError(f"{spec.title} has no option {key!r}; its options: {known}.")
+        value: Any = text.strip()
+        if not option.choices:
+            try:
+                value = int(value)
+            except ValueError:
+                value = None
+        try:
+            options[key.strip()] = option.check(key.strip(), value)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+    return options
 
 
 @main.command()
@@ -181,7 +220,8 @@ def redo(obj: Context) -> None:
 
 
 def _parse_move(session: Session[Any], words: list[str]) -> Event:
-    """`SEAT MOVE key=value ...`; values are JSON where they parse, else text."""
+    """`SEAT MOVE key=value ...`; values are JSON where they parse, else text; ``dice=``
+    (or ``given=``) lists dice rolled by hand."""
     if len(words) < 2:
         raise IllegalMoveError(
             "Write a move as: PLAYER MOVE key=value ..., e.g. Alice run path=[[2,3]]"
@@ -206,7 +246,7 @@ def _parse_move(session: Session[Any], words: list[str]) -> Event:
             value = json.loads(raw)
         except json.JSONDecodeError:
             value = raw
-        if key == "given":
+        if key in ("given", "dice"):  # dice rolled by hand: `Ann roll dice=[2,3,4]`
             given = tuple(value if isinstance(value, list) else [value])
         else:
             args[key] = value

@@ -140,3 +140,28 @@ def test_the_readme_replay_example_runs_as_written(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     state = json.loads(result.output)
     assert state["phase"] == "initiative" and "Bob, Alice" in state["prompt"]
+
+
+def test_rats_from_the_command_line_with_its_own_options(tmp_path: Path) -> None:
+    players = ["--players", "Ann,Bob,Cat,Dan"]
+    code, out = run(tmp_path, "new", "--game", "rats", *players, "--option", "deck=tarot")
+    assert code == 2 and "'deck' is one of: physical, phone." in out
+    code, out = run(tmp_path, "new", "--game", "rats", *players, "--option", "colour=red")
+    assert code == 2 and "Rats has no option 'colour'" in out
+    code, out = run(tmp_path, "new", "--game", "rats", *players, "--option", "rounds=2")
+    assert code == 0, out
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        assert run(tmp_path, "move", name, "create", "bonus=[8,10]")[0] == 0
+    assert run(tmp_path, "next")[0] == 0
+    assert run(tmp_path, "move", "Ann", "play", "card=9c")[0] == 0
+    code, out = run(tmp_path, "next")
+    assert code == 2 and "Waiting for dice from Ann (0 of 6 dice in)" in out
+    for name, dice in [
+        ("Ann", "[2,3,4,4,3,1]"),
+        ("Bob", "[3,4,2,4,9,1]"),
+        ("Cat", "[1,1,5,8,2,10]"),
+        ("Dan", "[4,6,8,8,10,10]"),
+    ]:
+        assert run(tmp_path, "move", name, "roll", f"dice={dice}")[0] == 0
+    code, out = run(tmp_path, "next")
+    assert code == 0 and "Ann wins the 9♣" in out

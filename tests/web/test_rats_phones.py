@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.config import GameDefaults
+from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
@@ -125,3 +126,39 @@ def expect_change(table: Table, seq: int) -> None:
     while _seq(table) == seq:
         assert time.monotonic() < deadline, table.public_state(with_log=False)["prompt"]
         time.sleep(0.02)
+
+
+def test_run_hamster_run_pluck_is_allocated_in_secret_on_each_phone(
+    browser: Browser, table: Table
+) -> None:
+    """The same seat page serves Run, Hamster, Run!: each player allocates on their own
+    phone; the tablet and the other phones see only that it was done."""
+    for seat, square in enumerate([[5, 2], [5, 3], [3, 4], [4, 1]]):
+        table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(5)
+    table.submit("next").result(5)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        base = f"http://127.0.0.1:{port}"
+        tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+        tablet.goto(base)
+        unlock(tablet)
+        tablet.click("#seats-box summary")
+        expect(tablet.locator(".seat-code")).to_have_count(4)
+        addresses = [a.get_attribute("href") for a in tablet.locator(".seat-code a").all()]
+        splits = [(0, 6, 1), (0, 3, 4), (4, 2, 1), (4, 2, 1)]
+        for seat, (s, m, f) in enumerate(splits):
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            phone.goto(str(addresses[seat]).replace(f"http://localhost:{port}", base))
+            forms = phone.locator("#mine form.alloc")
+            expect(forms).to_have_count(1)  # this hamster's form only
+            forms.locator('input[name="scamper"]').fill(str(s))
+            forms.locator('input[name="mettle"]').fill(str(m))
+            forms.locator('input[name="friskiness"]').fill(str(f))
+            forms.locator("button").click()
+            expect(phone.locator("#mine form.alloc")).to_contain_text("✓")
+            if seat == 0:
+                other = table.public_state(1, with_log=True)
+                mine = [e for e in other["log"] if e.get("name") == "allocate"]
+                assert mine and mine[-1].get("secret") and "args" not in mine[-1]
+        expect(tablet.locator("#log li", has_text="allocate (secret)")).to_have_count(4)
+        table.submit("next").result(5)
+        assert table.public_state(with_log=False)["phase"] == "initiative"

@@ -251,4 +251,5 @@ def render(game: Rats, ctx: Ctx) -> str:
                 lines.append(f"    rolled {faces}")
     if game.nest is not None:
         lines.append(f"Dominant Rat: {game.title(game.nest.dominant)} ({game.nest.stage})")
+    lines.extend(game.notes)
     return "\n".join(lines)

@@ -82,8 +82,8 @@ function renderHamsters(view) {
   $("hamsters").replaceChildren(...rows);
 }
 
-function renderAllocation(view, panel) {
-  const forms = (view.hamsters || []).filter((h) => !h.eaten).map((h) => {
+function renderAllocation(view, panel, seat = null) {
+  const forms = (view.hamsters || []).filter((h) => !h.eaten && (seat === null || h.seat === seat)).map((h) => {
     const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
       el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
     // How many chips this hamster splits: every chip not on its Fatigue pile.
@@ -104,7 +104,9 @@ function renderAllocation(view, panel) {
     });
     return form;
   });
-  panel.replaceChildren(el("h2", {}, "Allocate in secret: each player types their own split, then hides the screen."), ...forms);
+  const title = seat === null ? "Allocate in secret: each player types their own split, then hides the screen."
+    : "Allocate your Pluck: nobody else sees it until every hamster has allocated.";
+  panel.replaceChildren(el("h2", {}, title), ...forms);
 }
 
 function renderTests(view) {
@@ -128,6 +130,22 @@ function renderTests(view) {
   controls(view, panel) {
     if (state.phase !== "allocate") return false;
     renderAllocation(view, panel);
+    return true;
+  },
+  // A player's phone: the secret allocation for that hamster alone, then its moves.
+  phone(view, panel, seat) {
+    const hamster = (view.hamsters || []).find((h) => h.seat === seat);
+    const moves = (state.legal || []).filter((c) => c.seat === seat).map((c) => el("button", { type: "button",
+      class: "big", onclick: () => send("/api/move", { seat, name: c.name, args: c.args }) }, c.label));
+    const status = el("p", {}, hamster ? `${hamster.name}: ${hamster.eaten ? "eaten" : `row ${hamster.row ?? "–"}`}` : "");
+    const parts = [status];
+    if (state.phase === "allocate" && hamster && !hamster.eaten) {
+      const form = el("div");
+      renderAllocation(view, form, seat);
+      parts.push(form);
+    }
+    if (moves.length) parts.push(el("div", { class: "choice-group" }, ...moves));
+    panel.replaceChildren(...parts);
     return true;
   },
 };
