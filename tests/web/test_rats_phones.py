@@ -151,6 +151,12 @@ def test_run_hamster_run_pluck_is_allocated_in_secret_on_each_phone(
             forms = phone.locator("#mine form.alloc")
             expect(forms).to_have_count(1)  # this hamster's form only
             forms.locator('input[name="scamper"]').fill(str(s))
+            if seat == 1:  # another player's change arrives while Bob is typing
+                seq = phone.evaluate("document.body.dataset.seq")
+                split = {"scamper": 4, "mettle": 2, "friskiness": 1}
+                table.submit(Event(MOVE, name="allocate", seat=3, args=split)).result(5)
+                expect(phone.locator(f"body:not([data-seq='{seq}'])")).to_have_count(1)
+                expect(forms.locator('input[name="scamper"]')).to_have_value(str(s))
             forms.locator('input[name="mettle"]').fill(str(m))
             forms.locator('input[name="friskiness"]').fill(str(f))
             forms.locator("button").click()
@@ -159,6 +165,6 @@ def test_run_hamster_run_pluck_is_allocated_in_secret_on_each_phone(
                 other = table.public_state(1, with_log=True)
                 mine = [e for e in other["log"] if e.get("name") == "allocate"]
                 assert mine and mine[-1].get("secret") and "args" not in mine[-1]
-        expect(tablet.locator("#log li", has_text="allocate (secret)")).to_have_count(4)
+        expect(tablet.locator("#log li", has_text="allocate (secret)")).to_have_count(5)
         table.submit("next").result(5)
         assert table.public_state(with_log=False)["phase"] == "initiative"

@@ -30,6 +30,16 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A form a player is filling in survives a redraw (another player's change arriving
+// mid-typing): the element already drawn under this key is reused as it is.
+function keep(panel, key, build) {
+  const found = panel.querySelector(`[data-keep="${key}"]`);
+  if (found) return found;
+  const made = build();
+  made.dataset.keep = key;
+  return made;
+}
+
 function toast(message) {
   const box = $("toast");
   box.textContent = message;

@@ -169,10 +169,10 @@ function challengeForm(view, seat) {
 }
 
 // Everything one rat may do now (the phone's panel; the tablet shows it for every rat).
-function ratControls(view, seat, { phone = false } = {}) {
+function ratControls(view, seat, panel, { phone = false } = {}) {
   const rat = view.rats[seat];
   const parts = [];
-  if (!rat.created && state.phase === "create") parts.push(createForm(rat));
+  if (!rat.created && state.phase === "create") parts.push(keep(panel, `create-${seat}`, () => createForm(rat)));
   const myTurn = state.phase === "tunnel" && state.current === seat && view.turn.stage === "card";
   if (phone && rat.hand) {
     const over = rat.cards > view.hand_limit;
@@ -222,7 +222,7 @@ function legalFor(seat) {
   controls(view, panel) {
     if (state.over) return false;
     const groups = view.rats.map((rat) => {
-      const parts = ratControls(view, rat.seat);
+      const parts = ratControls(view, rat.seat, panel);
       return parts.length ? el("details", { class: "rat-seat", open: "" }, el("summary", {}, rat.name), ...parts) : null;
     }).filter(Boolean);
     panel.replaceChildren(...groups);
@@ -232,7 +232,7 @@ function legalFor(seat) {
   phone(view, panel, seat) {
     const rat = view.rats[seat];
     panel.replaceChildren(challengeHeader(view), ratCard(view, rat, { big: true }),
-      ...ratControls(view, seat, { phone: true }), el("div", { class: "choice-group" }, ...legalFor(seat)),
+      ...ratControls(view, seat, panel, { phone: true }), el("div", { class: "choice-group" }, ...legalFor(seat)),
       el("details", { class: "rat-others" }, el("summary", {}, "The other rats"),
         ...view.rats.filter((r) => r.seat !== seat).map((r) => ratCard(view, r))));
     return true;

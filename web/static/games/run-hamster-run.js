@@ -83,30 +83,33 @@ function renderHamsters(view) {
 }
 
 function renderAllocation(view, panel, seat = null) {
-  const forms = (view.hamsters || []).filter((h) => !h.eaten && (seat === null || h.seat === seat)).map((h) => {
-    const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
-      el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
-    // How many chips this hamster splits: every chip not on its Fatigue pile.
-    const chips = 7 - (h.fatigue || 0);
-    const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`),
-      el("span", { class: "meta" }, `${chips} chips to split`), ...inputs,
-      ...(state.rules === "v2.1" ? [el("label", {}, "against the alligators ",
-        el("select", { name: "against" }, ...["largest", "scamper", "mettle", "friskiness"].map((t) =>
-          el("option", { value: t }, t))))] : []),
-      el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const data = new FormData(form);
-      const sent = await send("/api/move", { seat: h.seat, name: "allocate", args: {
-        scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")),
-        ...(data.get("against") ? { against_alligators: data.get("against") } : {}) } });
-      if (!sent) form.reset();  // a refused split is cleared, so nobody reads it off the screen
-    });
-    return form;
-  });
+  const forms = (view.hamsters || []).filter((h) => !h.eaten && (seat === null || h.seat === seat)).map((h) =>
+    keep(panel, `alloc-${h.seat}-${state.round}-${h.allocated ? "done" : "open"}`, () => allocationForm(h)));
   const title = seat === null ? "Allocate in secret: each player types their own split, then hides the screen."
     : "Allocate your Pluck: nobody else sees it until every hamster has allocated.";
   panel.replaceChildren(el("h2", {}, title), ...forms);
+}
+
+function allocationForm(h) {
+  const inputs = ["scamper", "mettle", "friskiness"].map((trait) =>
+    el("label", {}, `${trait} `, el("input", { type: "number", min: "0", max: "7", value: "0", name: trait })));
+  // How many chips this hamster splits: every chip not on its Fatigue pile.
+  const chips = 7 - (h.fatigue || 0);
+  const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`),
+    el("span", { class: "meta" }, `${chips} chips to split`), ...inputs,
+    ...(state.rules === "v2.1" ? [el("label", {}, "against the alligators ",
+      el("select", { name: "against" }, ...["largest", "scamper", "mettle", "friskiness"].map((t) =>
+        el("option", { value: t }, t))))] : []),
+    el("button", { type: "submit", class: "big" }, h.allocated ? "Change" : "Allocate"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const sent = await send("/api/move", { seat: h.seat, name: "allocate", args: {
+      scamper: Number(data.get("scamper")), mettle: Number(data.get("mettle")), friskiness: Number(data.get("friskiness")),
+      ...(data.get("against") ? { against_alligators: data.get("against") } : {}) } });
+    if (!sent) form.reset();  // a refused split is cleared, so nobody reads it off the screen
+  });
+  return form;
 }
 
 function renderTests(view) {
@@ -140,9 +143,8 @@ function renderTests(view) {
     const status = el("p", {}, hamster ? `${hamster.name}: ${hamster.eaten ? "eaten" : `row ${hamster.row ?? "–"}`}` : "");
     const parts = [status];
     if (state.phase === "allocate" && hamster && !hamster.eaten) {
-      const form = el("div");
-      renderAllocation(view, form, seat);
-      parts.push(form);
+      parts.push(keep(panel, `alloc-${seat}-${state.round}-${hamster.allocated ? "done" : "open"}`,
+        () => allocationForm(hamster)));
     }
     if (moves.length) parts.push(el("div", { class: "choice-group" }, ...moves));
     panel.replaceChildren(...parts);
