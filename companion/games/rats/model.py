@@ -183,6 +183,7 @@ class Rats:
     finished: bool = False
     notes: tuple[str, ...] = ()  # what just happened, for the tablet
     hate_spent: int = 0  # over the game, for the balance report
+    pools_by_round: tuple[float, ...] = ()  # mean dice in a pool after each round (report)
     challenges: int = 0
     passes: int = 0
 

@@ -420,4 +420,6 @@ def advance(game: Rats, ctx: Ctx, draws: Draws) -> Rats:
 def on_end(game: Rats, ctx: Ctx, draws: Draws) -> Rats:
     """The round is over: card buying starts afresh; after the last round the game ends."""
     rats = tuple(replace(rat, draws=0) for rat in game.rats)
-    return replace(game, rats=rats, nest=None, finished=ctx.round >= game.rounds)
+    pools = (*game.pools_by_round, sum(len(r.pool) for r in rats) / len(rats))
+    finished = ctx.round >= game.rounds
+    return replace(game, rats=rats, nest=None, finished=finished, pools_by_round=pools)

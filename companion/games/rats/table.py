@@ -21,11 +21,18 @@ from companion.observations import describe_dice
 
 
 def report_figures(game: Rats) -> Mapping[str, float]:
-    """The winner's hand category (0 high card .. 8 straight flush), pools and Hate."""
+    """The winner's hand category (0 high card .. 8 straight flush), pools over the game
+    (after the first round, the middle one, at the end) and Hate."""
     leader = best_hands(game)[0]
     category = poker.best(game.rats[leader].dominance)[0][0]
     pools = [len(rat.pool) for rat in game.rats]
+    by_round = game.pools_by_round or (0.0,)
+    over_time = {
+        "pool_after_round_1": by_round[0],
+        "pool_after_middle_round": by_round[(len(by_round) - 1) // 2],
+    }
     return {
+        **over_time,
         "winner_hand_category": max(category, 0),
         "mean_pool_dice": sum(pools) / len(pools),
         "largest_pool": max(pools),
