@@ -443,6 +443,8 @@ class Table:
             "can_undo": snap.can_undo,
             "can_redo": snap.can_redo,
             "pending": None if snap.pending is None else snap.pending.summary,
+            # the dice the players roll that NEXT takes now (a picker each beside NEXT)
+            "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
             "put_back": snap.put_back or None,
             "camera": camera_notes(snap),
         }

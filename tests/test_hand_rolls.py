@@ -57,3 +57,24 @@ def test_a_table_that_asked_gets_its_dice_rolled_and_shown() -> None:
     dice = [o["value"] for o in logged.outcome if o["kind"] == "die"]
     assert len(dice) == 2 and all(1 <= d <= 6 for d in dice)
     assert f"rolled {dice[0]}+{dice[1]}" in session.state.G.log[-1]
+
+
+def test_classic_fatigue_dice_are_the_players_own(tmp_path: Path) -> None:
+    """Run, Hamster, Run! classic: entering Fatigue, NEXT carries a die per tiring hamster."""
+    spec = find_game("run-hamster-run")
+    session = Session(spec, GameHeader(spec.name, "classic", PLAYERS, 5))
+    rng = random.Random(2)
+    while not (
+        session.state.ctx.phase == "alligators"
+        and spec.next_dice is not None
+        and spec.next_dice(session.state.G, session.state.ctx)
+    ):
+        bot_turn(bot_of(spec), session.state, rng, session.dispatch)
+    assert spec.next_dice is not None
+    due = spec.next_dice(session.state.G, session.state.ctx)
+    result = replay(tmp_path, session, [{"kind": "next"}])
+    assert result.exit_code == 2
+    assert "fatigue die: roll the dice and let the camera read them, or enter them" in result.output
+    rolled = replay(tmp_path, session, [{"kind": "next", "given": [1] * len(due)}])
+    assert rolled.exit_code == 0, rolled.output
+    assert json.loads(rolled.output)["phase"] == "fatigue"

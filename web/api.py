@@ -10,7 +10,7 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from companion.engine.errors import IllegalMoveError, UnknownGameError
-from companion.engine.events import MOVE, Event
+from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.redact import public_event
 from companion.engine.session import GameHeader
 from companion.errors import CompanionError
@@ -220,10 +220,24 @@ def logout() -> ResponseReturnValue:
 @bp.post("/intent")
 def intent() -> ResponseReturnValue:
     _require_control()
-    name = _body().get("intent")
+    body = _body()
+    name = body.get("intent")
     if name not in INTENTS:
         raise ApiError(400, f"'intent' must be one of: {', '.join(INTENTS)}.")
+    given = body.get("given")
+    if given is not None and name == "next":  # dice the players rolled, for NEXT to take
+        return _apply(Event(NEXT, given=_checked_dice(given)))
     return _apply(str(name))
+
+
+def _checked_dice(given: object) -> tuple[int, ...]:
+    if (
+        not isinstance(given, list)
+        or len(given) > MAX_GIVEN
+        or not all(isinstance(g, int) and not isinstance(g, bool) and 1 <= g <= 20 for g in given)
+    ):
+        raise ApiError(400, "'given' lists the dice as whole numbers, for example [3, 5].")
+    return tuple(given)
 
 
 @bp.post("/move")
@@ -248,14 +262,8 @@ def move() -> ResponseReturnValue:
     if not grant.table and seat != grant.seat:
         mine = players[grant.seat] if grant.seat is not None and grant.seat < len(players) else "?"
         raise ApiError(403, f"This phone is {mine}'s seat: it can only make {mine}'s moves.")
-    given = body.get("given", [])
-    if (
-        not isinstance(given, list)
-        or len(given) > MAX_GIVEN
-        or not all(isinstance(g, int) and not isinstance(g, bool) and 1 <= g <= 20 for g in given)
-    ):
-        raise ApiError(400, "'given' lists the dice as whole numbers, for example [3, 5].")
-    return _apply(Event(MOVE, name=name, seat=seat, args=args, given=tuple(given)))
+    given = _checked_dice(body.get("given", []))
+    return _apply(Event(MOVE, name=name, seat=seat, args=args, given=given))
 
 
 @bp.post("/game")

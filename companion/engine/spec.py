@@ -166,6 +166,9 @@ class GameSpec(Generic[G]):
     # what the READ button means when the camera proposes nothing: (G, ctx, the camera's
     # notes by reading kind) -> the event to apply, or None ("nothing to read")
     on_read: Callable[[G, Ctx, Mapping[str, Any]], Event | None] | None = None
+    # the dice the players roll that the next NEXT takes, by label ("Ann's fatigue die"):
+    # the page shows a picker per die beside NEXT and the button waits for them
+    next_dice: Callable[[G, Ctx], list[str]] | None = None
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
 

@@ -53,6 +53,7 @@ def test_five_rats_play_ten_rounds_from_their_phones(five: Table) -> None:
                     "/api/intent", json={"intent": "next"}, headers={TOKEN_HEADER: tablet}
                 )
             else:
+                assert event.seat is not None
                 body = {"seat": event.seat, "name": event.name, "args": event.args}
                 body["given"] = list(event.given)
                 response = client.post(

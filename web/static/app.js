@@ -216,6 +216,7 @@ function renderControls(view) {
   $("btn-redo").disabled = !state.can_redo;
   $("btn-next").disabled = Boolean(state.over);
   $("btn-read").hidden = !state.pending;
+  renderNextDice();
   $("pending").hidden = !state.pending;
   $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
   const extra = $("allocate");
@@ -236,6 +237,21 @@ function renderControls(view) {
   }
   panel.replaceChildren(...parts);
   panel.hidden = parts.length === 0;
+}
+
+// NEXT takes dice the players rolled (classic Run, Hamster, Run!'s Rest and Fatigue):
+// one picker per die, labelled with whose die it is, kept while the same dice are due.
+function renderNextDice() {
+  const labels = state.next_dice || [];
+  const box = $("next-dice");
+  const key = labels.join("|") + `@${state.seq}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.hidden = labels.length === 0;
+  box.replaceChildren(...(labels.length ? [el("span", { class: "label" }, "Roll, then set the dice NEXT takes:")] : []),
+    ...labels.map((label) => el("label", {}, `${label} `,
+      el("select", { class: "die", "aria-label": label }, el("option", { value: "" }, "?"),
+        ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))))));
 }
 
 // A move button; a move that needs dice rolled by hand gets a picker per die first.
@@ -353,7 +369,14 @@ function chosenOptions() {
 }
 
 function setup() {
-  $("btn-next").addEventListener("click", () => send("/api/intent", { intent: "next" }));
+  $("btn-next").addEventListener("click", () => {
+    // Dice the players rolled that NEXT takes (the pickers beside it), never made up here.
+    const pickers = [...$("next-dice").querySelectorAll("select")];
+    const body = { intent: "next" };
+    // A die left at "?" sends none: the companion then says which dice it waits for.
+    if (pickers.length && pickers.every((p) => p.value)) body.given = pickers.map((p) => Number(p.value));
+    send("/api/intent", body);
+  });
   $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo" }));
   $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo" }));
   $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));

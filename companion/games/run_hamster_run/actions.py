@@ -487,17 +487,30 @@ def _check_landing(game: Belt, thrower: Hamster, target: Hamster, to: Square) ->
 
 # ----------------------------------------------------------------------------- rest / finish
 def rest(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
-    """Rest: a chance (classic: an even die) or a sure chip back from Fatigue."""
+    """Rest: a chance (classic: an even die the player rolls) or a sure chip back from Fatigue."""
     res, hamster = _acting(game, seat)
     _require(res, hamster, REST, doing="rest")
     trait = trait_index(args.get("to", "scamper"))
     if hamster.fatigue > 0:
         if game.rules == CLASSIC:
-            if draws.die(f"{hamster.name} rests") % 2 == 0:
+            why = f"{hamster.name}'s rest die"
+            if draws.hand_die(why, companion_rolls=game.roll_for_us) % 2 == 0:
                 hamster = chips.regain(hamster, trait)
         elif not hamster.in_pit:
             hamster = chips.regain(hamster, trait)
     return _save(game, seat, hamster, replace(res, acted=True, finished=True))
+
+
+def rest_die_due(game: Belt, seat: int) -> bool:
+    """Classic: whether ending this hamster's turn now takes its Rest, which needs a die."""
+    res, hamster = _acting_or_done(game, seat)
+    return (
+        game.rules == CLASSIC
+        and res.action == REST
+        and not res.finished
+        and hamster.fatigue > 0
+        and not hamster.eaten
+    )
 
 
 def finish(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:

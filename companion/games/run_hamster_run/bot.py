@@ -13,6 +13,7 @@ from math import ceil
 
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.state import State
+from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import (
     BITE,
     CLASSIC,
@@ -55,7 +56,9 @@ def candidates(state: State[Belt], rng: random.Random) -> Iterator[Event]:
         yield _move(ctx.current, "declare", action=_choose_action(game, ctx.current, rng))
     elif phase == "resolve" and ctx.current is not None:
         yield from _resolve(game, ctx.current, rng)
-    yield _NEXT
+    # NEXT carries the dice the players roll by hand (classic Rest and Fatigue), as a table's would.
+    dice = next_dice(game, ctx)
+    yield Event(NEXT, given=tuple(rng.randint(1, 6) for _ in dice)) if dice else _NEXT
 
 
 def _move(seat: int, name: str, **args: object) -> Event:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.engine.state import Ctx
-from companion.games.run_hamster_run.actions import ACTION_TITLES
+from companion.games.run_hamster_run.actions import ACTION_TITLES, rest_die_due
 from companion.games.run_hamster_run.model import (
     ACTIONS,
     CLASSIC,
@@ -70,7 +70,11 @@ def _resolve(game: Belt, seat: int) -> Iterator[Choice]:
         yield _choice(seat, "change", f"Change to {ACTION_TITLES[action]}", action=action)
     if hamster.fatigue:  # the player picks the trait the chip goes back to
         for trait in ("scamper", "mettle", "friskiness"):
-            yield _choice(seat, "rest", f"Rest: a chip back to {trait.title()}", to=trait)
+            label = f"Rest: a chip back to {trait.title()}"
+            if classic:  # on an even die the player rolls: the page asks for it first
+                yield {**_choice(seat, "rest", f"{label} (on an even die)", to=trait), "dice": 1}
+            else:
+                yield _choice(seat, "rest", label, to=trait)
     else:
         yield _choice(seat, "rest", "Rest", to="scamper")
     for direction, (d_row, d_lane) in DIRECTIONS.items():
@@ -103,7 +107,8 @@ def _resolve(game: Belt, seat: int) -> Iterator[Choice]:
                         cost = "3 flipped" if pay == "flip" else "1 spent + 1 flipped"
                         label = f"Climb over {name} to ({to[0]},{to[1]}), {cost}"
                         yield _choice(seat, "climb", label, over=target, to=to, pay=pay)
-    yield _choice(seat, "finish", "Done")
+    done = _choice(seat, "finish", "Done")
+    yield {**done, "dice": 1} if rest_die_due(game, seat) else done
 
 
 def _throws(game: Belt, seat: int, target: int) -> Iterator[Choice]:

@@ -143,6 +143,7 @@ class Belt:
     resolution: Resolution | None = None
     tests: tuple[TestRecord, ...] = ()
     notes: tuple[str, ...] = ()  # what the table must do for the phase just computed
+    roll_for_us: bool = False  # the table asked the companion to roll the players' dice
 
     @property
     def asterisk_row(self) -> int:

@@ -51,8 +51,11 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
         Hamster(name=name, colour=str(colour), traits=(CHIPS, 0, 0))
         for name, colour in zip(players, colours, strict=True)
     )
+    roll_for_us = options.get("roll_for_us", False)
+    if not isinstance(roll_for_us, bool):
+        raise IllegalMoveError("'roll_for_us' is true (the companion rolls) or false.")
     order = draws.shuffle(list(range(len(players))), "placement order (one chip each in the HAT)")
-    return Belt(rules=rules, hamsters=hamsters, placement=tuple(order))
+    return Belt(rules=rules, hamsters=hamsters, placement=tuple(order), roll_for_us=roll_for_us)
 
 
 def place(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
@@ -356,14 +359,29 @@ def fatigue(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     for seat, hamster in enumerate(game.hamsters):
         if hamster.eaten or hamster.did == REST or hamster.pluck == 0:
             continue
-        if game.rules == CLASSIC and draws.die(f"{hamster.name}'s fatigue") % 2:
-            continue
+        if game.rules == CLASSIC:
+            die = draws.hand_die(f"{hamster.name}'s fatigue die", companion_rolls=game.roll_for_us)
+            if die % 2:
+                game = game.note(f"{hamster.name} rolls {die}: no Fatigue.")
+                continue
         game = game.with_hamster(seat, chips.lose(hamster, 1)).note(
             f"{hamster.name} tires: one Pluck chip to Fatigue."
         )
     if not game.notes:
         game = game.note("Nobody tires this round.")
     return game
+
+
+def fatigue_dice(game: Belt) -> list[str]:
+    """Classic: the dice the players roll as the round enters Fatigue, one per hamster
+    that did anything but Rest (an even die costs a chip)."""
+    if game.rules != CLASSIC:
+        return []
+    return [
+        f"{h.name}'s fatigue die"
+        for h in game.hamsters
+        if not (h.eaten or h.did == REST or h.pluck == 0)
+    ]
 
 
 def tally(game: Belt, ctx: Ctx, draws: Draws) -> Belt:

@@ -11,6 +11,7 @@ from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, Ph
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import actions, bot, corrections, rounds, table
 from companion.games.run_hamster_run.choices import choices
+from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
 from companion.games.run_hamster_run.text import render
 from companion.games.run_hamster_run.view import prompt, table_changes, view
@@ -168,4 +169,5 @@ SPEC: GameSpec[Belt] = GameSpec(
     ),
     readings=table.READINGS,
     cues=table.cues,
+    next_dice=next_dice,
 )
