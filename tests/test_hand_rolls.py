@@ -11,9 +11,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner, Result
 
 from companion.cli import main
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, Event
 from companion.engine.serialize import dumps
 from companion.engine.session import GameHeader, Session
@@ -78,3 +80,22 @@ def test_classic_fatigue_dice_are_the_players_own(tmp_path: Path) -> None:
     rolled = replay(tmp_path, session, [{"kind": "next", "given": [1] * len(due)}])
     assert rolled.exit_code == 0, rolled.output
     assert json.loads(rolled.output)["phase"] == "fatigue"
+
+
+def test_the_hamsterdam_roll_off_is_rolled_by_the_players() -> None:
+    """Leaving set-up, NEXT takes two dice per player for first (ties roll again), or a tap
+    on who won; never a roll the companion made up."""
+    spec = find_game("hamsterdam")
+    session = Session(spec, GameHeader(spec.name, "classic", PLAYERS, 3))
+    rng = random.Random(3)
+    assert spec.next_dice is not None
+    while not spec.next_dice(session.state.G, session.state.ctx):
+        bot_turn(bot_of(spec), session.state, rng, session.dispatch)
+    assert len(spec.next_dice(session.state.G, session.state.ctx)) == 2 * len(PLAYERS)
+    with pytest.raises(IllegalMoveError, match="Ann's roll-off: roll the dice"):
+        session.dispatch(Event(NEXT))
+    with pytest.raises(IllegalMoveError, match="Ann and Bo tied in the roll-off"):
+        session.dispatch(Event(NEXT, given=(6, 6, 6, 6, 1, 1)))
+    session.dispatch(Event(NEXT, given=(6, 6, 6, 6, 1, 1, 2, 2, 5, 5)))
+    assert session.state.G.first == 1
+    assert "Bo won the roll-off" in " ".join(session.state.G.log)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.state import State
@@ -22,11 +23,13 @@ from companion.games.hamsterdam.catalogue import (
     KINDS,
     MOBSTER,
     NAPSTER,
+    PHYSICSTER,
     SPEEDSTER,
     SPINSTER,
+    WHACK_A_MOLE,
 )
 from companion.games.hamsterdam.layout import default_layout
-from companion.games.hamsterdam.model import ARRANGE, PASS, PLACE, Flood, Hamsterdam
+from companion.games.hamsterdam.model import ARRANGE, PASS, PLACE, READY, Flood, Hamsterdam
 
 _NEXT = Event(NEXT)
 SPECIAL_CHANCE = 0.35
@@ -38,6 +41,9 @@ def candidates(state: State[Hamsterdam], rng: random.Random) -> Iterator[Event]:
     phase = ctx.phase
     if phase == "setup":
         yield from _setup(game, rng)
+        if all(p.stage == READY for p in game.players) and game.first < 0:
+            # Leaving set-up: everyone rolls two dice by hand for first (ties roll again).
+            yield Event(NEXT, given=_roll_off(len(game.players), rng))
     elif phase == "roll" and ctx.current is not None:
         # The roller rolls the two dice by hand: NEXT carries what they show.
         yield Event(NEXT, given=(rng.randint(1, 6), rng.randint(1, 6)))
@@ -63,6 +69,21 @@ def candidates(state: State[Hamsterdam], rng: random.Random) -> Iterator[Event]:
         yield from _specials(state, rng)
         yield from _redeploy(game, rng)
     yield _NEXT
+
+
+def _roll_off(players: int, rng: random.Random) -> tuple[int, ...]:
+    """The dice a roll-off takes, in the order the rules read them, ties rolling again."""
+    dice: list[int] = []
+    contenders = list(range(players))
+    while len(contenders) > 1:
+        totals = {}
+        for seat in contenders:
+            pair = (rng.randint(1, 6), rng.randint(1, 6))
+            dice += pair
+            totals[seat] = sum(pair)
+        best = max(totals.values())
+        contenders = [s for s in contenders if totals[s] == best]
+    return tuple(dice)
 
 
 def _move(seat: int, name: str, **args: object) -> Event:
@@ -120,7 +141,10 @@ def _specials(state: State[Hamsterdam], rng: random.Random) -> Iterator[Event]:
             actor = COPYCATSTER if copycat else name
             args = _arguments(game, seat, name, actor, rng)
             if args is not None:
-                yield _move(seat, KINDS[name].move, copycat=copycat, **args)
+                event = _move(seat, KINDS[name].move, copycat=copycat, **args)
+                if name in (PHYSICSTER, WHACK_A_MOLE):  # the player rolls two dice by hand
+                    event = replace(event, given=(rng.randint(1, 6), rng.randint(1, 6)))
+                yield event
 
 
 def _arguments(

@@ -113,7 +113,8 @@ def physicster(
     game: Hamsterdam, ctx: Ctx, seat: int, found: list[Candidate], args: Args, draws: Draws
 ) -> Used:
     name = game.players[seat].name
-    dice = (draws.die(f"{name}'s Physicster re-roll"), draws.die(f"{name}'s Physicster re-roll"))
+    why, own = f"{name}'s Physicster re-roll", game.roll_for_us  # the player's own dice
+    dice = (draws.hand_die(why, companion_rolls=own), draws.hand_die(why, companion_rolls=own))
     return Used(
         replace(game, alternative=dice),
         found[0][1].id,
@@ -139,7 +140,8 @@ def whack_a_mole(
 ) -> Used:
     index, piece = found[0]
     name = game.players[seat].name
-    value = draws.die(f"{name}'s Whack-a-Mole roll") + draws.die(f"{name}'s Whack-a-Mole roll")
+    why, own = f"{name}'s Whack-a-Mole roll", game.roll_for_us  # the player's own dice
+    value = draws.hand_die(why, companion_rolls=own) + draws.hand_die(why, companion_rolls=own)
     game, lifted = _lift(game, seat, index, piece.id)
     targets = [i for i, spot in enumerate(game.players[seat].dam) if spot.value == value]
     if not targets:

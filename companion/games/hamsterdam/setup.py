@@ -323,7 +323,9 @@ def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
     """Everyone rolls two dice; the highest rolls first every round (ties roll again).
 
     The table may roll by hand and say who won (``first``: a seat), which spares the
-    tablet a picker per die and per tie-break; without it the dice are drawn.
+    tablet a picker per die and per tie-break; without it the dice come as given outcomes
+    (two per contender, then two more per tied contender), or from the companion for a
+    table that asked it to roll.
     """
     if game.first >= 0:
         raise IllegalMoveError(f"{game.players[game.first].name} already rolls first.")
@@ -337,14 +339,26 @@ def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
             f"{game.players[first].name} won the roll-off and rolls first every round."
         )
     contenders = list(range(len(game.players)))
+    own = game.roll_for_us  # the players' own dice, unless the table asked us to roll
+    again = False
     while len(contenders) > 1:
-        totals = {
-            s: draws.die(f"roll-off: {game.players[s].name}")
-            + draws.die(f"roll-off: {game.players[s].name}")
-            for s in contenders
-        }
+        try:
+            totals = {
+                s: draws.hand_die(f"{game.players[s].name}'s roll-off", companion_rolls=own)
+                + draws.hand_die(f"{game.players[s].name}'s roll-off", companion_rolls=own)
+                for s in contenders
+            }
+        except IllegalMoveError:
+            if not again:
+                raise
+            names = " and ".join(game.players[s].name for s in contenders)
+            raise IllegalMoveError(
+                f"{names} tied in the roll-off: they roll again; enter every roll-off die "
+                "including the new ones, or tap who won the roll-off."
+            ) from None
         best = max(totals.values())
         contenders = [s for s in contenders if totals[s] == best]
+        again = True
     first = contenders[0]
     return replace(game, first=first).note(
         f"{game.players[first].name} won the roll-off and rolls first every round."
@@ -356,6 +370,13 @@ def blocker(game: Hamsterdam, ctx: Ctx) -> str | None:
     if waiting:
         return f"Set-up is not finished: waiting for {', '.join(waiting)}."
     return None
+
+
+def roll_off_dice(game: Hamsterdam) -> list[str]:
+    """The dice NEXT takes when it ends set-up with no first player named: two each."""
+    if game.first >= 0 or game.roll_for_us or any(p.stage != READY for p in game.players):
+        return []
+    return [f"{p.name}'s roll-off die {k}" for p in game.players for k in (1, 2)]
 
 
 def finish(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:

@@ -233,4 +233,5 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
     readings={DICE: roll_from_dice},
+    next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == "setup" else [],
 )
