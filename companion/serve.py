@@ -20,7 +20,8 @@ import logging
 import signal
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -51,6 +52,9 @@ from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
+
+if TYPE_CHECKING:
+    from hardware.camera_choice import CameraChoice
 
 log = logging.getLogger("companion")
 
@@ -172,11 +176,18 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
 
 
 def start_camera(
-    config: Config, table: Table, simulate: bool, on_pi: bool | None = None
+    config: Config,
+    table: Table,
+    simulate: bool,
+    on_pi: bool | None = None,
+    choose: Callable[[], CameraChoice] | None = None,
 ) -> tuple[CameraRig | None, str]:
     """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
 
-    Its frames go to the dice watcher and to the belt and wheel watchers the config enables.
+    ``source = "auto"`` goes by what is attached (``hardware.camera_choice``): a Raspberry Pi
+    camera in libcamera's list, else a USB webcam through OpenCV; ``choose`` stands in for
+    that look in tests. Its frames go to the dice watcher and to the belt and wheel watchers
+    the config enables.
     With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
     ``make run``) gets the demo twin, whose rolls are demo readings a person must accept;
     a Pi does not, because demo rolls have no place beside a real game: there, dice are
@@ -193,6 +204,7 @@ def start_camera(
         Picamera2Source,
         SimulatedSource,
     )
+    from hardware.camera_choice import choose_camera
     from hardware.demo_dice import DemoDice
     from hardware.pins import is_raspberry_pi
 
@@ -205,19 +217,25 @@ def start_camera(
         source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
     elif choice == "folder":
         source = FolderSource(Path(config.camera.device).expanduser(), fps=2)
-    elif choice == "picamera2" or (choice == "auto" and _has_module("picamera2")):
+    elif choice == "picamera2":
         source = Picamera2Source(CameraSettings(size=size))
-    elif choice == "usb" or (choice == "auto" and Path("/dev/video0").exists()):
+    elif choice == "usb":
         device = config.camera.device
         source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
-    elif choice == "auto" and not (is_raspberry_pi() if on_pi is None else on_pi):
-        source = SimulatedSource(
-            DemoDice(),
-            name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
-            fps=4,
-        )
-    else:
-        return None, "no camera found (no picamera2, no /dev/video0): enter dice on the page"
+    else:  # auto: by what is attached (hardware/camera_choice.py)
+        attached = choose() if choose is not None else choose_camera()
+        if attached.kind == "picamera2":
+            source = Picamera2Source(CameraSettings(size=size), camera_num=attached.index)
+        elif attached.kind == "usb":
+            source = OpenCVSource(attached.index, size=size)
+        elif not (is_raspberry_pi() if on_pi is None else on_pi):
+            source = SimulatedSource(
+                DemoDice(),
+                name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
+                fps=4,
+            )
+        else:
+            return None, f"no camera found ({attached.why}): enter dice on the page"
     demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
     watchers = start_watchers(config, table, simulated_belt=demo)
     holder: list[CameraRig] = []
@@ -233,12 +251,6 @@ def start_camera(
     holder.append(rig)
     rig.start()
     return rig, status
-
-
-def _has_module(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(name) is not None
 
 
 def light_mode(state: dict[str, Any]) -> str:

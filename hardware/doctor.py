@@ -89,6 +89,30 @@ def check_camera(open_camera: bool) -> Iterator[Finding]:
         )
 
 
+def check_cameras(source: str = "auto") -> Iterator[Finding]:
+    """Every camera libcamera and the USB bus show, and the one ``source = "auto"`` takes."""
+    from hardware.camera_choice import choose_camera
+
+    choice = choose_camera()
+    for note in choice.notes:
+        yield Finding(True, note, optional=True)
+    for camera in choice.seen:
+        yield Finding(True, f"camera seen: {camera.describe()}")
+    if source != "auto":
+        yield Finding(True, f"camera.source = {source!r}, so auto's choice is not used")
+        return
+    on_pi = _on_a_pi()
+    yield Finding(
+        choice.kind != "none",
+        f"source = auto uses: {choice.why}",
+        "connect a camera: `rpicam-hello --list-cameras` lists a ribbon camera, "
+        "`v4l2-ctl --list-devices` a USB one"
+        if on_pi
+        else "no camera here: `make run` shows the simulated dice camera",
+        optional=not on_pi,
+    )
+
+
 def check_pins() -> Iterator[Finding]:
     from hardware.pins import choose_pin_factory
 
@@ -182,7 +206,7 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
         yield Finding(False, str(error), "calibrate again from the tablet page", optional=True)
 
 
-def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
+def run_checks(data_dir: Path, open_camera: bool, camera_source: str = "auto") -> list[Finding]:
     checks: list[Callable[[], Iterator[Finding]]] = [
         lambda: iter(
             [
@@ -195,6 +219,7 @@ def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
         ),
         check_numpy_opencv,
         lambda: check_camera(open_camera),
+        lambda: check_cameras(camera_source),
         check_pins,
         check_groups,
         lambda: check_disk(data_dir),
@@ -212,9 +237,11 @@ def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
 @click.pass_obj
 def doctor(obj: object, open_camera: bool) -> None:
     """Check this machine: camera, numpy/OpenCV, GPIO, groups, disk, calibration."""
-    data_dir = getattr(getattr(obj, "config", None), "data_dir", Path.home())
+    config = getattr(obj, "config", None)
+    data_dir = getattr(config, "data_dir", Path.home())
+    source = getattr(getattr(config, "camera", None), "source", "auto")
     failed = 0
-    for finding in run_checks(Path(data_dir), open_camera):
+    for finding in run_checks(Path(data_dir), open_camera, source):
         mark = "ok  " if finding.ok else ("warn" if finding.optional else "FAIL")
         click.echo(f"[{mark}] {finding.what}")
         if not finding.ok and finding.fix:
