@@ -58,6 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("companion")
 
+# The camera: the same picture for this long means a frozen pipeline (hardware/camera.py
+# FreezeCheck); no new picture at all for this long means the reader hung in the driver.
+FROZEN_AFTER = 10.0
+STALE_AFTER = 15.0
 HOUR = 3600.0
 DAY = 24 * HOUR
 
@@ -239,7 +243,15 @@ def start_camera(
     demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
     watchers = start_watchers(config, table, simulated_belt=demo)
     holder: list[CameraRig] = []
-    supervisor = CameraSupervisor(source, lambda frame: holder[0].deliver(frame))
+    real = isinstance(source, (Picamera2Source, OpenCVSource))
+    supervisor = CameraSupervisor(
+        source,
+        lambda frame: holder[0].deliver(frame),
+        # A real sensor's picture always changes a little: the same one for this long is a
+        # frozen pipeline (files and the simulator may repeat a picture on purpose).
+        frozen_after=FROZEN_AFTER if real else None,
+        stale_after=STALE_AFTER,
+    )
     dice = DiceWatcher(
         table,
         stable_frames=config.camera.stable_frames,
