@@ -54,6 +54,7 @@ from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
 
 if TYPE_CHECKING:
+    from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
 
 log = logging.getLogger("companion")
@@ -146,6 +147,18 @@ class CameraRig:
             watcher.start()
         self.supervisor.start()
 
+    def lock_exposure(self) -> dict[str, Any] | None:
+        """Settle and hold exposure, white balance and focus (calibration); what was chosen.
+
+        Only a Pi camera has these controls; any other source keeps its own and gives None.
+        """
+        lock = getattr(self.supervisor.source, "measure_and_lock", None)
+        if lock is None:
+            return None
+        chosen: dict[str, Any] = lock().as_dict()
+        log.info("camera locked at %s", chosen)
+        return chosen
+
     def stop(self) -> None:
         self.supervisor.stop()
         self.dice.stop()
@@ -201,7 +214,6 @@ def start_camera(
     from pathlib import Path
 
     from hardware.camera import (
-        CameraSettings,
         CameraSupervisor,
         FolderSource,
         OpenCVSource,
@@ -222,14 +234,14 @@ def start_camera(
     elif choice == "folder":
         source = FolderSource(Path(config.camera.device).expanduser(), fps=2)
     elif choice == "picamera2":
-        source = Picamera2Source(CameraSettings(size=size))
+        source = Picamera2Source(locked_settings(config))
     elif choice == "usb":
         device = config.camera.device
         source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
     else:  # auto: by what is attached (hardware/camera_choice.py)
         attached = choose() if choose is not None else choose_camera()
         if attached.kind == "picamera2":
-            source = Picamera2Source(CameraSettings(size=size), camera_num=attached.index)
+            source = Picamera2Source(locked_settings(config), camera_num=attached.index)
         elif attached.kind == "usb":
             source = OpenCVSource(attached.index, size=size)
         elif not (is_raspberry_pi() if on_pi is None else on_pi):
@@ -263,6 +275,32 @@ def start_camera(
     holder.append(rig)
     rig.start()
     return rig, status
+
+
+def locked_settings(config: Config) -> CameraSettings:
+    """The Pi camera's settings: the configured size, and the exposure, white balance and
+    focus the camera chose at calibration (saved with it), held from the first frame.
+
+    Without a calibration, or one whose values were never read from a camera, the camera
+    stays on automatic.
+    """
+    from calibration.geometry import CalibrationError, load_calibration
+    from hardware.camera import CameraSettings
+
+    size = (config.camera.width, config.camera.height)
+    try:
+        saved = load_calibration(config.calibration_file).camera
+    except CalibrationError:
+        return CameraSettings(size=size)
+    if not saved.measured:
+        return CameraSettings(size=size)
+    return CameraSettings(
+        size=size,
+        exposure_time_us=saved.exposure_time_us,
+        analogue_gain=saved.analogue_gain if saved.analogue_gain is not None else 1.0,
+        colour_gains=saved.colour_gains,
+        lens_position=saved.lens_position,
+    )
 
 
 def light_mode(state: dict[str, Any]) -> str:
@@ -412,6 +450,7 @@ def serve(
         device_status=device_status,
         camera=camera.dice if camera is not None else None,
         data_dir=config.data_dir,
+        lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
     )
     streams = live_streams(app, cap=config.web.max_streams)

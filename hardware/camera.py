@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.watch.frames import LatestFrameWorker
+from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,10 @@ class Picamera2Source(_SourceBase):
         self.capture_timeout = capture_timeout
         self.name = f"Pi camera {camera_num}"
         self._camera: Any = None
+        #: The picture size really configured: the requested width at the sensor's shape.
+        self.frame_size: tuple[int, int] | None = None
+        # The reader thread captures while a web request may measure: one at a time.
+        self._use = threading.Lock()
 
     def start(self) -> None:
         global _picamera_owner
@@ -260,11 +265,18 @@ class Picamera2Source(_SourceBase):
             ) from exc
         try:
             width, height = self.settings.size
+            extra: dict[str, Any] = {}
+            mode = full_view_mode(getattr(camera, "sensor_modes", None) or [], width)
+            if mode is not None:
+                # The whole field of view, and a picture of the same shape (no crop).
+                width, height = full_view_size(mode, (width, height))
+                extra["sensor"] = {"output_size": mode["size"], "bit_depth": mode["bit_depth"]}
             # RGB888 is libcamera's name for B,G,R byte order: OpenCV's BGR, no conversion.
             config = camera.create_video_configuration(
-                main={"size": (width, height), "format": "RGB888"}
+                main={"size": (width, height), "format": "RGB888"}, **extra
             )
             camera.configure(config)
+            self.frame_size = (width, height)
             controls = self.settings.controls(getattr(camera, "camera_controls", None))
             if controls:
                 # Set before start so the very first frame is already at fixed exposure.
@@ -281,7 +293,8 @@ class Picamera2Source(_SourceBase):
         try:
             # A number for ``wait`` makes picamera2 give up with TimeoutError
             # (Picamera2.dispatch_functions -> Job.get_result(timeout=...)).
-            frame = self._camera.capture_array("main", wait=self.capture_timeout)
+            with self._use:
+                frame = self._camera.capture_array("main", wait=self.capture_timeout)
         except TimeoutError:
             # picamera2's own advice after a timed-out job, so that the camera can be closed.
             flush = getattr(self._camera, "cancel_all_and_flush", None)
@@ -294,6 +307,26 @@ class Picamera2Source(_SourceBase):
             raise CameraOfflineError(f"{self.name} stopped delivering frames: {exc}") from exc
         # picamera2 may hand back a strided view; OpenCV wants contiguous memory.
         return np.ascontiguousarray(_check_bgr(frame, self.name))
+
+    def measure_and_lock(self) -> Measured:
+        """Let exposure, white balance and focus settle, then hold them (calibration).
+
+        The values become this source's settings, so a restart after a hang keeps them.
+        """
+        camera = self._camera
+        if camera is None:
+            raise CameraOfflineError(f"{self.name} is not started")
+        try:
+            with self._use:
+                measured = measure_and_lock(camera, timeout=self.capture_timeout)
+        except TimeoutError:
+            raise CameraStalledError(f"{self.name} gave no picture while settling") from None
+        except Exception as exc:
+            raise CameraOfflineError(
+                f"{self.name} could not measure exposure: {type(exc).__name__}: {exc}"
+            ) from exc
+        self.settings = replace(self.settings, **measured.as_dict())
+        return measured
 
     def stop(self) -> None:
         global _picamera_owner
