@@ -47,8 +47,9 @@ class ButtonsConfig:
     """Where the buttons, LED and buzzer are wired, and how presses are interpreted.
 
     Pins are BCM GPIO numbers. ``pull_up=True`` means each button connects its pin to ground
-    (the usual wiring, no external resistor). ``bounce_time`` is how long the line must be
-    quiet before a new edge counts; ``hold_time`` is how long BACK must be held to redo.
+    (the usual wiring, no external resistor). ``bounce_time`` is how long a level must hold
+    before it counts (a shorter glitch is no press); ``hold_time`` is how long BACK must be
+    held to redo.
     """
 
     next_pin: int = 17
