@@ -28,6 +28,7 @@ import click
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
 from companion import cli
+from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
 from companion.joining import lan_address, page_url, terminal_qr
@@ -277,6 +278,15 @@ def start_camera(
     return rig, status
 
 
+def announce(config: Config, host: str, port: int) -> tuple[Advert | None, str]:
+    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there."""
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
+    address = None if host in ("0.0.0.0", "::", "") else host
+    advert, line = advertise(config.web.lan_name, port, address=address)
+    return advert, ("" if advert is not None else "  ") + line
+
+
 def locked_settings(config: Config) -> CameraSettings:
     """The Pi camera's settings: the configured size, and the exposure, white balance and
     focus the camera chose at calibration (saved with it), held from the first frame.
@@ -468,12 +478,15 @@ def serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
+    advert, advert_line = announce(config, host, port)
+    click.secho(advert_line, bold=advert is not None)
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
         click.secho(f"  {damaged}", fg="red")
-    hosts = None if config.web.any_host else local_names() | set(config.web.hosts)
+    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
+    hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
     if config.backups.daily and damaged is None:
@@ -483,6 +496,8 @@ def serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        if advert is not None:
+            advert.close()
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()
