@@ -220,6 +220,7 @@ class Picamera2Source(_SourceBase):
         self._camera: Any = None
         #: The picture size really configured: the requested width at the sensor's shape.
         self.frame_size: tuple[int, int] | None = None
+        self._modes: list[Mapping[str, Any]] | None = None
         # The reader thread captures while a web request may measure: one at a time.
         self._use = threading.Lock()
 
@@ -265,16 +266,32 @@ class Picamera2Source(_SourceBase):
             ) from exc
         try:
             width, height = self.settings.size
-            extra: dict[str, Any] = {}
-            mode = full_view_mode(getattr(camera, "sensor_modes", None) or [], width)
+            if self._modes is None:
+                # Reading sensor_modes reconfigures the camera once per mode (slow): once
+                # per source, not again at every restart after a hang.
+                try:
+                    self._modes = list(getattr(camera, "sensor_modes", None) or [])
+                except Exception:  # no mode list: picamera2 picks the mode, as before
+                    log.warning("%s did not list its sensor modes", self.name, exc_info=True)
+                    self._modes = []
+            mode = full_view_mode(self._modes, width)
             if mode is not None:
                 # The whole field of view, and a picture of the same shape (no crop).
                 width, height = full_view_size(mode, (width, height))
-                extra["sensor"] = {"output_size": mode["size"], "bit_depth": mode["bit_depth"]}
             # RGB888 is libcamera's name for B,G,R byte order: OpenCV's BGR, no conversion.
-            config = camera.create_video_configuration(
-                main={"size": (width, height), "format": "RGB888"}, **extra
-            )
+            main = {"size": (width, height), "format": "RGB888"}
+            if mode is None:
+                config = camera.create_video_configuration(main=main)
+            else:
+                try:
+                    config = camera.create_video_configuration(
+                        main=main,
+                        sensor={"output_size": mode["size"], "bit_depth": mode["bit_depth"]},
+                    )
+                except TypeError:  # picamera2 before 0.3.13: the raw stream picks the mode
+                    config = camera.create_video_configuration(
+                        main=main, raw={"size": mode["size"]}
+                    )
             camera.configure(config)
             self.frame_size = (width, height)
             controls = self.settings.controls(getattr(camera, "camera_controls", None))

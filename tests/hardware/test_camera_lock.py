@@ -129,9 +129,14 @@ class LockablePicamera2(SettlingCamera):
 
     def __init__(self, camera_num: int = 0) -> None:
         super().__init__(autofocus=True, frames=converging(9000, 8000, 8000, 8000, 8000))
-        self.sensor_modes = IMX708_MODES
+        self.modes_read = 0
         self.size = (0, 0)
         LockablePicamera2.instances.append(self)
+
+    @property
+    def sensor_modes(self) -> list[dict[str, Any]]:
+        self.modes_read += 1  # picamera2 reconfigures the camera for each mode here
+        return IMX708_MODES
 
     def create_video_configuration(self, **config: Any) -> dict[str, Any]:
         self.calls.append(("create_video_configuration", config))
@@ -178,6 +183,21 @@ def test_pi_camera_keeps_the_full_field_and_a_restart_keeps_the_lock(
     assert source.settings.exposure_time_us == 8000 and source.settings.size == (1280, 960)
     with source:  # started again (after a hang, say): locked from the first frame
         again = lockable.instances[1]
+        assert again.modes_read == 0  # the sensor modes were read once, by the first start
         (before_start,) = [c for c in again.calls if c[0] == "set_controls"]
         assert before_start[1]["AeEnable"] is False and before_start[1]["LensPosition"] == 3.25
         assert again.calls.index(before_start) < again.calls.index("start")
+
+
+def test_an_old_picamera2_without_sensor_configuration_picks_the_mode_by_raw_size(
+    lockable: type[LockablePicamera2], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def old_style(self: LockablePicamera2, main: Any, raw: Any = None) -> dict[str, Any]:
+        self.calls.append(("create_video_configuration", {"main": main, "raw": raw}))
+        return {"main": main, "raw": raw}
+
+    monkeypatch.setattr(LockablePicamera2, "create_video_configuration", old_style)
+    with Picamera2Source() as source:
+        assert source.read().shape == (720, 1280, 3)
+    configuration = lockable.instances[0].calls[0][1]
+    assert configuration["raw"] == {"size": (2304, 1296)}
