@@ -19,6 +19,7 @@ import random
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,12 @@ class FakeClock:
         return self.now
 
 
+def at_once(delay: float, callback: Callable[[], None]) -> Callable[[], None]:
+    """A debounce timer that fires immediately (the level is already steady here)."""
+    callback()
+    return lambda: None
+
+
 def latency(data_dir: Path, listeners: int, events: int) -> dict[str, Any]:
     """Per BACK press on a MockFactory pin: press → stored → the last listener has it.
 
@@ -108,6 +115,7 @@ def latency(data_dir: Path, listeners: int, events: int) -> dict[str, Any]:
         lambda intent: acks.append(table.submit_intent(intent, "button")),
         pin_factory=factory,
         clock=clock,
+        schedule=at_once,  # the debounce wait (30 ms) is not what is measured
     )
     back = factory.pin(ButtonsConfig().back_pin)
     acked: list[float] = []

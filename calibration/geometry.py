@@ -101,13 +101,32 @@ def warp_to_board(
 class CameraSettings:
     """Fixed camera controls, so colours look the same tonight as at calibration.
 
-    Field names match ``hardware.camera.CameraSettings`` so the runtime can copy them over.
+    The values are the ones the camera itself chose on automatic at calibration
+    (``hardware.camera_lock``), and ``measured`` says so; ``None`` (or ``measured`` false)
+    leaves the camera on automatic. Files written before the camera was asked held
+    placeholders (20000 µs, gains 1.8/1.5) without ``measured``: they load as not measured,
+    so a placeholder is never locked. Field names match ``hardware.camera.CameraSettings``
+    so the runtime can copy them over.
     """
 
-    exposure_time_us: int = 20000
-    analogue_gain: float = 1.0
-    colour_gains: tuple[float, float] = (1.8, 1.5)  # red, blue (Picamera2 ColourGains)
+    exposure_time_us: int | None = None
+    analogue_gain: float | None = None
+    colour_gains: tuple[float, float] | None = None  # red, blue (Picamera2 ColourGains)
     lens_position: float | None = None  # dioptres; None for a fixed-focus lens
+    measured: bool = False
+
+    @classmethod
+    def from_camera(cls, values: Mapping[str, Any]) -> CameraSettings:
+        """Settings from what the camera reported (the four field names), as measured."""
+        red, blue = (float(v) for v in values["colour_gains"])
+        lens = values.get("lens_position")
+        return cls(
+            exposure_time_us=int(values["exposure_time_us"]),
+            analogue_gain=float(values["analogue_gain"]),
+            colour_gains=(red, blue),
+            lens_position=None if lens is None else float(lens),
+            measured=True,
+        )
 
 
 @dataclass(frozen=True)
@@ -261,19 +280,13 @@ def _from_json(
         profiles[colour] = ColourProfile(**{name: float(profile[name]) for name in _PROFILE_FIELDS})
     if not profiles:
         raise CalibrationError(f"The calibration file {path} has no colour profiles; recalibrate.")
-    lens = camera["lens_position"]
-    red_gain, blue_gain = (float(v) for v in camera["colour_gains"])
+    settings = CameraSettings.from_camera(camera) if camera.get("measured") is True else None
     return Calibration(
         image_size=(width, height),
         homography=homography,
         marker_ids=tuple(int(v) for v in data["marker_ids"]),
         colour_profiles=profiles,
-        camera=CameraSettings(
-            exposure_time_us=int(camera["exposure_time_us"]),
-            analogue_gain=float(camera["analogue_gain"]),
-            colour_gains=(red_gain, blue_gain),
-            lens_position=None if lens is None else float(lens),
-        ),
+        camera=settings or CameraSettings(),
         wheel_divisions=_divisions(data["wheel_divisions"], path),
         created=str(data["created"]),
         version=int(data["version"]),

@@ -7,6 +7,7 @@ what would be accepted, in one sentence.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
@@ -36,6 +37,7 @@ class WebConfig:
     hosts: tuple[str, ...] = ()  # extra names the page may be opened by (beside the Pi's own)
     any_host: bool = False  # answer to any Host name (behind a reverse proxy that checks it)
     token_hours: float = 24.0  # how long an unlocked tablet stays unlocked
+    lan_name: str = "hamster-table"  # announced as hamster-table.local (mDNS); "" = off
 
 
 #: GPIO numbers on the 40-pin header that are free for buttons (0 and 1 belong to HAT EEPROMs).
@@ -47,8 +49,9 @@ class ButtonsConfig:
     """Where the buttons, LED and buzzer are wired, and how presses are interpreted.
 
     Pins are BCM GPIO numbers. ``pull_up=True`` means each button connects its pin to ground
-    (the usual wiring, no external resistor). ``bounce_time`` is how long the line must be
-    quiet before a new edge counts; ``hold_time`` is how long BACK must be held to redo.
+    (the usual wiring, no external resistor). ``bounce_time`` is how long a level must hold
+    before it counts (a shorter glitch is no press); ``hold_time`` is how long BACK must be
+    held to redo.
     """
 
     next_pin: int = 17
@@ -305,6 +308,11 @@ def _check_web(web: WebConfig, source: str) -> None:
     problem = pin_problem(web.pin)
     if problem is not None:
         raise ConfigError(f"{source}: {problem}.")
+    if web.lan_name and not re.fullmatch(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?", web.lan_name):
+        raise ConfigError(
+            f"{source}: 'web.lan_name' must be one DNS label (a-z, 0-9, '-', at most 63), "
+            f'not {web.lan_name!r}; e.g. "hamster-table", or "" for no name.'
+        )
 
 
 def _check_game(game: GameDefaults, source: str) -> None:

@@ -20,13 +20,15 @@ import logging
 import signal
 import sys
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
 from companion import cli
+from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
 from companion.joining import lan_address, page_url, terminal_qr
@@ -52,8 +54,16 @@ from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
 
+if TYPE_CHECKING:
+    from hardware.camera import CameraSettings
+    from hardware.camera_choice import CameraChoice
+
 log = logging.getLogger("companion")
 
+# The camera: the same picture for this long means a frozen pipeline (hardware/camera.py
+# FreezeCheck); no new picture at all for this long means the reader hung in the driver.
+FROZEN_AFTER = 10.0
+STALE_AFTER = 15.0
 HOUR = 3600.0
 DAY = 24 * HOUR
 
@@ -138,6 +148,18 @@ class CameraRig:
             watcher.start()
         self.supervisor.start()
 
+    def lock_exposure(self) -> dict[str, Any] | None:
+        """Settle and hold exposure, white balance and focus (calibration); what was chosen.
+
+        Only a Pi camera has these controls; any other source keeps its own and gives None.
+        """
+        lock = getattr(self.supervisor.source, "measure_and_lock", None)
+        if lock is None:
+            return None
+        chosen: dict[str, Any] = lock().as_dict()
+        log.info("camera locked at %s", chosen)
+        return chosen
+
     def stop(self) -> None:
         self.supervisor.stop()
         self.dice.stop()
@@ -172,11 +194,18 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
 
 
 def start_camera(
-    config: Config, table: Table, simulate: bool, on_pi: bool | None = None
+    config: Config,
+    table: Table,
+    simulate: bool,
+    on_pi: bool | None = None,
+    choose: Callable[[], CameraChoice] | None = None,
 ) -> tuple[CameraRig | None, str]:
     """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
 
-    Its frames go to the dice watcher and to the belt and wheel watchers the config enables.
+    ``source = "auto"`` goes by what is attached (``hardware.camera_choice``): a Raspberry Pi
+    camera in libcamera's list, else a USB webcam through OpenCV; ``choose`` stands in for
+    that look in tests. Its frames go to the dice watcher and to the belt and wheel watchers
+    the config enables.
     With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
     ``make run``) gets the demo twin, whose rolls are demo readings a person must accept;
     a Pi does not, because demo rolls have no place beside a real game: there, dice are
@@ -186,13 +215,13 @@ def start_camera(
     from pathlib import Path
 
     from hardware.camera import (
-        CameraSettings,
         CameraSupervisor,
         FolderSource,
         OpenCVSource,
         Picamera2Source,
         SimulatedSource,
     )
+    from hardware.camera_choice import choose_camera
     from hardware.demo_dice import DemoDice
     from hardware.pins import is_raspberry_pi
 
@@ -205,23 +234,37 @@ def start_camera(
         source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
     elif choice == "folder":
         source = FolderSource(Path(config.camera.device).expanduser(), fps=2)
-    elif choice == "picamera2" or (choice == "auto" and _has_module("picamera2")):
-        source = Picamera2Source(CameraSettings(size=size))
-    elif choice == "usb" or (choice == "auto" and Path("/dev/video0").exists()):
+    elif choice == "picamera2":
+        source = Picamera2Source(locked_settings(config))
+    elif choice == "usb":
         device = config.camera.device
         source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
-    elif choice == "auto" and not (is_raspberry_pi() if on_pi is None else on_pi):
-        source = SimulatedSource(
-            DemoDice(),
-            name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
-            fps=4,
-        )
-    else:
-        return None, "no camera found (no picamera2, no /dev/video0): enter dice on the page"
+    else:  # auto: by what is attached (hardware/camera_choice.py)
+        attached = choose() if choose is not None else choose_camera()
+        if attached.kind == "picamera2":
+            source = Picamera2Source(locked_settings(config), camera_num=attached.index)
+        elif attached.kind == "usb":
+            source = OpenCVSource(attached.index, size=size)
+        elif not (is_raspberry_pi() if on_pi is None else on_pi):
+            source = SimulatedSource(
+                DemoDice(),
+                name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
+                fps=4,
+            )
+        else:
+            return None, f"no camera found ({attached.why}): enter dice on the page"
     demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
     watchers = start_watchers(config, table, simulated_belt=demo)
     holder: list[CameraRig] = []
-    supervisor = CameraSupervisor(source, lambda frame: holder[0].deliver(frame))
+    real = isinstance(source, (Picamera2Source, OpenCVSource))
+    supervisor = CameraSupervisor(
+        source,
+        lambda frame: holder[0].deliver(frame),
+        # A real sensor's picture always changes a little: the same one for this long is a
+        # frozen pipeline (files and the simulator may repeat a picture on purpose).
+        frozen_after=FROZEN_AFTER if real else None,
+        stale_after=STALE_AFTER,
+    )
     dice = DiceWatcher(
         table,
         stable_frames=config.camera.stable_frames,
@@ -235,10 +278,39 @@ def start_camera(
     return rig, status
 
 
-def _has_module(name: str) -> bool:
-    import importlib.util
+def announce(config: Config, host: str, port: int) -> tuple[Advert | None, str]:
+    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there."""
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
+    address = None if host in ("0.0.0.0", "::", "") else host
+    advert, line = advertise(config.web.lan_name, port, address=address)
+    return advert, ("" if advert is not None else "  ") + line
 
-    return importlib.util.find_spec(name) is not None
+
+def locked_settings(config: Config) -> CameraSettings:
+    """The Pi camera's settings: the configured size, and the exposure, white balance and
+    focus the camera chose at calibration (saved with it), held from the first frame.
+
+    Without a calibration, or one whose values were never read from a camera, the camera
+    stays on automatic.
+    """
+    from calibration.geometry import CalibrationError, load_calibration
+    from hardware.camera import CameraSettings
+
+    size = (config.camera.width, config.camera.height)
+    try:
+        saved = load_calibration(config.calibration_file).camera
+    except CalibrationError:
+        return CameraSettings(size=size)
+    if not saved.measured:
+        return CameraSettings(size=size)
+    return CameraSettings(
+        size=size,
+        exposure_time_us=saved.exposure_time_us,
+        analogue_gain=saved.analogue_gain if saved.analogue_gain is not None else 1.0,
+        colour_gains=saved.colour_gains,
+        lens_position=saved.lens_position,
+    )
 
 
 def light_mode(state: dict[str, Any]) -> str:
@@ -388,6 +460,7 @@ def serve(
         device_status=device_status,
         camera=camera.dice if camera is not None else None,
         data_dir=config.data_dir,
+        lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
     )
     streams = live_streams(app, cap=config.web.max_streams)
@@ -405,12 +478,15 @@ def serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
+    advert, advert_line = announce(config, host, port)
+    click.secho(advert_line, bold=advert is not None)
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
         click.secho(f"  {damaged}", fg="red")
-    hosts = None if config.web.any_host else local_names() | set(config.web.hosts)
+    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
+    hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
     if config.backups.daily and damaged is None:
@@ -420,6 +496,8 @@ def serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        if advert is not None:
+            advert.close()
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()

@@ -8,8 +8,10 @@ Three buttons drive the game without touching the tablet:
 
 The callbacks here only call ``submit(intent)`` with ``"next"``, ``"undo"``, ``"redo"`` or
 ``"read"``; the table's single worker decides what that means (DESIGN.md: device callbacks do
-no game logic). Debouncing is done in software, with an injectable clock, so that it behaves
-the same on lgpio and on gpiozero's MockFactory (whose pins never bounce) and can be tested.
+no game logic). Debouncing is done in software: a level counts once it has held for
+``bounce_time``, so a glitch shorter than that is never a press. Its clock and timer are
+injectable, so it behaves the same on lgpio and on gpiozero's MockFactory (whose pins never
+bounce) and can be tested without waiting.
 
 On a machine without GPIO, ``hardware.pins.choose_pin_factory`` falls back to MockFactory and
 the keyboard twin (``hardware.keyboard``) stands in for the buttons. The LED and buzzer are
@@ -35,40 +37,74 @@ log = logging.getLogger(__name__)
 Intent = str
 Submit = Callable[[str], object]
 Clock = Callable[[], float]
+# schedule(delay, callback) runs callback once after delay seconds; returns a cancel.
+Schedule = Callable[[float, Callable[[], None]], Callable[[], None]]
 
 
-class _ButtonTracker:
-    """Debounces one button's edges and remembers whether it is logically pressed.
+def _start_timer(delay: float, callback: Callable[[], None]) -> Callable[[], None]:
+    """Run ``callback`` once after ``delay`` seconds on its own thread; returns the cancel."""
+    timer = threading.Timer(delay, callback)
+    timer.daemon = True
+    timer.start()
+    return timer.cancel
 
-    An edge counts only when the line has been quiet for ``bounce_time`` before it: a burst
-    of bounces (press or release) therefore collapses into its first edge. This accepts the
-    first edge at once, so debouncing adds no latency, unlike hardware debouncers that wait
-    for the level to settle.
+
+class _Debouncer:
+    """Turns one button's raw edges into stable level changes.
+
+    A level counts only once the line has held it for ``bounce_time``: every edge restarts
+    the wait, and when the wait ends the pin's level is read. So a burst of contact bounce
+    becomes one change, and a glitch shorter than ``bounce_time`` (a spike picked up by a
+    long wire) becomes none at all, whichever pin factory delivers the edges. gpiozero's own
+    ``bounce_time`` is not used because it means different things per backend: lgpio's
+    debounce wants a stable level, RPi.GPIO's ignores edges after the first (so a glitch is a
+    press), MockFactory's is not implemented. The price is ``bounce_time`` of latency
+    (30 ms by default), which nobody notices on a button.
     """
 
-    def __init__(self, bounce_time: float, clock: Clock) -> None:
+    def __init__(
+        self,
+        bounce_time: float,
+        read_level: Callable[[], bool],
+        on_change: Callable[[bool], None],
+        schedule: Schedule,
+    ) -> None:
         self._bounce_time = bounce_time
-        self._clock = clock
-        self._last_edge = float("-inf")
-        self.pressed = False
-        self.pressed_at = 0.0
+        self._read_level = read_level
+        self._on_change = on_change
+        self._schedule = schedule
+        # Re-entrant: a scheduler may run the wait's end at once, on this very thread.
+        self._lock = threading.RLock()
+        self._stable = read_level()  # a button held while starting is not a press
+        self._edges = 0
+        self._cancel: Callable[[], None] | None = None
 
-    def edge(self, pressed: bool) -> tuple[bool, float]:
-        """Feed one edge; returns (accepted, time). A repeated level is not a change."""
-        now = self._clock()
-        quiet = now - self._last_edge >= self._bounce_time
-        self._last_edge = now
-        if not quiet:
-            return False, now
-        if pressed:
-            # A press while already pressed means a very short tap's release was lost
-            # inside the bounce window; the new press is still a real one.
-            self.pressed, self.pressed_at = True, now
-            return True, now
-        if not self.pressed:
-            return False, now
-        self.pressed = False
-        return True, now
+    def edge(self) -> None:
+        """Any raw edge: wait for the line to be quiet again before believing its level."""
+        with self._lock:
+            self._edges += 1
+            seen = self._edges
+            if self._cancel is not None:
+                self._cancel()
+            self._cancel = self._schedule(self._bounce_time, lambda: self._settled(seen))
+
+    def _settled(self, seen: int) -> None:
+        with self._lock:
+            if seen != self._edges:  # a newer edge came: its own wait decides
+                return
+            self._cancel = None
+            level = bool(self._read_level())
+            if level == self._stable:  # a glitch: back where it was
+                return
+            self._stable = level
+        self._on_change(level)
+
+    def close(self) -> None:
+        with self._lock:
+            self._edges += 1
+            if self._cancel is not None:
+                self._cancel()
+            self._cancel = None
 
 
 class _BackGesture:
@@ -80,36 +116,34 @@ class _BackGesture:
     one of "undo" / "redo" is produced per gesture.
     """
 
-    def __init__(self, bounce_time: float, hold_time: float, clock: Clock) -> None:
-        self._tracker = _ButtonTracker(bounce_time, clock)
+    def __init__(self, hold_time: float, clock: Clock) -> None:
         self._hold_time = hold_time
+        self._clock = clock
         self._lock = threading.Lock()
+        self._pressed = False
+        self._pressed_at = 0.0
         self._redo_sent = False
 
     def press(self) -> Intent | None:
         with self._lock:
-            was_pressed = self._tracker.pressed
-            previous_redo_sent = self._redo_sent
-            accepted, _ = self._tracker.edge(True)
-            if not accepted:
-                return None
-            self._redo_sent = False
-            # The previous gesture's release was lost in the bounce window: it was a tap.
-            return UNDO_INTENT if was_pressed and not previous_redo_sent else None
+            self._pressed, self._pressed_at, self._redo_sent = True, self._clock(), False
+            return None
 
     def held(self) -> Intent | None:
         with self._lock:
-            if not self._tracker.pressed or self._redo_sent:
+            if not self._pressed or self._redo_sent:
                 return None
             self._redo_sent = True
             return REDO_INTENT
 
     def release(self) -> Intent | None:
         with self._lock:
-            accepted, now = self._tracker.edge(False)
-            if not accepted or self._redo_sent:
+            if not self._pressed:
                 return None
-            if now - self._tracker.pressed_at >= self._hold_time:
+            self._pressed = False
+            if self._redo_sent:
+                return None
+            if self._clock() - self._pressed_at >= self._hold_time:
                 self._redo_sent = True
                 return REDO_INTENT
             return UNDO_INTENT
@@ -119,8 +153,9 @@ class TableButtons:
     """NEXT, BACK and READ wired to ``submit``; plus the optional LED and buzzer.
 
     ``pin_factory`` defaults to gpiozero's configured ``Device.pin_factory`` if one is set,
-    else to ``hardware.pins.choose_pin_factory``'s pick; ``clock`` decides bounce and hold
-    (tests pass a fake one).
+    else to ``hardware.pins.choose_pin_factory``'s pick (which honours
+    ``GPIOZERO_PIN_FACTORY``); ``clock`` measures a BACK press and ``schedule`` runs the
+    debounce waits (tests pass fake ones that move together).
     """
 
     def __init__(
@@ -130,6 +165,7 @@ class TableButtons:
         *,
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
+        schedule: Schedule = _start_timer,
         buzzer_sleep: Callable[[float], object] | None = None,
     ) -> None:
         from gpiozero import Button, Device
@@ -149,16 +185,16 @@ class TableButtons:
         log.info("buttons: %s", reason)
         self.config = config
         self._submit = submit
-        self._next = _ButtonTracker(config.bounce_time, clock)
-        self._read = _ButtonTracker(config.bounce_time, clock)
-        self._back = _BackGesture(config.bounce_time, config.hold_time, clock)
+        self._back = _BackGesture(config.hold_time, clock)
         self._devices: list[Any] = []
+        self._debouncers: list[_Debouncer] = []
         self.light: StatusLight | None = None
         self.beeper: Beeper | None = None
         try:
 
-            def button(pin: int) -> Any:
-                # bounce_time=None: debouncing is ours, identical on every pin factory.
+            def button(pin: int, on_change: Callable[[bool], None]) -> Any:
+                # bounce_time=None: debouncing is ours (_Debouncer), the same on every
+                # pin factory; both edges only start its wait.
                 device = Button(
                     pin,
                     pull_up=config.pull_up,
@@ -167,20 +203,18 @@ class TableButtons:
                     pin_factory=pin_factory,
                 )
                 self._devices.append(device)
+                debouncer = _Debouncer(
+                    config.bounce_time, lambda: bool(device.is_pressed), on_change, schedule
+                )
+                self._debouncers.append(debouncer)
+                device.when_pressed = debouncer.edge
+                device.when_released = debouncer.edge
                 return device
 
-            next_button = button(config.next_pin)
-            next_button.when_pressed = self._on_next
-            back_button = button(config.back_pin)
-            back_button.when_pressed = self._on_back_pressed
-            back_button.when_released = self._on_back_released
+            button(config.next_pin, self._on_next)
+            back_button = button(config.back_pin, self._on_back)
             back_button.when_held = self._on_back_held
-            read_button = button(config.read_pin)
-            read_button.when_pressed = self._on_read
-            # Releases of NEXT/READ matter only for debouncing: release bounce must not
-            # look like a fresh press.
-            next_button.when_released = self._on_next_released
-            read_button.when_released = self._on_read_released
+            button(config.read_pin, self._on_read)
             if config.led_pin is not None:
                 self.light = StatusLight(config.led_pin, pin_factory=pin_factory)
             if config.buzzer_pin is not None:
@@ -191,28 +225,19 @@ class TableButtons:
 
     # Callbacks run on gpiozero's threads: they only enqueue, never decide game rules.
 
-    def _on_next(self) -> None:
-        if self._next.edge(True)[0]:
+    def _on_next(self, pressed: bool) -> None:
+        if pressed:
             self._emit(NEXT_INTENT)
 
-    def _on_next_released(self) -> None:
-        self._next.edge(False)
-
-    def _on_read(self) -> None:
-        if self._read.edge(True)[0]:
+    def _on_read(self, pressed: bool) -> None:
+        if pressed:
             self._emit(READ)
 
-    def _on_read_released(self) -> None:
-        self._read.edge(False)
-
-    def _on_back_pressed(self) -> None:
-        self._emit(self._back.press())
+    def _on_back(self, pressed: bool) -> None:
+        self._emit(self._back.press() if pressed else self._back.release())
 
     def _on_back_held(self) -> None:
         self._emit(self._back.held())
-
-    def _on_back_released(self) -> None:
-        self._emit(self._back.release())
 
     def _emit(self, intent: Intent | None) -> None:
         if intent is None:
@@ -254,6 +279,9 @@ class TableButtons:
             if output is not None:
                 output.close()
         self.beeper = self.light = None
+        for debouncer in self._debouncers:
+            debouncer.close()
+        self._debouncers.clear()
         for device in self._devices:
             device.close()
         self._devices.clear()

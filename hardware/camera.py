@@ -14,11 +14,14 @@ never learns which camera it has:
 :class:`CameraSupervisor` owns the source on one thread, hands only the latest frame to
 the consumer on another, and when the camera is absent or dies it reports
 ``"camera offline: <why>"`` and retries with exponential back-off instead of stopping the
-game: everything works without a camera (DESIGN.md).
+game: everything works without a camera (DESIGN.md). A camera that hangs (no frame within a
+timeout) or freezes (the same picture over and over) is restarted the same way, and the
+status line says so.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
@@ -34,6 +37,7 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.watch.frames import LatestFrameWorker
+from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,13 @@ class CameraOfflineError(CompanionError, RuntimeError):
 
 class CameraBusy(CameraOfflineError):
     """Another Picamera2Source already holds the Pi camera in this process."""
+
+
+class CameraStalledError(CameraOfflineError):
+    """The camera is there but hung (no frame in time) or froze (the same picture again).
+
+    The supervisor restarts it and says so on the status line once it is back.
+    """
 
 
 @runtime_checkable
@@ -193,11 +204,25 @@ class Picamera2Source(_SourceBase):
     Picamera2() in the same process fails in confusing ways, so this is checked up front.
     """
 
-    def __init__(self, settings: CameraSettings | None = None, *, camera_num: int = 0) -> None:
+    def __init__(
+        self,
+        settings: CameraSettings | None = None,
+        *,
+        camera_num: int = 0,
+        capture_timeout: float = 3.0,
+    ) -> None:
         self.settings = settings or CameraSettings()
         self.camera_num = camera_num
+        #: Seconds ``read`` waits for a frame before calling the camera hung: picamera2's
+        #: ``capture_array`` blocks for ever by default when requests stop coming back.
+        self.capture_timeout = capture_timeout
         self.name = f"Pi camera {camera_num}"
         self._camera: Any = None
+        #: The picture size really configured: the requested width at the sensor's shape.
+        self.frame_size: tuple[int, int] | None = None
+        self._modes: list[Mapping[str, Any]] | None = None
+        # The reader thread captures while a web request may measure: one at a time.
+        self._use = threading.Lock()
 
     def start(self) -> None:
         global _picamera_owner
@@ -241,11 +266,34 @@ class Picamera2Source(_SourceBase):
             ) from exc
         try:
             width, height = self.settings.size
+            if self._modes is None:
+                # Reading sensor_modes reconfigures the camera once per mode (slow): once
+                # per source, not again at every restart after a hang.
+                try:
+                    self._modes = list(getattr(camera, "sensor_modes", None) or [])
+                except Exception:  # no mode list: picamera2 picks the mode, as before
+                    log.warning("%s did not list its sensor modes", self.name, exc_info=True)
+                    self._modes = []
+            mode = full_view_mode(self._modes, width)
+            if mode is not None:
+                # The whole field of view, and a picture of the same shape (no crop).
+                width, height = full_view_size(mode, (width, height))
             # RGB888 is libcamera's name for B,G,R byte order: OpenCV's BGR, no conversion.
-            config = camera.create_video_configuration(
-                main={"size": (width, height), "format": "RGB888"}
-            )
+            main = {"size": (width, height), "format": "RGB888"}
+            if mode is None:
+                config = camera.create_video_configuration(main=main)
+            else:
+                try:
+                    config = camera.create_video_configuration(
+                        main=main,
+                        sensor={"output_size": mode["size"], "bit_depth": mode["bit_depth"]},
+                    )
+                except TypeError:  # picamera2 before 0.3.13: the raw stream picks the mode
+                    config = camera.create_video_configuration(
+                        main=main, raw={"size": mode["size"]}
+                    )
             camera.configure(config)
+            self.frame_size = (width, height)
             controls = self.settings.controls(getattr(camera, "camera_controls", None))
             if controls:
                 # Set before start so the very first frame is already at fixed exposure.
@@ -260,11 +308,42 @@ class Picamera2Source(_SourceBase):
         if self._camera is None:
             raise CameraOfflineError(f"{self.name} is not started")
         try:
-            frame = self._camera.capture_array("main")
+            # A number for ``wait`` makes picamera2 give up with TimeoutError
+            # (Picamera2.dispatch_functions -> Job.get_result(timeout=...)).
+            with self._use:
+                frame = self._camera.capture_array("main", wait=self.capture_timeout)
+        except TimeoutError:
+            # picamera2's own advice after a timed-out job, so that the camera can be closed.
+            flush = getattr(self._camera, "cancel_all_and_flush", None)
+            if callable(flush):
+                flush()
+            raise CameraStalledError(
+                f"{self.name} gave no picture for {self.capture_timeout:g} s (hung); restarting it"
+            ) from None
         except Exception as exc:
             raise CameraOfflineError(f"{self.name} stopped delivering frames: {exc}") from exc
         # picamera2 may hand back a strided view; OpenCV wants contiguous memory.
         return np.ascontiguousarray(_check_bgr(frame, self.name))
+
+    def measure_and_lock(self) -> Measured:
+        """Let exposure, white balance and focus settle, then hold them (calibration).
+
+        The values become this source's settings, so a restart after a hang keeps them.
+        """
+        camera = self._camera
+        if camera is None:
+            raise CameraOfflineError(f"{self.name} is not started")
+        try:
+            with self._use:
+                measured = measure_and_lock(camera, timeout=self.capture_timeout)
+        except TimeoutError:
+            raise CameraStalledError(f"{self.name} gave no picture while settling") from None
+        except Exception as exc:
+            raise CameraOfflineError(
+                f"{self.name} could not measure exposure: {type(exc).__name__}: {exc}"
+            ) from exc
+        self.settings = replace(self.settings, **measured.as_dict())
+        return measured
 
     def stop(self) -> None:
         global _picamera_owner
@@ -437,6 +516,46 @@ class SimulatedSource(_SourceBase):
         self._started = False
 
 
+# --------------------------------------------------------------------------- hangs
+
+
+class FreezeCheck:
+    """Notices a camera that keeps handing back the very same picture.
+
+    A live sensor never gives two identical frames of a lit scene (noise moves the low bits),
+    so a fingerprint unchanged for ``after`` seconds means the pipeline froze and repeats an
+    old buffer, while the status would still say "live". A flat frame (a covered lens, all
+    black) may truly repeat, so it never counts as frozen.
+    """
+
+    FLAT = 8  # grey levels between the darkest and brightest sample: nothing to see
+
+    def __init__(self, after: float, clock: Clock) -> None:
+        if after <= 0:
+            raise ValueError(f"frozen_after must be a positive number of seconds, not {after!r}.")
+        self.after = after
+        self._clock = clock
+        self._fingerprint: bytes | None = None
+        self._since = 0.0
+
+    def check(self, frame: Frame, name: str) -> None:
+        """Raise CameraStalledError once the same picture has come for ``after`` seconds."""
+        sample = frame[::8, ::8]
+        if int(sample.max()) - int(sample.min()) < self.FLAT:
+            self._fingerprint = None
+            return
+        fingerprint = hashlib.blake2b(sample.tobytes(), digest_size=16).digest()
+        now = self._clock()
+        if fingerprint != self._fingerprint:
+            self._fingerprint, self._since = fingerprint, now
+            return
+        if now - self._since >= self.after:
+            self._fingerprint = None
+            raise CameraStalledError(
+                f"{name} has shown the very same picture for {now - self._since:.0f} s (frozen)"
+            )
+
+
 # --------------------------------------------------------------------------- supervisor
 
 
@@ -449,6 +568,7 @@ class SupervisorStats:
     frames_dropped: int = 0
     failures: int = 0
     consumer_errors: int = 0
+    restarts_after_hang: int = 0  # hung or frozen, then restarted (CameraStalledError)
 
 
 class CameraSupervisor:
@@ -463,6 +583,13 @@ class CameraSupervisor:
     ``"camera offline: <why>"``, the source is stopped, and it is started again after
     ``initial_backoff`` seconds, doubling up to ``max_backoff``; the first good frame resets
     the delay. ``sleep`` and ``clock`` are injectable so tests need no real waiting.
+
+    A camera can also hang without failing. A source that gives no frame in time, or (with
+    ``frozen_after``) the very same picture for that long, raises CameraStalledError and is
+    restarted like a failed one; once back, the status says it was restarted and why. If the
+    reader is stuck inside a driver call that never returns, ``stale_after`` seconds without
+    a new frame turn the status to offline anyway, so the page never shows a frozen picture
+    as live.
     """
 
     def __init__(
@@ -475,6 +602,8 @@ class CameraSupervisor:
         sleep: Sleep | None = None,
         clock: Clock = time.monotonic,
         on_status: Callable[[str], None] | None = None,
+        frozen_after: float | None = None,
+        stale_after: float | None = None,
     ) -> None:
         if not 0 < initial_backoff <= max_backoff:
             raise ValueError(
@@ -496,6 +625,10 @@ class CameraSupervisor:
         self._reader_stats = SupervisorStats()  # frames_read and failures; the rest is delivery's
         self.retry_delay: float | None = None
         self.offline_since: float | None = None
+        self._freeze = FreezeCheck(frozen_after, clock) if frozen_after is not None else None
+        self._stale_after = stale_after
+        self._last_frame_at: float | None = None
+        self._hung_because: str | None = None  # the last hang, until a frame shows it is over
         self._threads: list[threading.Thread] = []
 
     # ---- status
@@ -516,12 +649,25 @@ class CameraSupervisor:
     def status(self) -> str:
         """One line for people: "camera live: ...", "camera offline: <why>", ..."""
         with self._lock:
+            quiet = self._quiet_for()
+            if quiet is not None:
+                return (
+                    f"camera offline: no new picture from {self.source.name} for "
+                    f"{quiet:.0f} s (the camera hung)"
+                )
             return self._status
 
     @property
     def online(self) -> bool:
         with self._lock:
-            return self._online
+            return self._online and self._quiet_for() is None
+
+    def _quiet_for(self) -> float | None:
+        """Seconds since the last frame, if a live camera has been quiet too long (locked)."""
+        if not self._online or self._stale_after is None or self._last_frame_at is None:
+            return None
+        quiet = self._clock() - self._last_frame_at
+        return quiet if quiet >= self._stale_after else None
 
     def _set_status(self, status: str, *, online: bool) -> None:
         with self._lock:
@@ -584,12 +730,19 @@ class CameraSupervisor:
                         self.source.start()
                         started = True
                     frame = self.source.read()
+                    if self._freeze is not None:
+                        self._freeze.check(frame, self.source.name)
                 except Exception as exc:
                     if isinstance(exc, CameraOfflineError):
                         reason = exc.reason
                     else:
                         log.exception("unexpected error from %s", self.source.name)
                         reason = f"{type(exc).__name__}: {exc}"
+                    if isinstance(exc, CameraStalledError):
+                        with self._lock:
+                            self._hung_because = reason
+                            self._reader_stats.restarts_after_hang += 1
+                        reason = f"{reason}; restarting it"
                     if started:
                         self._stop_source()
                         started = False
@@ -609,8 +762,13 @@ class CameraSupervisor:
                 with self._lock:
                     self._reader_stats.frames_read += 1
                     self.retry_delay = self.offline_since = None
+                    self._last_frame_at = self._clock()
+                    hung_because, self._hung_because = self._hung_because, None
                 if not self._online:
-                    self._set_status(f"camera live: {self.source.name}", online=True)
+                    live = f"camera live: {self.source.name}"
+                    if hung_because is not None:
+                        live += f" (restarted after: {hung_because})"
+                    self._set_status(live, online=True)
                 # Yield the GIL: a source that never blocks (files, simulator without fps)
                 # would otherwise starve the deliverer to a frame per switch interval (5 ms).
                 time.sleep(0)

@@ -89,6 +89,49 @@ def check_camera(open_camera: bool) -> Iterator[Finding]:
         )
 
 
+def check_cameras(source: str = "auto") -> Iterator[Finding]:
+    """Every camera libcamera and the USB bus show, and the one ``source = "auto"`` takes."""
+    from hardware.camera_choice import choose_camera
+
+    choice = choose_camera()
+    for note in choice.notes:
+        yield Finding(True, note, optional=True)
+    for camera in choice.seen:
+        yield Finding(True, f"camera seen: {camera.describe()}")
+    if source != "auto":
+        yield Finding(True, f"camera.source = {source!r}, so auto's choice is not used")
+        return
+    on_pi = _on_a_pi()
+    yield Finding(
+        choice.kind != "none",
+        f"source = auto uses: {choice.why}",
+        "connect a camera: `rpicam-hello --list-cameras` lists a ribbon camera, "
+        "`v4l2-ctl --list-devices` a USB one"
+        if on_pi
+        else "no camera here: `make run` shows the simulated dice camera",
+        optional=not on_pi,
+    )
+
+
+def check_lan_name(name: str = "hamster-table") -> Iterator[Finding]:
+    """Whether ``companion run`` can announce the page as ``<name>.local``."""
+    if not name:
+        yield Finding(True, "no LAN name announced (web.lan_name is empty)")
+        return
+    try:
+        zeroconf = importlib.import_module("zeroconf")
+    except ImportError as error:
+        yield Finding(
+            False,
+            f"{name}.local cannot be announced ({error})",
+            "run `make run` or `sudo make install` again to install python-zeroconf; "
+            "until then open the page by its address",
+            optional=True,
+        )
+        return
+    yield Finding(True, f"python-zeroconf {zeroconf.__version__}: the page is {name}.local")
+
+
 def check_pins() -> Iterator[Finding]:
     from hardware.pins import choose_pin_factory
 
@@ -182,7 +225,12 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
         yield Finding(False, str(error), "calibrate again from the tablet page", optional=True)
 
 
-def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
+def run_checks(
+    data_dir: Path,
+    open_camera: bool,
+    camera_source: str = "auto",
+    lan_name: str = "hamster-table",
+) -> list[Finding]:
     checks: list[Callable[[], Iterator[Finding]]] = [
         lambda: iter(
             [
@@ -195,6 +243,8 @@ def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
         ),
         check_numpy_opencv,
         lambda: check_camera(open_camera),
+        lambda: check_cameras(camera_source),
+        lambda: check_lan_name(lan_name),
         check_pins,
         check_groups,
         lambda: check_disk(data_dir),
@@ -212,9 +262,12 @@ def run_checks(data_dir: Path, open_camera: bool) -> list[Finding]:
 @click.pass_obj
 def doctor(obj: object, open_camera: bool) -> None:
     """Check this machine: camera, numpy/OpenCV, GPIO, groups, disk, calibration."""
-    data_dir = getattr(getattr(obj, "config", None), "data_dir", Path.home())
+    config = getattr(obj, "config", None)
+    data_dir = getattr(config, "data_dir", Path.home())
+    source = getattr(getattr(config, "camera", None), "source", "auto")
+    lan_name = getattr(getattr(config, "web", None), "lan_name", "hamster-table")
     failed = 0
-    for finding in run_checks(Path(data_dir), open_camera):
+    for finding in run_checks(Path(data_dir), open_camera, source, lan_name):
         mark = "ok  " if finding.ok else ("warn" if finding.optional else "FAIL")
         click.echo(f"[{mark}] {finding.what}")
         if not finding.ok and finding.fix:

@@ -11,6 +11,8 @@ from companion.config import load_config
 from companion.serve import start_camera
 from companion.store import Store
 from companion.table import Table
+from hardware.camera import OpenCVSource, Picamera2Source
+from hardware.camera_choice import CameraChoice
 from hardware.demo_board import DemoBelt
 from tests.camera_scenes import config_file
 
@@ -47,22 +49,41 @@ def test_the_demo_dice_feed_the_wheel_watcher_and_the_belt_has_its_own_twin(
 
 
 def test_auto_without_a_camera_uses_the_demo_twin_off_a_pi_only(
-    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    table: Table, tmp_path: Path
 ) -> None:
     """A laptop trying `make run` sees the demo dice; a Pi never feeds demo rolls to a game."""
-    monkeypatch.setattr("companion.serve._has_module", lambda name: False)
-    config = load_config(
-        config_file(tmp_path, 'source = "auto"\ndevice = "/nonexistent"'), data_dir=tmp_path
-    )
-    if Path("/dev/video0").exists():
-        pytest.skip("this machine has a real camera at /dev/video0")
-    camera, status = start_camera(config, table, simulate=False, on_pi=False)
+    config = load_config(config_file(tmp_path, 'source = "auto"'), data_dir=tmp_path)
+    nothing = CameraChoice("none", why="no Raspberry Pi camera and no USB camera")
+    camera, status = start_camera(config, table, False, on_pi=False, choose=lambda: nothing)
     assert camera is not None and "simulated (demo dice)" in status and camera.dice.demo
     camera.stop()
-    assert start_camera(config, table, simulate=False, on_pi=True) == (
+    assert start_camera(config, table, False, on_pi=True, choose=lambda: nothing) == (
         None,
-        "no camera found (no picamera2, no /dev/video0): enter dice on the page",
+        "no camera found (no Raspberry Pi camera and no USB camera): enter dice on the page",
     )
+
+
+def test_auto_takes_the_attached_camera(table: Table, tmp_path: Path) -> None:
+    """libcamera lists only a webcam: OpenCV reads it at its node; a Pi camera: picamera2."""
+    config = load_config(config_file(tmp_path, 'source = "auto"'), data_dir=tmp_path)
+    webcam = CameraChoice("usb", 3, why="USB camera C525 (/dev/video3) through OpenCV")
+    camera, status = start_camera(config, table, False, on_pi=True, choose=lambda: webcam)
+    assert camera is not None
+    try:
+        source = camera.supervisor.source
+        assert isinstance(source, OpenCVSource) and source.device == 3
+        assert status.startswith("webcam 3:")
+    finally:
+        camera.stop()
+    pi = CameraChoice("picamera2", 1, why="Raspberry Pi camera imx708")
+    camera, status = start_camera(config, table, False, on_pi=True, choose=lambda: pi)
+    assert camera is not None
+    try:
+        source = camera.supervisor.source
+        assert isinstance(source, Picamera2Source) and source.camera_num == 1
+        assert status.startswith("Pi camera 1:")
+    finally:
+        camera.stop()
 
 
 def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def create_app(
     device_status: Callable[[], dict[str, str]] | None = None,
     camera: CameraView | None = None,
     data_dir: Path | None = None,
+    lock_camera: Callable[[], dict[str, Any] | None] | None = None,
     token_hours: float = 24.0,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
@@ -42,6 +43,7 @@ def create_app(
         device_status=device_status or (lambda: {}),
         camera=camera,
         data_dir=data_dir or Path.cwd(),
+        lock_camera=lock_camera,
     )
     errors.install(app)
     app.register_blueprint(pages.bp)

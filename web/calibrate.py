@@ -3,7 +3,9 @@ then calibrate from the current frame with one tap.
 
 The same steps as ``companion calibrate``, driven by the page: the hamsters stand where the
 game says they are (or on row 1 in colour order before the game places them), the corner
-markers must be uncovered, and the result is saved in the data folder.
+markers must be uncovered, and the result is saved in the data folder. Before the picture is
+taken, the camera's exposure, white balance and focus settle and are locked, and the values
+it chose are saved with the calibration, to be set again at every start.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from flask.typing import ResponseReturnValue
 from calibration.cli import DEFAULT_CELLS
 from calibration.geometry import (
     CalibrationError,
+    CameraSettings,
     calibrate_board,
     load_calibration,
     locate_board,
     save_calibration,
 )
 from companion.config import CALIBRATION_FILE
+from companion.errors import CompanionError
 from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
 from web.api import _require_control
 from web.context import companion
@@ -77,14 +81,38 @@ def calibrate() -> ResponseReturnValue:
             cells = {str(c): (int(v[0]), int(v[1])) for c, v in body["cells"].items()}
         except (TypeError, ValueError, IndexError, KeyError):
             raise ApiError(400, "'cells' maps a colour to [row, lane].") from None
+    settings = _lock_camera()
     try:
-        calibration = calibrate_board(_latest_frame(), cells)
+        calibration = calibrate_board(_latest_frame(), cells, camera=settings)
     except CalibrationError as error:
         raise ApiError(409, str(error)) from None
     path = companion().data_dir / CALIBRATION_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
     save_calibration(calibration, path)
-    return jsonify(calibrated=True, message=f"Saved: {len(cells)} hamster colours sampled.")
+    return jsonify(
+        calibrated=True,
+        message=f"Saved: {len(cells)} hamster colours sampled; {_describe(settings)}.",
+    )
+
+
+def _lock_camera() -> CameraSettings:
+    """Settle and hold exposure, white balance and focus; what the camera chose."""
+    lock = companion().lock_camera
+    try:
+        chosen = lock() if lock is not None else None
+    except CompanionError as error:
+        raise ApiError(409, f"The camera could not settle its exposure: {error}") from None
+    return CameraSettings.from_camera(chosen) if chosen is not None else CameraSettings()
+
+
+def _describe(settings: CameraSettings) -> str:
+    if not settings.measured or settings.exposure_time_us is None:
+        return "this camera keeps its automatic exposure"
+    focus = "" if settings.lens_position is None else ", focus"
+    return (
+        f"exposure {settings.exposure_time_us / 1000:.1f} ms, gain {settings.analogue_gain}, "
+        f"white balance{focus} locked"
+    )
 
 
 @bp.get("/calibration.jpg")

@@ -29,6 +29,10 @@ class Companion:
     device_status: Callable[[], dict[str, str]] = field(default=lambda: {})
     camera: CameraView | None = None  # the dice camera's view, for the panel and calibration
     data_dir: Path = field(default_factory=Path.cwd)  # where the calibration is kept
+    # Settle and hold the camera's exposure, white balance and focus before calibrating;
+    # returns what it chose (CameraSettings field names), None for a camera with no such
+    # controls (a webcam, the simulator). Raises CompanionError when the camera is offline.
+    lock_camera: Callable[[], dict[str, Any] | None] | None = None
 
     def devices(self) -> dict[str, str]:
         return self.device_status()

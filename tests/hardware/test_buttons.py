@@ -1,8 +1,10 @@
 """Buttons, LED and buzzer driven through gpiozero's own MockFactory.
 
-MockFactory calls the button callbacks synchronously inside drive_low()/drive_high(), and a
-fake clock decides what counts as bounce or hold, so nothing here depends on timing except
-the one test of gpiozero's real hold thread, which waits on an event with a long timeout.
+MockFactory calls the button callbacks synchronously inside drive_low()/drive_high()
+(gpiozero/pins/mock.py, MockPin; its bounce setting is a stub, so debouncing is the
+companion's own), and a fake clock whose ``advance`` also runs the debounce waits decides
+what counts as bounce, glitch or hold, so nothing here depends on timing except the tests of
+gpiozero's real hold thread and of the real timer, which wait on events with long timeouts.
 """
 
 from __future__ import annotations
@@ -30,16 +32,35 @@ GENEROUS = 10.0  # seconds; only ever a ceiling for waits, never an assertion ab
 
 
 class FakeClock:
-    """A monotonic clock that moves only when the test says so."""
+    """A monotonic clock that moves only when the test says so, and the debounce timer that
+    goes with it: callbacks scheduled on it run, in order and at their own time, when
+    ``advance`` passes them."""
 
     def __init__(self) -> None:
         self.now = 1000.0
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._made = 0
 
     def __call__(self) -> float:
         return self.now
 
+    def schedule(self, delay: float, callback: Callable[[], None]) -> Callable[[], None]:
+        self._made += 1
+        entry = (self.now + delay, self._made, callback)
+        self._due.append(entry)
+        return lambda: self._due.remove(entry) if entry in self._due else None
+
     def advance(self, seconds: float) -> None:
-        self.now += seconds
+        end = self.now + seconds
+        while True:
+            ready = [entry for entry in self._due if entry[0] <= end]
+            if not ready:
+                break
+            entry = min(ready)
+            self._due.remove(entry)
+            self.now = max(self.now, entry[0])
+            entry[2]()
+        self.now = end
 
 
 class Recorder:
@@ -93,6 +114,7 @@ def make_buttons(
             submitted,
             pin_factory=factory,
             clock=clock,
+            schedule=clock.schedule,
             buzzer_sleep=lambda seconds: None,
         )
         made.append(buttons)
@@ -123,10 +145,44 @@ def test_one_press_of_next_submits_exactly_one_next(
     make_buttons()
     next_pin = factory.pin(17)
     next_pin.drive_low()
+    clock.advance(0.029)
+    assert submitted.intents == []  # not before the level has held for bounce_time
+    clock.advance(0.002)
     assert submitted.intents == ["next"]  # on press, not on release
     clock.advance(0.2)
     next_pin.drive_high()
+    clock.advance(0.5)
     assert submitted.intents == ["next"]
+
+
+def test_a_glitch_shorter_than_the_debounce_is_not_a_press(
+    make_buttons: Callable[..., TableButtons],
+    factory: MockFactory,
+    clock: FakeClock,
+    submitted: Recorder,
+) -> None:
+    """A spike on a long wire: low for 10 ms with a 30 ms debounce. Then a real press."""
+    make_buttons(bounce_time=0.03)
+    for number in (17, 27, 22):
+        pin = factory.pin(number)
+        pin.drive_low()
+        clock.advance(0.01)
+        pin.drive_high()
+        clock.advance(1.0)
+    assert submitted.intents == []
+    tap(factory.pin(17), clock)
+    assert submitted.intents == ["next"]
+    # A glitch while the button is held is not a release and a second press either.
+    next_pin = factory.pin(17)
+    next_pin.drive_low()
+    clock.advance(0.2)
+    next_pin.drive_high()
+    clock.advance(0.01)
+    next_pin.drive_low()
+    clock.advance(0.5)
+    next_pin.drive_high()
+    clock.advance(0.5)
+    assert submitted.intents == ["next", "next"]
 
 
 def test_each_clean_press_counts(
@@ -177,9 +233,10 @@ def test_short_back_press_submits_undo_on_release(
     make_buttons(hold_time=1.0)
     back = factory.pin(27)
     back.drive_low()
-    assert submitted.intents == []
     clock.advance(0.2)
+    assert submitted.intents == []
     back.drive_high()
+    clock.advance(0.05)
     assert submitted.intents == ["undo"]
 
 
@@ -200,12 +257,14 @@ def test_back_held_fires_redo_while_still_down_via_gpiozero_hold_thread(
     clock: FakeClock,
     submitted: Recorder,
 ) -> None:
-    make_buttons(hold_time=0.05, bounce_time=0.01)
+    make_buttons(hold_time=0.3, bounce_time=0.01)
     back = factory.pin(27)
     back.drive_low()
+    clock.advance(0.01)  # the press counts (by the fake clock) long before 0.3 s real time
     assert submitted.wait_for("redo")
-    clock.advance(0.3)  # by the fake clock the press was short: the hold thread decided
+    clock.advance(0.1)  # by the fake clock the press was short: the hold thread decided
     back.drive_high()
+    clock.advance(0.1)
     assert submitted.intents == ["redo"]
 
 
@@ -233,7 +292,9 @@ def test_failing_submit_is_logged_and_later_presses_still_work(
         if len(calls) == 1:
             raise RuntimeError("queue full")
 
-    with TableButtons(ButtonsConfig(), flaky, pin_factory=factory, clock=clock):
+    with TableButtons(
+        ButtonsConfig(), flaky, pin_factory=factory, clock=clock, schedule=clock.schedule
+    ):
         tap(factory.pin(17), clock)
         tap(factory.pin(17), clock)
     assert calls == ["next", "next"]
@@ -243,10 +304,18 @@ def test_failing_submit_is_logged_and_later_presses_still_work(
 def test_buttons_use_gpiozeros_configured_factory_by_default(
     factory: MockFactory, clock: FakeClock, submitted: Recorder
 ) -> None:
-    with TableButtons(ButtonsConfig(), submitted, clock=clock) as buttons:
+    with TableButtons(ButtonsConfig(), submitted, clock=clock, schedule=clock.schedule) as buttons:
         tap(factory.pin(17), clock)
     assert submitted.intents == ["next"]
     assert "MockFactory" in buttons.pin_factory_reason
+
+
+def test_the_real_debounce_timer_turns_a_press_into_next(
+    factory: MockFactory, submitted: Recorder
+) -> None:
+    with TableButtons(ButtonsConfig(bounce_time=0.01), submitted, pin_factory=factory):
+        factory.pin(17).drive_low()
+        assert submitted.wait_for("next")
 
 
 class Rig:
@@ -260,7 +329,11 @@ class Rig:
         # clock alone decides hold versus tap here.
         self.config = ButtonsConfig(bounce_time=0.03, hold_time=10.0)
         self.buttons = TableButtons(
-            self.config, self.submitted, pin_factory=self.factory, clock=self.clock
+            self.config,
+            self.submitted,
+            pin_factory=self.factory,
+            clock=self.clock,
+            schedule=self.clock.schedule,
         )
 
     def edges(self, pin: Any, gaps_ms: list[int], *, pressed_first: bool) -> None:
@@ -302,7 +375,9 @@ def test_every_gesture_gives_exactly_one_intent_whatever_the_bounce(
         rig.submitted.intents.clear()
         expected: list[str] = []
         for press_gaps, held_ms, release_gaps in gestures:
-            duration_ms = sum(press_gaps) + held_ms
+            # Each change counts once its level has held for bounce_time after the last
+            # bounce, so the press lasts from the last press bounce to the last release one.
+            duration_ms = held_ms + sum(release_gaps)
             assume(abs(duration_ms - hold_ms) > 1)  # float rounding at the exact boundary
             rig.clock.advance(1.0)  # quiet before each gesture
             rig.edges(pin, press_gaps, pressed_first=True)
@@ -312,6 +387,7 @@ def test_every_gesture_gives_exactly_one_intent_whatever_the_bounce(
                 expected.append("next")
             else:
                 expected.append("redo" if duration_ms >= hold_ms else "undo")
+        rig.clock.advance(1.0)  # the last release settles
         assert rig.submitted.intents == expected
 
 

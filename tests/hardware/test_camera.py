@@ -22,10 +22,12 @@ from hardware.camera import (
     CameraBusy,
     CameraOfflineError,
     CameraSettings,
+    CameraStalledError,
     CameraSupervisor,
     FolderSource,
     Frame,
     FrameSource,
+    FreezeCheck,
     OpenCVSource,
     Picamera2Source,
     SimulatedSource,
@@ -62,7 +64,13 @@ def clock() -> FakeClock:
 
 
 class FakePicamera2:
-    """Records what Picamera2Source asks of picamera2 and returns BGR-shaped arrays."""
+    """Records what Picamera2Source asks of picamera2 and returns BGR-shaped arrays.
+
+    Mirrors picamera2/picamera2.py (raspberrypi/picamera2): ``capture_array(name, wait=...)``
+    goes through ``dispatch_functions``, where a number for ``wait`` is a timeout that
+    ``Job.get_result`` (picamera2/job.py, a concurrent.futures.Future) turns into
+    TimeoutError; ``cancel_all_and_flush`` is its tidy-up after such a timeout.
+    """
 
     calls: list[Any]
     camera_controls: dict[str, Any]
@@ -74,6 +82,7 @@ class FakePicamera2:
         self.camera_num = camera_num
         self.size = (640, 480)
         self.fail_capture = False
+        self.hang = False
         FakePicamera2.instances.append(self)
 
     instances: list[FakePicamera2]
@@ -92,12 +101,20 @@ class FakePicamera2:
     def start(self) -> None:
         self.calls.append("start")
 
-    def capture_array(self, stream: str = "main") -> Frame:
+    def capture_array(self, stream: str = "main", wait: float | bool | None = None) -> Frame:
         self.calls.append(("capture_array", stream))
+        self.waits.append(wait)
         if self.fail_capture:
             raise RuntimeError("Camera frontend has timed out!")
+        if self.hang:
+            if wait is None or wait is True:
+                raise AssertionError("would block for ever: capture_array without a timeout")
+            raise TimeoutError  # concurrent.futures.TimeoutError is TimeoutError (3.11)
         width, height = self.size
         return np.zeros((height, width, 3), dtype=np.uint8)
+
+    def cancel_all_and_flush(self) -> None:
+        self.calls.append("cancel_all_and_flush")
 
     def stop(self) -> None:
         self.calls.append("stop")
@@ -105,10 +122,13 @@ class FakePicamera2:
     def close(self) -> None:
         self.calls.append("close")
 
+    waits: list[float | bool | None]
+
 
 @pytest.fixture
 def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
     FakePicamera2.calls = []
+    FakePicamera2.waits = []
     FakePicamera2.instances = []
     FakePicamera2.fail_open = False
     FakePicamera2.camera_controls = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0)}
@@ -211,6 +231,18 @@ def test_pi_camera_dying_mid_run_raises_offline(fake_picamera2: type[FakePicamer
         fake_picamera2.instances[0].fail_capture = True
         with pytest.raises(CameraOfflineError, match="stopped delivering frames: Camera frontend"):
             source.read()
+
+
+def test_a_hung_pi_camera_times_out_instead_of_blocking(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    with Picamera2Source(capture_timeout=2.0) as source:
+        source.read()
+        fake_picamera2.instances[0].hang = True
+        with pytest.raises(CameraStalledError, match=r"gave no picture for 2 s \(hung\)"):
+            source.read()
+    assert fake_picamera2.waits == [2.0, 2.0]  # every capture carries the timeout
+    assert fake_picamera2.calls[-3:] == ["cancel_all_and_flush", "stop", "close"]
 
 
 def test_picamera2_is_imported_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -526,3 +558,90 @@ def test_supervisor_stops_a_pi_camera_cleanly(fake_picamera2: type[FakePicamera2
 def test_supervisor_rejects_nonsense_backoff() -> None:
     with pytest.raises(ValueError, match="initial_backoff"):
         CameraSupervisor(SimulatedSource(lambda: solid(0)), print, initial_backoff=0)
+
+
+def noisy(seed: int) -> Frame:
+    return np.random.default_rng(seed).integers(0, 255, (48, 64, 3), dtype=np.uint8)
+
+
+def test_freeze_check_catches_a_repeated_picture_but_not_a_covered_lens(clock: FakeClock) -> None:
+    check = FreezeCheck(10.0, clock)
+    frozen = noisy(1)
+    for _ in range(5):  # 0 to 8 s: not yet
+        check.check(frozen, "cam")
+        clock.now += 2.0
+    with pytest.raises(CameraStalledError, match=r"very same picture for 10 s \(frozen\)"):
+        check.check(frozen, "cam")
+    for seed in range(20):  # a live camera: the picture changes every frame
+        check.check(noisy(seed), "cam")
+        clock.now += 2.0
+    for _ in range(20):  # covered: black, legitimately the same
+        check.check(solid(0), "cam")
+        clock.now += 2.0
+
+
+def test_supervisor_restarts_a_hung_camera_and_says_so(
+    run_supervisor: Callable[..., CameraSupervisor], clock: FakeClock
+) -> None:
+    statuses = Statuses()
+    source = ScriptedSource(
+        starts=[],
+        reads=[solid(1), CameraStalledError("cam gave no picture for 3 s (hung)"), solid(2)],
+    )
+    supervisor = run_supervisor(
+        source, lambda frame: None, sleep=lambda s: None, clock=clock, on_status=statuses
+    )
+    assert source.exhausted.wait(GENEROUS)
+    assert statuses.wait_for(lambda seen: len(seen) == 3)
+    assert statuses.seen == [
+        "camera live: scripted",
+        "camera offline: cam gave no picture for 3 s (hung); restarting it",
+        "camera live: scripted (restarted after: cam gave no picture for 3 s (hung))",
+    ]
+    assert source.calls == ["start", "stop", "start"]
+    assert supervisor.stats.restarts_after_hang == 1
+
+
+def test_supervisor_restarts_a_frozen_camera(
+    run_supervisor: Callable[..., CameraSupervisor], clock: FakeClock
+) -> None:
+    statuses = Statuses()
+    frozen = noisy(7)
+
+    class Frozen(ScriptedSource):
+        def read(self) -> Frame:
+            clock.now += 1.0
+            return super().read()
+
+    reads: list[Frame | Exception] = [frozen] * 13
+    source = Frozen(starts=[], reads=[*reads, noisy(8)])
+    run_supervisor(
+        source,
+        lambda frame: None,
+        sleep=lambda s: None,
+        clock=clock,
+        on_status=statuses,
+        frozen_after=10.0,
+    )
+    assert source.exhausted.wait(GENEROUS)
+    assert statuses.wait_for(lambda seen: len(seen) == 3)
+    assert statuses.seen[1] == (
+        "camera offline: scripted has shown the very same picture for 10 s (frozen); restarting it"
+    )
+    assert statuses.seen[2].startswith("camera live: scripted (restarted after: ")
+    assert source.calls == ["start", "stop", "start"]
+
+
+def test_a_reader_stuck_in_the_driver_turns_the_status_offline(
+    run_supervisor: Callable[..., CameraSupervisor], clock: FakeClock
+) -> None:
+    """No timeout can fire inside a driver call that never returns; the status still tells."""
+    source = ScriptedSource(starts=[], reads=[solid(1)])
+    supervisor = run_supervisor(source, lambda frame: None, clock=clock, stale_after=15.0)
+    assert source.exhausted.wait(GENEROUS)  # now blocked in read, as a hung driver would be
+    assert supervisor.status == "camera live: scripted" and supervisor.online
+    clock.now += 16.0
+    assert supervisor.status == (
+        "camera offline: no new picture from scripted for 16 s (the camera hung)"
+    )
+    assert not supervisor.online

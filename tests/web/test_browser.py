@@ -57,6 +57,7 @@ def test_a_button_press_advances_the_phase_on_the_page(
     try:
         pin = factory.pin(17)
         pin.drive_low()
+        page.wait_for_timeout(200)  # held past the 30 ms debounce: a press, not a glitch
         pin.drive_high()
         expect(page.locator("#phases li.now")).to_have_text("1 Allocate Pluck")
         expect(page.locator("#prompt")).to_contain_text("Allocate Pluck in secret")

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from flask.testing import FlaskClient
 
+from calibration.geometry import CameraSettings, load_calibration
+from companion.config import CALIBRATION_FILE, load_config
+from companion.serve import locked_settings
 from companion.table import Table
+from hardware.camera import CameraOfflineError
 from hardware.simulator import BeltScene, Conditions, render_belt
+from tests.camera_scenes import config_file
 from tests.web.conftest import PIN
 from web import create_app
 
@@ -71,3 +77,86 @@ def test_no_camera_no_calibration(table: Table, tmp_path: Path) -> None:
     client = create_app(table, PIN, data_dir=tmp_path).test_client()
     response = client.post("/api/calibration", json={}, headers=login(client))
     assert response.status_code == 409 and "camera" in response.get_json()["error"]
+
+
+CHOSEN = {
+    "exposure_time_us": 8000,
+    "analogue_gain": 2.0,
+    "colour_gains": (1.7, 2.1),
+    "lens_position": 3.25,
+}
+
+
+def test_calibrating_locks_the_camera_first_and_every_start_applies_it(
+    table: Table, tmp_path: Path
+) -> None:
+    """The values saved are the ones the camera chose (hardware/camera_lock.py), and the
+    Pi camera is given them at the next start (companion/serve.py locked_settings)."""
+    locks: list[str] = []
+
+    def lock() -> dict[str, Any]:
+        locks.append("lock")
+        return dict(CHOSEN)
+
+    app = create_app(
+        table,
+        PIN,
+        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
+        data_dir=tmp_path,
+        lock_camera=lock,
+    )
+    client = app.test_client()
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert locks == ["lock"]
+    assert "exposure 8.0 ms, gain 2.0, white balance, focus locked" in done.get_json()["message"]
+    saved = load_calibration(tmp_path / CALIBRATION_FILE).camera
+    assert saved == CameraSettings(8000, 2.0, (1.7, 2.1), 3.25, measured=True)
+    config = load_config(config_file(tmp_path, ""), data_dir=tmp_path)
+    start = locked_settings(config)
+    assert (start.exposure_time_us, start.analogue_gain, start.colour_gains) == (
+        8000,
+        2.0,
+        (1.7, 2.1),
+    )
+    assert start.lens_position == 3.25 and start.size == (1280, 960)
+    assert start.controls({"AfMode": (0, 2, 0)})["AeEnable"] is False
+
+
+def test_placeholder_camera_values_of_old_files_are_never_locked(
+    table: Table, tmp_path: Path
+) -> None:
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))  # a camera without controls
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert "keeps its automatic exposure" in done.get_json()["message"]
+    path = tmp_path / CALIBRATION_FILE
+    data = json.loads(path.read_text())
+    data["camera"] = {  # as written before the camera was asked
+        "exposure_time_us": 20000,
+        "analogue_gain": 1.0,
+        "colour_gains": [1.8, 1.5],
+        "lens_position": None,
+    }
+    path.write_text(json.dumps(data))
+    assert not load_calibration(path).camera.measured
+    config = load_config(config_file(tmp_path, ""), data_dir=tmp_path)
+    assert locked_settings(config).controls() == {}  # automatic
+
+
+def test_a_camera_that_cannot_settle_is_a_clear_409(table: Table, tmp_path: Path) -> None:
+    def lock() -> dict[str, Any]:
+        raise CameraOfflineError("Pi camera 0 gave no picture while settling")
+
+    app = create_app(
+        table,
+        PIN,
+        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
+        data_dir=tmp_path,
+        lock_camera=lock,
+    )
+    client = app.test_client()
+    response = client.post("/api/calibration", json={}, headers=login(client))
+    assert response.status_code == 409
+    assert (
+        "could not settle its exposure: Pi camera 0 gave no picture" in response.get_json()["error"]
+    )
