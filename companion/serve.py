@@ -418,7 +418,7 @@ def https_listen(
     if not wanted:
         return Listen(host, port), ""
     try:
-        cert, key = ensure_certificate(config.data_dir)
+        cert, key = ensure_certificate(config.data_dir, lan_name=config.web.lan_name)
     except TlsError as error:
         return Listen(host, port), f"https: off ({error})"
     return Listen(host, port, wanted, cert, key), ""

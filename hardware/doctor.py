@@ -225,6 +225,43 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
         yield Finding(False, str(error), "calibrate again from the tablet page", optional=True)
 
 
+def check_https(data_dir: Path) -> Iterator[Finding]:
+    """The table's own certificate authority and the page's certificate (HTTPS is optional)."""
+    import subprocess
+
+    authority, cert = data_dir / "tls-ca.pem", data_dir / "tls-cert.pem"
+    if not authority.exists():
+        yield Finding(
+            False,
+            "https: not set up (plain http works; tablets may let the screen sleep)",
+            "start with `companion run --https-port 8443` once, then install /ca.crt on "
+            "each tablet (the page's *Trust this table* steps)",
+            optional=True,
+        )
+        return
+    openssl = shutil.which("openssl")
+    if openssl is None or not cert.exists():
+        yield Finding(True, f"https: certificate authority at {authority}")
+        return
+    found = subprocess.run(
+        [openssl, "verify", "-CAfile", str(authority), str(cert)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    fresh = subprocess.run(
+        [openssl, "x509", "-in", str(cert), "-noout", "-checkend", str(30 * 24 * 3600)],
+        capture_output=True,
+        check=False,
+    )
+    yield Finding(
+        found.returncode == 0 and fresh.returncode == 0,
+        "https: the page's certificate is signed by the table's authority"
+        + ("" if fresh.returncode == 0 else " but expires within 30 days"),
+        "restart the companion: it renews the page's certificate at start",
+    )
+
+
 def run_checks(
     data_dir: Path,
     open_camera: bool,
@@ -250,6 +287,7 @@ def run_checks(
         lambda: check_disk(data_dir),
         lambda: check_store(data_dir),
         lambda: check_calibration(data_dir),
+        lambda: check_https(data_dir),
     ]
     findings: list[Finding] = []
     for check in checks:

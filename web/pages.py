@@ -5,12 +5,13 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from companion.joining import svg_qr
 from web.context import companion
 from web.errors import ApiError
+from web.tls import authority_certificate
 
 bp = Blueprint("pages", __name__)
 
@@ -41,6 +42,35 @@ def seat_page(code: str) -> ResponseReturnValue:
     return render_template("seat.html", boards=board_scripts(), styles=board_styles())
 
 
+@bp.get("/ca.crt")
+def authority() -> ResponseReturnValue:
+    """The table's own certificate authority, to install once per tablet so the HTTPS page
+    is trusted (see the page's *Trust this table* steps)."""
+    found = authority_certificate(companion().data_dir)
+    if found is None:
+        raise ApiError(404, "HTTPS is off: start the companion with --https-port 8443 first.")
+    return Response(
+        found.read_bytes(),
+        mimetype="application/x-x509-ca-cert",
+        headers={"Content-Disposition": 'attachment; filename="hamster-table-ca.crt"'},
+    )
+
+
+@bp.get("/sw.js")
+def service_worker() -> ResponseReturnValue:
+    """The service worker, served from the root so that it may look after every page."""
+    response = current_app.send_static_file("sw.js")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline.html")
+def offline() -> ResponseReturnValue:
+    """What an installed page shows when the Pi cannot be reached (cached by the worker)."""
+    return render_template("offline.html")
+
+
 @bp.get("/join.svg")
 def join_code() -> Response:
     """A QR code of this page's address, as the asking tablet reached it, for a second one."""
@@ -57,7 +87,17 @@ def manifest() -> Response:
         orientation="any",
         background_color="#1d2b22",
         theme_color="#1d2b22",
-        icons=[{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+        icons=[
+            {"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"},
+            {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {
+                "src": "/static/icons/maskable-512.png",
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+        ],
     )
     response.mimetype = "application/manifest+json"
     return response

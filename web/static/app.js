@@ -454,3 +454,8 @@ function setup() {
 }
 
 setup();
+
+// Installable, and "the table is off" instead of a browser error when the Pi is away.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}

@@ -138,3 +138,8 @@ function connect() {
 
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
 join().then((joined) => { if (joined) refresh().then(connect); });
+
+// Installable, and "the table is off" instead of a browser error when the Pi is away.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}

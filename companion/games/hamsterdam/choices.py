@@ -266,7 +266,7 @@ def _targets(game: Hamsterdam, seat: int, name: str, index: int) -> Iterator[Tar
         for i, spot in enumerate(dam):
             for to in (i - 1, i + 1):
                 if spot.tokens and 0 <= to < len(dam):
-                    label = f"shifts water {card(player, i)}→{card(player, to)}"
+                    label = f"water {card(player, i)}→{card(player, to)}"
                     yield label, {"from": i + 1, "to": to + 1}, 0
     elif name == HUCKSTER:
         for victim in others:
