@@ -445,6 +445,7 @@ class Table:
             "pending": None if snap.pending is None else snap.pending.summary,
             # the dice the players roll that NEXT takes now (a picker each beside NEXT)
             "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
+            "by_hand": list(spec.by_hand),
             "put_back": snap.put_back or None,
             "camera": camera_notes(snap),
         }

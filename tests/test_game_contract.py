@@ -58,6 +58,7 @@ def test_the_game_declares_what_the_rest_of_the_companion_needs(name: str) -> No
     assert spec.board_name, "the page draws the board module of this name"
     assert 1 <= spec.min_players <= spec.max_players
     assert spec.first_phase in spec.phases
+    assert spec.by_hand, "the page lists what a person can correct by hand in this game"
 
 
 @pytest.mark.parametrize("name", NAMES)

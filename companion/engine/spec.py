@@ -169,6 +169,9 @@ class GameSpec(Generic[G]):
     # the dice the players roll that the next NEXT takes, by label ("Ann's fatigue die"):
     # the page shows a picker per die beside NEXT and the button waits for them
     next_dice: Callable[[G, Ctx], list[str]] | None = None
+    # what a person can put right by hand in this game, one sentence each (the page lists
+    # them under "Fix it by hand", beside Undo/Redo, which every game has)
+    by_hand: tuple[str, ...] = ()
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
 

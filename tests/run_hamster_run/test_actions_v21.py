@@ -163,3 +163,21 @@ def test_the_free_sidestep_cannot_push() -> None:
     s = position(V, [("A", 2, 2, (1, 3, 3)), ("B", 2, 3, (2, 2, 3))], declared=["run", "rest"])
     with pytest.raises(IllegalMoveError, match="occupied by B"):
         act(s, 0, "sidestep", to=[2, 3])
+
+
+def test_the_page_offers_the_chip_paid_for_a_change_as_the_players_choice() -> None:
+    """One 'Change to …' button per trait that has a chip to pay with (issue: the engine
+    used to take the chip itself)."""
+    from companion.engine.legal import legal_moves
+    from companion.games.run_hamster_run import SPEC
+
+    s = position(V, [("A", 5, 3, (2, 3, 0)), ("B", 4, 1, (2, 2, 3))], declared=["bite", "rest"])
+    changes = [c for c in legal_moves(SPEC, s) if c["name"] == "change" and c["seat"] == 0]
+    paid = {c["args"]["chip"] for c in changes}
+    assert paid == {"scamper", "mettle"}  # no Friskiness chip to pay with
+    run_paying_scamper = next(
+        c for c in changes if c["args"] == {"action": "run", "chip": "scamper"}
+    )
+    assert run_paying_scamper["label"] == "Change to Run (pay Scamper)"
+    s = act(s, 0, "change", **run_paying_scamper["args"])
+    assert ham(s, 0).traits == (1, 3, 0)

@@ -158,6 +158,7 @@ function render() {
   document.querySelector(".new-game-box").hidden = !unlocked;
   $("calibration-box").hidden = !unlocked;
   $("seats-box").hidden = !unlocked || !state.game;
+  renderByHand();
   document.body.dataset.game = state.game || "";
   document.body.dataset.seq = String(state.seq || 0);  // tests wait for the page to catch up
   board().render(view);
@@ -333,6 +334,13 @@ async function refreshCalibration() {
   const image = new Image();
   image.onload = () => { $("calibration-view").src = image.src; };
   image.src = `/calibration.jpg?t=${Date.now()}`;
+}
+
+// What a person can put right by hand in this game (the game lists it; Undo is shared).
+function renderByHand() {
+  const list = $("by-hand");
+  list.querySelectorAll("li.game").forEach((item) => item.remove());
+  for (const line of state.by_hand || []) list.append(el("li", { class: "game" }, line));
 }
 
 // Each seat's join code for the players' phones (only an unlocked tablet may show them:

@@ -85,4 +85,9 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     readings={WHEEL: table.read_wheel},
     cues=table.cues,
     on_read=table.read_means_failed,
+    by_hand=(
+        'Which compartment is lowest: "The wheel rolled" form.',
+        "What fell on a failed try: the failed-try form (pre-filled from the camera).",
+        "Pieces that fell with nobody at the wheel: the Higher Powers form.",
+    ),
 )

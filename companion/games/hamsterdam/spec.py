@@ -234,4 +234,10 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     report=BalanceReport(figures=report_figures),
     readings={DICE: roll_from_dice},
     next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == "setup" else [],
+    by_hand=(
+        "The flood roll and the roll-off: the dice pickers (the camera's reading waits for "
+        "READ when it is not sure).",
+        "Every pass, dam card, special, plug and step: its own button; a wrong one: Undo.",
+        "Who won the roll-off: tap the winner instead of entering the dice.",
+    ),
 )

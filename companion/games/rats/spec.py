@@ -138,4 +138,9 @@ SPEC: GameSpec[Rats] = GameSpec(
         ),
         "rounds": SetupOption("Rounds", DEFAULT_ROUNDS, minimum=1, maximum=setup.MAX_ROUNDS),
     },
+    by_hand=(
+        "Every die: one tap per die on the rat's phone or the tablet; a wrong tap: Undo.",
+        "A card played from your own deck: suit, then rank.",
+        "Loot, wounds, burrowing, scraps, mating and stealing: their own buttons.",
+    ),
 )

@@ -66,8 +66,16 @@ def _resolve(game: Belt, seat: int) -> Iterator[Choice]:
     hamster = game.hamsters[seat]
     row, lane = hamster.square
     classic = game.rules == CLASSIC
+    # Changing action costs a chip of the player's choice: one button per trait that has one.
+    payable = [
+        trait
+        for index, trait in enumerate(TRAITS)
+        if (hamster.traits[index] if classic else hamster.up(index)) > 0
+    ]
     for action in ACTIONS[game.rules]:
-        yield _choice(seat, "change", f"Change to {ACTION_TITLES[action]}", action=action)
+        for trait in payable:
+            label = f"Change to {ACTION_TITLES[action]} (pay {trait.title()})"
+            yield _choice(seat, "change", label, action=action, chip=trait)
     if hamster.fatigue:  # the player picks the trait the chip goes back to
         for trait in ("scamper", "mettle", "friskiness"):
             label = f"Rest: a chip back to {trait.title()}"

@@ -170,4 +170,13 @@ SPEC: GameSpec[Belt] = GameSpec(
     readings=table.READINGS,
     cues=table.cues,
     next_dice=next_dice,
+    by_hand=(
+        'Where a hamster stands: tap a highlighted square, or "The camera is right" when '
+        "the camera sees it elsewhere (any phase, undoable).",
+        "A Pluck allocation: Change on its form until the last hamster has allocated; the "
+        "trait used against the alligators is on the same form.",
+        "The players' own dice (classic Rest and Fatigue): the pickers beside NEXT.",
+        "A changed action: pick the trait whose chip pays for it.",
+        "Rest: pick the trait the chip returns to.",
+    ),
 )
