@@ -175,3 +175,35 @@ def test_the_page_draws_a_table_with_water_in_a_flood_pile(
     )
     assert size >= 30
     page.close()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_or_four_dams_fit_a_tablet_without_scrolling(
+    browser: Browser, tmp_path: Path, players: int
+) -> None:
+    """Compact dams: every dam on one row of cards, all of them above the fold at 1280x800."""
+    names = ("Ann", "Bo", "Cy", "Di")[:players]
+    store = Store(tmp_path / "fit.sqlite3")
+    fit = Table(store, GameDefaults(players=names))
+    fit.new_game(GameHeader("hamsterdam", "full", names, 3))
+    rng = random.Random(1)
+    while fit.public_state(with_log=False)["phase"] != "movement":
+        snapshot = fit.snapshot
+        assert snapshot.state is not None
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: fit.submit(e).result(5))
+    with serving(create_app(fit, PIN, heartbeat_seconds=1.0), fit) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator(".dam")).to_have_count(players)
+        bottom = page.evaluate(
+            "Math.max(...[...document.querySelectorAll('.dam')]"
+            ".map((d) => d.getBoundingClientRect().bottom))"
+        )
+        assert bottom <= 800
+        rows = page.evaluate(
+            """() => [...document.querySelectorAll('.dam-cards')].map((row) => new Set(
+                 [...row.children].map((c) => Math.round(c.getBoundingClientRect().top))).size)"""
+        )
+        assert rows == [1] * players  # one row of cards per dam
+        page.close()
+    store.close()

@@ -7,6 +7,9 @@ function renderDams(view) {
   const tracker = view.tracker || {};
   const roll = view.roll || {};
   const total = table.piles ?? 0;
+  // Three or four dams must all fit a 1280×800 tablet: each on one row of cards, with its
+  // reserve and hamsters in the heading line instead of a line of their own.
+  const compact = (view.players || []).length >= 3;
   $("belt").replaceChildren(...(view.players || []).map((player) => {
     const floods = new Set((roll.floods || []).filter((f) => f.seat === player.seat).map((f) => f.at));
     const cards = player.dam.map((spot) => el("div", { class: "dam-card" + (floods.has(spot.at) ? " flooding" : "") + (spot.tokens ? " wet" : "") },
@@ -16,20 +19,22 @@ function renderDams(view) {
       ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
       spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
     const tallies = player.tallies;
-    return el("div", { class: "dam" + (player.seat === state.current ? " current" : "") },
+    const meta = el("div", { class: "meta" }, [
+      `reserve ${player.resting.plain}`,
+      player.resting.specials.length ? `resting specials: ${player.resting.specials.map((sp) => sp.name).join(", ")}` : "",
+      player.flipped.length ? `flipped cards: ${player.flipped.join(", ")}` : "",
+      `${player.hamsters} hamsters`,
+      player.lost ? `${player.lost} lost` : "",
+    ].filter(Boolean).join(" · "));
+    return el("div", { class: "dam" + (compact ? " compact" : "") + (player.seat === state.current ? " current" : "") },
       el("div", { class: "dam-head" }, el("b", {}, player.name),
         // One big number a player reads across the table: all their water.
         el("span", { class: "dam-water", title: "water: flood pile + tokens on the dam" }, String(tallies.total)),
         el("span", {}, `water (pile ${tallies.pile} + on dam ${tallies.on_dam})` +
-          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`))),
+          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`)),
+        compact ? meta : ""),
       el("div", { class: "dam-cards" }, ...cards),
-      el("div", { class: "meta" }, [
-        `reserve ${player.resting.plain}`,
-        player.resting.specials.length ? `resting specials: ${player.resting.specials.map((sp) => sp.name).join(", ")}` : "",
-        player.flipped.length ? `flipped cards: ${player.flipped.join(", ")}` : "",
-        `${player.hamsters} hamsters`,
-        player.lost ? `${player.lost} lost` : "",
-      ].filter(Boolean).join(" · ")),
+      compact ? "" : meta,
       player.usable && player.usable.length
         ? el("div", { class: "meta usable" }, `can use now: ${player.usable.join(", ")}`)
         : "");
@@ -37,7 +42,17 @@ function renderDams(view) {
   const rollText = roll.value
     ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}`
     : "Waiting for the roll";
-  const floods = (roll.floods || []).map((f) => `${(view.players[f.seat] || {}).name} at card ${f.at}${f.waiting ? " (to resolve)" : ""}`);
+  // "card 8" is the card printed 8 (its place on the dam only when the value repeats).
+  const cardName = (player, at) => {
+    const spot = ((player || {}).dam || []).find((s) => s.at === at);
+    if (!spot) return `card at ${at}`;
+    const repeats = player.dam.filter((s) => s.value === spot.value).length > 1;
+    return `card ${spot.value}${repeats ? ` (#${at})` : ""}`;
+  };
+  const floods = (roll.floods || []).map((f) => {
+    const player = view.players[f.seat] || {};
+    return `${player.name} at ${cardName(player, f.at)}${f.waiting ? " (to resolve)" : ""}`;
+  });
   $("pit").replaceChildren(el("span", { class: "label" }, rollText),
     roll.alternative ? el("span", { class: "label" }, `Physicster's new roll: ${roll.alternative.join(" + ")}`) : "",
     floods.length ? el("span", { class: "label" }, `Floods: ${floods.join(", ")}`) : "",
