@@ -119,6 +119,7 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
     help="A game's own set-up choice, e.g. --option deck=phone --option rounds=8.",
 )
 @click.option("--roll-for-us", is_flag=True, help="The companion rolls the players' dice.")
+@click.option("--demo", is_flag=True, help="A demo game: the simulated camera's dice count.")
 @pass_context
 def new(
     obj: Context,
@@ -129,6 +130,7 @@ def new(
     colours: str,
     chosen: tuple[str, ...],
     roll_for_us: bool,
+    demo: bool,
 ) -> None:
     """Start a new game (it becomes the current one)."""
     try:
@@ -137,6 +139,8 @@ def new(
         options: dict[str, Any] = _options(spec, chosen)
         if roll_for_us:
             options["roll_for_us"] = True
+        if demo:
+            options["demo"] = True
         if colours:
             options["colours"] = [c.strip() for c in colours.split(",")]
         header = GameHeader(

@@ -49,7 +49,7 @@ from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
-from companion.engine.readings import Note, Reading
+from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
@@ -543,7 +543,7 @@ class Table:
             self._notes[reading.kind] = (note, stamp)
             self._refresh()
             return True
-        verdict = rule(session.spec, session.state, reading.data)
+        verdict = self._demo_rule(rule(session.spec, session.state, reading.data), reading)
         if verdict.event is not None and verdict.sure:
             self._apply(verdict.event, reading.source)  # the camera's sure reading
             stamp = None if stamp is None else self._stamp()
@@ -555,6 +555,18 @@ class Table:
             self._notes[reading.kind] = (verdict.note, stamp)
         self._refresh()
         return True
+
+    def _demo_rule(self, verdict: Verdict, reading: Reading) -> Verdict:
+        """The simulated camera's dice play only in a game started as a demo: there they
+        are taken like a real camera's; in a real game they are shown, never applied."""
+        if not getattr(reading.data, "demo", False) or verdict.event is None:
+            return verdict
+        session = self._session
+        if session is not None and session.header.options.get("demo") is True:
+            return replace(verdict, sure=True)
+        line = "Demo dice are only shown in a real game; start a demo game to play with them."
+        note = verdict.note or Note("info")
+        return Verdict(note=replace(note, lines=(*note.lines, line)))
 
     def _apply(self, intent: Intent, source: str) -> Event:
         session = self._session

@@ -29,10 +29,19 @@ from hardware.simulator import Die as SimDie
 
 @pytest.fixture
 def table_at_roll(tmp_path: Path) -> Iterator[Table]:
+    yield from _at_roll(tmp_path, {})
+
+
+@pytest.fixture
+def demo_table_at_roll(tmp_path: Path) -> Iterator[Table]:
+    yield from _at_roll(tmp_path, {"demo": True})
+
+
+def _at_roll(tmp_path: Path, options: dict[str, object]) -> Iterator[Table]:
     """A 3-player Hamsterdam game played by the bot up to the first roll."""
     store = Store(tmp_path / "c.sqlite3")
     table = Table(store, GameDefaults(players=("Ann", "Bo", "Cy")))
-    table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
+    table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3, options))
     rng = random.Random(3)
     while True:
         state = table.snapshot.state
@@ -119,14 +128,25 @@ def test_frames_from_the_camera_reach_the_table_once_settled(table_at_roll: Tabl
         watcher.stop()
 
 
-def test_demo_dice_are_never_applied_without_a_person(table_at_roll: Table) -> None:
-    """The simulated camera's rolls wait for READ however sure the reader is."""
+def test_demo_dice_never_land_in_a_real_game(table_at_roll: Table) -> None:
+    """The simulated camera's rolls are shown as a demo, never applied nor proposed for
+    READ, however sure the reader is."""
     watcher = DiceWatcher(table_at_roll, stable_frames=3, demo=True)
     seq = table_at_roll.public_state()["seq"]
     sure = [Die(3, (10, 10), 40, 0.999), Die(5, (60, 10), 40, 0.999)]
     assert watcher.propose(sure).result(timeout=10) is True
     state = table_at_roll.public_state()
-    assert state["seq"] == seq and "3 and 5" in (state["pending"] or "")
+    assert state["seq"] == seq and not state["pending"]
+    lines = " ".join(state["camera"]["dice"]["lines"])
+    assert "Demo camera" in lines and "start a demo game" in lines
+
+
+def test_demo_dice_play_in_a_game_started_as_a_demo(demo_table_at_roll: Table) -> None:
+    watcher = DiceWatcher(demo_table_at_roll, stable_frames=3, demo=True)
+    sure = [Die(3, (10, 10), 40, 0.999), Die(5, (60, 10), 40, 0.999)]
+    assert watcher.propose(sure).result(timeout=10) is True
+    log = demo_table_at_roll.public_state()["log"]
+    assert log[-1]["source"] == "camera" and log[-1]["given"] == [3, 5]
 
 
 def test_the_demo_camera_tumbles_then_settles() -> None:

@@ -291,6 +291,11 @@ def new_game() -> ResponseReturnValue:
         raise ApiError(400, "'roll_for_us' is true or false.")
     if roll_for_us:
         options["roll_for_us"] = True
+    demo = body.get("demo", False)
+    if not isinstance(demo, bool):
+        raise ApiError(400, "'demo' is true (the simulated camera's dice play) or false.")
+    if demo:
+        options["demo"] = True
     chosen = body.get("options") or {}
     if not isinstance(chosen, dict):
         raise ApiError(400, "'options' is an object such as {\"rounds\": 8}.")

@@ -439,7 +439,7 @@ function setup() {
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
       players: split($("ng-players").value), colours: colours.length ? colours : undefined,
-      roll_for_us: $("ng-roll").checked, options: chosenOptions() });
+      roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() });
   });
   api("/api/games").then((data) => {
     const games = data.games;
