@@ -106,15 +106,20 @@ class TablePin:
         """A fresh table token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
         with self._lock:
             now = self._clock()
-            record = self._failures.setdefault(client, _Failures())
-            wait = max(record.locked_until, self._table_locked_until) - now
-            if wait > 0:
-                raise ThrottledError(wait)
+            record = self._may_guess(client, now)
             if hmac.compare_digest(pin.encode("utf-8", "replace"), self._pin.encode()):
                 self._failures.pop(client, None)
                 return self._issue(now, None)
             self._failed(record, now)
             raise WrongPinError()
+
+    def _may_guess(self, client: str, now: float) -> _Failures:
+        """The address's record, or ``ThrottledError`` while it or the table is locked out."""
+        record = self._failures.setdefault(client, _Failures())
+        wait = max(record.locked_until, self._table_locked_until) - now
+        if wait > 0:
+            raise ThrottledError(wait)
+        return record
 
     def _failed(self, record: _Failures, now: float) -> None:
         record.count += 1
@@ -161,10 +166,7 @@ class TablePin:
         """
         with self._lock:
             now = self._clock()
-            record = self._failures.setdefault(client, _Failures())
-            wait = max(record.locked_until, self._table_locked_until) - now
-            if wait > 0:
-                raise ThrottledError(wait)
+            record = self._may_guess(client, now)
             found = self._seat_codes.get(code.strip().upper())
             if found is None:
                 self._failed(record, now)

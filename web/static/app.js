@@ -7,10 +7,6 @@ const COLOURS = { red: "#e4574c", blue: "#4f8fe6", yellow: "#f2d04b", green: "#5
   purple: "#a77bdb", orange: "#f39a3d", pink: "#f28cc3", white: "#f4f4f4", black: "#555" };
 const HEARTBEAT_MS = 25000;
 
-const $ = (id) => document.getElementById(id);
-// One board module per game (web/static/games/<board>.js) registers itself here under the
-// board name the game's spec gives; the page draws whichever the state names.
-const Boards = window.Boards || (window.Boards = {});
 let state = null;
 let log = [];
 let token = sessionStorage.getItem("tableToken") || "";
@@ -18,35 +14,6 @@ let source = null;
 let lastMessage = 0;
 let lastSeq = 0;
 let dismissedAt = -1;  // "the board is right" was tapped at this event number
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-// A form a player is filling in survives a redraw (another player's change arriving
-// mid-typing): the element already drawn under this key is reused as it is.
-function keep(panel, key, build) {
-  const found = panel.querySelector(`[data-keep="${key}"]`);
-  if (found) return found;
-  const made = build();
-  made.dataset.keep = key;
-  return made;
-}
-
-function toast(message) {
-  const box = $("toast");
-  box.textContent = message;
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 5000);
-}
 
 async function api(path, body) {
   const options = body === undefined ? {} : {
@@ -462,8 +429,3 @@ function setup() {
 }
 
 setup();
-
-// Installable, and "the table is off" instead of a browser error when the Pi is away.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-}

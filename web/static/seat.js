@@ -4,43 +4,12 @@
 // the seat's legal moves as buttons.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-const Boards = window.Boards || (window.Boards = {});
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const storageKey = `seat:${code}`;
 let state = null;
 let token = localStorage.getItem(storageKey) || "";
 let source = null;
 let lastNotes = "";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value !== null && value !== undefined) node.setAttribute(key, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
-
-// A form a player is filling in survives a redraw (another player's change arriving
-// mid-typing): the element already drawn under this key is reused as it is.
-function keep(panel, key, build) {
-  const found = panel.querySelector(`[data-keep="${key}"]`);
-  if (found) return found;
-  const made = build();
-  made.dataset.keep = key;
-  return made;
-}
-
-function toast(message) {
-  const box = $("toast");
-  box.textContent = message;
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 5000);
-}
 
 async function api(path, body) {
   const headers = token ? { "X-Table-Token": token } : {};
@@ -138,8 +107,3 @@ function connect() {
 
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
 join().then((joined) => { if (joined) refresh().then(connect); });
-
-// Installable, and "the table is off" instead of a browser error when the Pi is away.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-}

@@ -84,7 +84,8 @@ function challengeHeader(view) {
   return el("div", { class: `rat-challenge ${c.type}` },
     el("span", { class: `card big ${c.card.slice(-1)}` }, c.card_short),
     el("span", {}, `${RAT_TYPES[c.type]} ${c.difficulty}`),
-    c.resolved ? "" : el("span", { class: "hint" }, c.all_in ? "Re-rolls: 2 Hate each" : `Waiting for ${c.waiting.join(", ")}`));
+    c.resolved ? "" : el("span", { class: "hint" }, c.all_in ? "Re-rolls: 2 Hate each"
+      : `${c.waiting.length} ${c.waiting.length === 1 ? "rat" : "rats"} still rolling`));
 }
 
 function lootLine(view) {
