@@ -214,3 +214,12 @@ def test_a_rat_without_cards_skips() -> None:
     table.next()
     assert table.state.ctx.current == 1
     assert "skips" in table.game.notes[0]
+
+
+def test_a_card_on_the_discard_pile_cannot_be_played_from_a_real_deck() -> None:
+    table = Table()
+    table.move(0, "play", card="Qh")  # burrow: the heart is discarded
+    table.move(0, "burrow", heal=[])
+    table.next()
+    with pytest.raises(IllegalMoveError, match="on the discard pile"):
+        table.move(1, "play", card="Qh")

@@ -101,7 +101,7 @@ def _tunnel(game: Rats, seat: int, rng: random.Random) -> Iterator[Event]:
         if game.deck_mode == PHONE:
             cards = list(rat.hand)
         else:
-            taken = {c for r in game.rats for c in r.dominance}
+            taken = {c for r in game.rats for c in r.dominance} | set(game.discard)
             cards = [c for c in FULL_DECK if c not in taken]
         if cards:
             yield _move(seat, "play", card=rng.choice(cards))

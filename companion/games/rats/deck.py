@@ -87,6 +87,11 @@ def take_from_hand(game: Rats, seat: int, card_arg: object) -> tuple[Rats, str]:
                 f"The {short(card)} lies face up in {game.title(owner)}'s Dominance hand; "
                 "check the card and enter it again."
             )
+        if card in game.discard:
+            raise IllegalMoveError(
+                f"The {short(card)} is on the discard pile (until the deck is reshuffled); "
+                "check the card and enter it again."
+            )
         rat = replace(rat, hand_count=rat.hand_count - 1)
     return game.with_rat(seat, rat), card
 
