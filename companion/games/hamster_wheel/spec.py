@@ -84,5 +84,6 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     board=NAME,
     readings={WHEEL: table.read_wheel},
     cues=table.cues,
+    cue_words={"failed": "The try failed.", "higher_powers": "Higher powers!"},
     on_read=table.read_means_failed,
 )

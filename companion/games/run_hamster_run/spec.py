@@ -169,5 +169,6 @@ SPEC: GameSpec[Belt] = GameSpec(
     ),
     readings=table.READINGS,
     cues=table.cues,
+    cue_words={"chomp": "Chomp!"},
     next_dice=next_dice,
 )
