@@ -598,8 +598,7 @@ class Table:
         if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:
             # Undo reverses the log, not the pieces: say what to move on the table.
             self._put_back = session.spec.table_changes(before.G, session.state.G)
-        cues = self._game_cues(session, before, logged)
-        self._spoken = spoken_line(session.spec, before, session.state, logged, cues)
+        cues, self._spoken = self._sounds(session, before, logged)
         self._hub.publish(logged, self._refresh)
         self._cue(session, before, logged, cues)
         self._say(self._spoken)
@@ -615,14 +614,24 @@ class Table:
             raise IllegalMoveError(NOTHING_TO_READ)
         return replace(event, source=source)
 
-    def _game_cues(
+    def _sounds(
         self, session: Session[Any], before: State[Any], logged: Event
-    ) -> tuple[str, ...]:
-        """The game's own cues for this change (none for undo and redo)."""
-        if session.spec.cues is None or logged.kind in (UNDO, REDO):
-            return ()
+    ) -> tuple[tuple[str, ...], str]:
+        """The game's own cues for this change (none for undo and redo) and its sentence aloud.
+
+        Worked out before the change is published, after it is stored: a game whose cues or
+        prompt fail here must not keep a stored change from reaching the tablets, so a
+        failure only silences this one change.
+        """
         after = session.state
-        return session.spec.cues(before.G, after.G, after.ctx, logged)
+        try:
+            cues: tuple[str, ...] = ()
+            if session.spec.cues is not None and logged.kind not in (UNDO, REDO):
+                cues = session.spec.cues(before.G, after.G, after.ctx, logged)
+            return cues, spoken_line(session.spec, before, after, logged, cues)
+        except Exception:
+            log.exception("table: the game's cues or spoken line failed")
+            return (), ""
 
     def _cue(
         self, session: Session[Any], before: State[Any], logged: Event, cues: tuple[str, ...]

@@ -216,3 +216,28 @@ def test_the_voice_is_off_by_default_and_bad_values_are_one_sentence(tmp_path: P
         bad.write_text(f"[voice]\n{text}\n")
         with pytest.raises(ConfigError, match=message):
             load_config(bad)
+
+
+def test_a_game_whose_cues_fail_still_publishes_the_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sentence is worked out after the change is stored: a failure there only silences
+    it, the tablets still get the change."""
+    from dataclasses import replace
+
+    from tests.test_table import TALLY, TALLY_HEADER, add
+
+    def broken(*args: Any) -> tuple[str, ...]:
+        raise RuntimeError("a bug in a game's cues")
+
+    monkeypatch.setitem(GAMES, "tally", replace(TALLY, cues=broken))
+    heard: list[str] = []
+    table = Table(Store(tmp_path / "g.sqlite3"))
+    table.on_speech(heard.append)
+    try:
+        table.new_game(TALLY_HEADER)
+        table.submit(add(3)).result(WAIT)
+        state = table.public_state()
+    finally:
+        table.close()
+    assert state["view"]["total"] == 3 and state["spoken"] == "" and heard == []
