@@ -241,3 +241,27 @@ def test_a_game_whose_cues_fail_still_publishes_the_change(
     finally:
         table.close()
     assert state["view"]["total"] == 3 and state["spoken"] == "" and heard == []
+
+
+def test_companion_run_wires_the_voice_only_when_asked_and_able(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Off by default; asked for (config or --voice) it is one status line either way."""
+    import hardware.voice
+    from companion.config import Config, VoiceConfig
+    from companion.serve import start_voice
+
+    table = Table(Store(tmp_path / "g.sqlite3"))
+    try:
+        speaker, status = start_voice(Config(), table, wanted=False)
+        assert speaker is None and status.startswith("off (turn on with [voice] enabled")
+        monkeypatch.setattr(hardware.voice, "voice_problem", lambda: NO_SPEAKER)
+        speaker, status = start_voice(Config(), table, wanted=True)
+        assert speaker is None and status == NO_SPEAKER
+        monkeypatch.setattr(hardware.voice, "voice_problem", lambda: None)
+        config = Config(voice=VoiceConfig(enabled=True, voice="en-gb", speed=140))
+        speaker, status = start_voice(config, table, wanted=False)
+        assert speaker is not None and status == "espeak-ng (en-gb, 140 words a minute)"
+        speaker.close()
+    finally:
+        table.close()
