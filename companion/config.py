@@ -173,6 +173,19 @@ class BackupConfig:
     daily: bool = True  # also one a day while the companion runs (besides one per game end)
 
 
+#: espeak-ng's speed range in words a minute (its own limits: slower or faster is refused).
+VOICE_SPEEDS: Final = (80, 450)
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """Spoken cues on the Pi's audio out (off by default: not every table wants a voice)."""
+
+    enabled: bool = False  # say the phase, whose turn it is and the game's cues at each change
+    voice: str = "en"  # an espeak-ng voice (`espeak-ng --voices`): en, en-gb, en-us+f3 ...
+    speed: int = 160  # words a minute
+
+
 @dataclass(frozen=True)
 class GameDefaults:
     game: str = ""  # empty: the first game the companion knows (``companion games``)
@@ -188,6 +201,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     game: GameDefaults = field(default_factory=GameDefaults)
     backups: BackupConfig = field(default_factory=BackupConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
     @property
     def database(self) -> Path:
@@ -215,6 +229,7 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
         _check_camera(config.camera, str(path))
         _check_web(config.web, str(path))
         _check_game(config.game, str(path))
+        _check_voice(config.voice, str(path))
     if data_dir is not None:
         config = replace(config, data_dir=Path(data_dir))
     return replace(config, data_dir=config.data_dir.expanduser())
@@ -342,4 +357,19 @@ def _check_camera(camera: CameraConfig, source: str) -> None:
         raise ConfigError(
             f"{source}: 'camera.stable_frames' must be between 1 and {MAX_STABLE_FRAMES} "
             f"frames, not {camera.stable_frames!r}."
+        )
+
+
+def _check_voice(voice: VoiceConfig, source: str) -> None:
+    """A voice espeak-ng would refuse fails at start, not silently at the first NEXT."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,39}", voice.voice):
+        raise ConfigError(
+            f"{source}: 'voice.voice' must be an espeak-ng voice name such as \"en\" or "
+            f'"en-gb" (see `espeak-ng --voices`), not {voice.voice!r}.'
+        )
+    low, high = VOICE_SPEEDS
+    if not low <= voice.speed <= high:
+        raise ConfigError(
+            f"{source}: 'voice.speed' must be between {low} and {high} words a minute, "
+            f"not {voice.speed!r}."
         )

@@ -99,6 +99,24 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | N
     return buttons, reason
 
 
+def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None, str]:
+    """espeak-ng saying each change's sentence (``Table.on_speech``), if asked for and able.
+
+    Off by default; a missing espeak-ng or speaker is the one-line status, never an error
+    (the tablet's own speech can stand in).
+    """
+    if not (wanted or config.voice.enabled):
+        return None, "off (turn on with [voice] enabled = true or companion run --voice)"
+    from hardware.voice import Speaker, voice_problem
+
+    problem = voice_problem()
+    if problem is not None:
+        return None, problem
+    speaker = Speaker(voice=config.voice.voice, speed=config.voice.speed)
+    table.on_speech(speaker.say)
+    return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"
+
+
 def start_keyboard(table: Table) -> str:
     """Keys in the terminal stand in for the buttons: n next, b undo, r redo, space read."""
     if not sys.stdin.isatty():
@@ -432,6 +450,7 @@ def serve(
     port: int | None,
     https_port: int | None = None,
     fresh: bool = False,
+    voice: bool = False,
 ) -> None:
     """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
     store, damaged = open_store(config, fresh=fresh)
@@ -443,6 +462,7 @@ def serve(
     table.on_cues(backups.after_cues)
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
+    speaker, voice_status = start_voice(config, table, voice)
     camera, camera_status = start_camera(config, table, simulate)
     watchers = camera.watchers if camera is not None else {}
 
@@ -451,6 +471,7 @@ def serve(
             "buttons": button_status,
             "camera": camera.status if camera is not None else camera_status,
             "keyboard": keyboard_status,
+            "voice": voice_status,
             **{name: watcher.status for name, watcher in watchers.items()},
         }
 
@@ -503,6 +524,8 @@ def serve(
             buttons.close()
         if camera is not None:
             camera.stop()
+        if speaker is not None:
+            speaker.close()
         table.close()
         store.close()
 
@@ -541,6 +564,7 @@ async def _serve_until_signal(
 @click.option("--port", type=int, default=None, help="Port for the page (default 8080).")
 @click.option("--https-port", type=int, default=None, help="Also serve HTTPS here (e.g. 8443).")
 @click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
+@click.option("--voice", is_flag=True, help="Say each phase and turn aloud (espeak-ng).")
 @click.pass_obj
 def run(
     obj: Any,
@@ -549,11 +573,20 @@ def run(
     port: int | None,
     https_port: int | None,
     fresh: bool,
+    voice: bool,
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
         config: Config = obj.config
-        serve(config, simulate=simulate, host=host, port=port, https_port=https_port, fresh=fresh)
+        serve(
+            config,
+            simulate=simulate,
+            host=host,
+            port=port,
+            https_port=https_port,
+            fresh=fresh,
+            voice=voice,
+        )
     except cli.EXPECTED as error:
         cli.fail(error)
     except OSError as error:

@@ -53,6 +53,7 @@ from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
+from companion.engine.spoken import spoken_line
 from companion.engine.state import State
 from companion.errors import CompanionError
 from companion.games import find_game
@@ -88,6 +89,8 @@ class Observation:
 
 Intent = str | Event
 CueListener = Callable[[tuple[str, ...]], None]
+#: Hears the sentence a change deserves aloud (``companion.engine.spoken``); never blocks.
+SpeechListener = Callable[[str], None]
 GAME_OVER_CUE = "game_over"
 
 
@@ -110,6 +113,7 @@ class Snapshot:
     can_redo: bool = False
     pending: Observation | None = None
     put_back: str = ""  # after an undo or redo: what to change on the real table
+    spoken: str = ""  # what the last change says aloud (the tablet speaks it when asked to)
     notes: Mapping[str, Note] = field(default_factory=dict)  # read-only, by reading kind
 
     @property
@@ -280,6 +284,8 @@ class Table:
         # it holds whatever the state, like the wheel's position).
         self._notes: dict[str, tuple[Note, tuple[int | None, int] | None]] = {}
         self._cue_listeners: list[CueListener] = []
+        self._speech_listeners: list[SpeechListener] = []
+        self._spoken = ""  # the last change's sentence aloud, published with its snapshot
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
@@ -315,6 +321,11 @@ class Table:
     def on_cues(self, listener: CueListener) -> None:
         """Call ``listener(cues)`` on the worker after each change with cues; never block."""
         self._cue_listeners.append(listener)
+
+    def on_speech(self, listener: SpeechListener) -> None:
+        """Call ``listener(sentence)`` on the worker after each change worth saying aloud
+        (the game's cues in words, the new phase and whose turn it is); never block."""
+        self._speech_listeners.append(listener)
 
     def current_stamp(self) -> tuple[int | None, int]:
         """The game and event number a reading taken now is judged against."""
@@ -426,6 +437,7 @@ class Table:
             "round": ctx.round,
             "current": ctx.current,
             "prompt": spec.prompt(state.G, ctx),
+            "spoken": snap.spoken,
             "over": ctx.over,
             "result": ctx.result or None,
             "winners": list(ctx.winners),
@@ -515,6 +527,7 @@ class Table:
 
     def _switch(self, game_id: int, session: Session[Any], events: list[Event], why: str) -> None:
         self._session, self._game_id, self._pending = session, game_id, None
+        self._spoken = ""  # the old game's last sentence is not this game's
         # Notes judged against the old game mean nothing now; lasting ones stay.
         self._notes = {k: v for k, v in self._notes.items() if v[1] is None}
         self._hub.switch(game_id, events, why, self._refresh)
@@ -598,8 +611,10 @@ class Table:
         if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:
             # Undo reverses the log, not the pieces: say what to move on the table.
             self._put_back = session.spec.table_changes(before.G, session.state.G)
+        cues, self._spoken = self._sounds(session, before, logged)
         self._hub.publish(logged, self._refresh)
-        self._cue(session, before, logged)
+        self._cue(session, before, logged, cues)
+        self._say(self._spoken)
         return logged
 
     def _read_without_proposal(self, session: Session[Any], source: str) -> Event:
@@ -612,15 +627,32 @@ class Table:
             raise IllegalMoveError(NOTHING_TO_READ)
         return replace(event, source=source)
 
-    def _cue(self, session: Session[Any], before: State[Any], logged: Event) -> None:
+    def _sounds(
+        self, session: Session[Any], before: State[Any], logged: Event
+    ) -> tuple[tuple[str, ...], str]:
+        """The game's own cues for this change (none for undo and redo) and its sentence aloud.
+
+        Worked out before the change is published, after it is stored: a game whose cues or
+        prompt fail here must not keep a stored change from reaching the tablets, so a
+        failure only silences this one change.
+        """
+        after = session.state
+        try:
+            cues: tuple[str, ...] = ()
+            if session.spec.cues is not None and logged.kind not in (UNDO, REDO):
+                cues = session.spec.cues(before.G, after.G, after.ctx, logged)
+            return cues, spoken_line(session.spec, before, after, logged, cues)
+        except Exception:
+            log.exception("table: the game's cues or spoken line failed")
+            return (), ""
+
+    def _cue(
+        self, session: Session[Any], before: State[Any], logged: Event, cues: tuple[str, ...]
+    ) -> None:
         """Tell the cue listeners what this change deserves (the game's cues, game over)."""
         if not self._cue_listeners or logged.kind in (UNDO, REDO):
             return
-        after = session.state
-        cues: tuple[str, ...] = ()
-        if session.spec.cues is not None:
-            cues = session.spec.cues(before.G, after.G, after.ctx, logged)
-        if after.ctx.over and not before.ctx.over:
+        if session.state.ctx.over and not before.ctx.over:
             cues += (GAME_OVER_CUE,)
         if not cues:
             return
@@ -629,6 +661,16 @@ class Table:
                 listener(cues)
             except Exception:  # a broken buzzer must never stop the table
                 log.exception("table: a cue listener failed")
+
+    def _say(self, sentence: str) -> None:
+        """Hand the sentence to the speech listeners; a broken speaker never stops the table."""
+        if not sentence:
+            return
+        for listener in self._speech_listeners:
+            try:
+                listener(sentence)
+            except Exception:
+                log.exception("table: a speech listener failed")
 
     def _refresh(self) -> None:
         session = self._session
@@ -650,6 +692,7 @@ class Table:
             can_redo=session.can_redo,
             pending=self._pending,
             put_back=self._put_back,
+            spoken=self._spoken,
             notes=notes,
         )
 

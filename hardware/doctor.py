@@ -262,6 +262,17 @@ def check_https(data_dir: Path) -> Iterator[Finding]:
     )
 
 
+def check_voice() -> Iterator[Finding]:
+    """Spoken cues are optional: a missing espeak-ng or speaker is a warning in one line."""
+    from hardware.voice import voice_problem
+
+    problem = voice_problem()
+    if problem is None:
+        yield Finding(True, "voice: espeak-ng and a speaker found ([voice] enabled = true)")
+    else:
+        yield Finding(False, f"voice: {problem}", optional=True)
+
+
 def run_checks(
     data_dir: Path,
     open_camera: bool,
@@ -288,6 +299,7 @@ def run_checks(
         lambda: check_store(data_dir),
         lambda: check_calibration(data_dir),
         lambda: check_https(data_dir),
+        check_voice,
     ]
     findings: list[Finding] = []
     for check in checks:

@@ -163,6 +163,9 @@ class GameSpec(Generic[G]):
     # table cues for a change (before, after, ctx after, event): names such as "chomp"
     # that the buzzer, light or voice turn into something players notice
     cues: Cues[G] | None = None
+    # what each of those cues says aloud (the Pi's speaker, the tablet's speech): "chomp" ->
+    # "Chomp!"; a cue missing here is said as its name
+    cue_words: Mapping[str, str] = field(default_factory=dict)
     # what the READ button means when the camera proposes nothing: (G, ctx, the camera's
     # notes by reading kind) -> the event to apply, or None ("nothing to read")
     on_read: Callable[[G, Ctx, Mapping[str, Any]], Event | None] | None = None

@@ -55,6 +55,28 @@ function applyState(next, event) {
   else if (gameChanged) { refresh(); return; }
   if (event && !fullLog) addEvent(event);
   render();
+  speakChange();
+}
+
+// Spoken cues on the tablet, for a Pi without a speaker: the sentence the table says after
+// each change (state.spoken: the game's cues, the new phase, whose turn it is), by the
+// browser's own speech synthesis. Remembered per tablet; nothing is said for the state the
+// page opens on, only for changes seen live.
+let spokenAt = null;
+
+function speaking() { return Boolean(localStorage.getItem("speak")) && "speechSynthesis" in window; }
+
+function say(text) {
+  window.speechSynthesis.cancel();  // a line still waiting is stale: say where the game is now
+  window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+}
+
+function speakChange() {
+  const at = `${state.game_id}:${state.seq || 0}`;
+  const first = spokenAt === null;
+  if (at === spokenAt) return;
+  spokenAt = at;
+  if (!first && state.spoken && speaking()) say(state.spoken);
 }
 
 function addEvent(event) {
@@ -367,6 +389,15 @@ function setup() {
     $("flip").setAttribute("aria-pressed", String(flipped));
     localStorage.setItem("flipped", flipped ? "1" : "");
   });
+  $("speak").addEventListener("click", () => {
+    const on = !localStorage.getItem("speak");
+    localStorage.setItem("speak", on ? "1" : "");
+    $("speak").setAttribute("aria-pressed", String(on));
+    // Said from the tap itself: tablets only allow speech that a touch started.
+    if (on && "speechSynthesis" in window) say("Spoken cues on.");
+    else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
+  });
+  if (localStorage.getItem("speak")) $("speak").setAttribute("aria-pressed", "true");
   if (localStorage.getItem("flipped")) { document.body.classList.add("flipped"); $("flip").setAttribute("aria-pressed", "true"); }
   $("lock").addEventListener("click", () => {
     if (token) {

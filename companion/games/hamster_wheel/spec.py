@@ -84,6 +84,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     board=NAME,
     readings={WHEEL: table.read_wheel},
     cues=table.cues,
+    cue_words={"failed": "The try failed.", "higher_powers": "Higher powers!"},
     on_read=table.read_means_failed,
     by_hand=(
         'Which compartment is lowest: "The wheel rolled" form.',

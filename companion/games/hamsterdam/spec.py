@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.engine.events import Event
 from companion.engine.readings import DICE
 from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, PhaseSpec, TurnOrder
+from companion.engine.state import Ctx
 from companion.games.hamsterdam import (
     bot,
     breach,
@@ -214,6 +216,12 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
 }
 
 
+def breach_cue(before: Hamsterdam, after: Hamsterdam, ctx: Ctx, event: Event) -> tuple[str, ...]:
+    """A dam card flipped by a breach gets the buzzer's alarm and is said aloud."""
+    flipped = sum(p.breaches for p in after.players) > sum(p.breaches for p in before.players)
+    return ("breach",) if flipped else ()
+
+
 SPEC: GameSpec[Hamsterdam] = GameSpec(
     name=NAME,
     title="Hamsterdam",
@@ -233,6 +241,8 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
     readings={DICE: roll_from_dice},
+    cues=breach_cue,
+    cue_words={"breach": "A dam breaks!"},
     next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == "setup" else [],
     by_hand=(
         "The flood roll and the roll-off: the dice pickers (the camera's reading waits for "

@@ -130,6 +130,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     board=NAME,
     readings={DICE: table.read_dice},
     cues=table.cues,
+    cue_words={"dominant": "A rat is dominant: to the nest!", "scrap": "Scrap!"},
     options={
         "deck": SetupOption(
             "Tunnel cards",

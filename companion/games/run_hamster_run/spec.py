@@ -169,6 +169,7 @@ SPEC: GameSpec[Belt] = GameSpec(
     ),
     readings=table.READINGS,
     cues=table.cues,
+    cue_words={"chomp": "Chomp!"},
     next_dice=next_dice,
     by_hand=(
         'Where a hamster stands: tap a highlighted square, or "The camera is right" when '
