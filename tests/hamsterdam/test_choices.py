@@ -24,6 +24,7 @@ from companion.engine.state import State
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.bot import candidates
 from companion.games.hamsterdam.catalogue import COPYCATSTER, KINDS, MOVE_TO_KIND
+from companion.simulate import bot_turn
 from tests.hamsterdam.board import (
     act,
     act_rolling,
@@ -177,3 +178,27 @@ def test_the_longest_copycat_button_fits() -> None:
     Buffster on 11 (#11) turns the dice over (4+5)" ran past the 60 characters a button
     has; Buffster's label is now shorter."""
     play("full", 4, 155, offered=set())
+
+
+def test_flood_odds_before_the_roll_are_exact() -> None:
+    """Each card: the chance two dice total its value; each dam: the chance any of its
+    values comes up (a 7 is 6 in 36, a 2 or 12 is 1 in 36)."""
+    from fractions import Fraction
+
+    from companion.games.hamsterdam.view import flood_odds, roll_chance
+
+    assert roll_chance(7) == Fraction(6, 36) and roll_chance(2) == roll_chance(12) == Fraction(
+        1, 36
+    )
+    assert sum(roll_chance(v) for v in range(2, 13)) == 1
+    session = Session(SPEC, GameHeader(SPEC.name, "full", ("Ann", "Bo", "Cy"), 3))
+    rng = random.Random(3)
+    while not (session.state.ctx.phase == "roll" and session.state.G.dice is None):
+        bot_turn(SPEC.bot, session.state, rng, session.dispatch)  # type: ignore[arg-type]
+    game, ctx = session.state.G, session.state.ctx
+    for seat, dam_owner in enumerate(game.players):
+        odds = flood_odds(game, seat, ctx)
+        assert odds is not None
+        values = {spot.value for spot in dam_owner.dam}
+        assert odds["flooded"] == round(100 * sum(roll_chance(v) for v in values))
+        assert odds["cards"] == [round(100 * roll_chance(s.value)) for s in dam_owner.dam]

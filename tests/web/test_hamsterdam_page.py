@@ -207,3 +207,32 @@ def test_three_or_four_dams_fit_a_tablet_without_scrolling(
         assert rows == [1] * players  # one row of cards per dam
         page.close()
     store.close()
+
+
+def test_flood_odds_show_before_the_roll_and_a_table_can_hide_them(
+    browser: Browser, tmp_path: Path
+) -> None:
+    names = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "odds.sqlite3")
+    odds = Table(store, GameDefaults(players=names))
+    odds.new_game(GameHeader("hamsterdam", "full", names, 3))
+    rng = random.Random(1)
+    while True:
+        snapshot = odds.snapshot
+        assert snapshot.state is not None
+        if snapshot.state.ctx.phase == "roll" and snapshot.state.G.dice is None:
+            break
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: odds.submit(e).result(5))
+    with serving(create_app(odds, PIN, heartbeat_seconds=1.0), odds) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        shown = page.locator(".dam-head .odds")
+        expect(shown).to_have_count(3)
+        expect(shown.first).to_contain_text("flooded this roll:")
+        page.click("#odds")  # some groups find odds spoilers
+        expect(shown.first).to_be_hidden()
+        page.reload()
+        expect(page.locator(".dam")).to_have_count(3)
+        expect(page.locator(".dam-head .odds").first).to_be_hidden()  # remembered
+        page.close()
+    store.close()

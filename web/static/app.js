@@ -398,6 +398,17 @@ function setup() {
     else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
   });
   if (localStorage.getItem("speak")) $("speak").setAttribute("aria-pressed", "true");
+  // Odds on or off for this tablet (some groups find them spoilers); on by default.
+  const showOdds = (on) => {
+    document.body.classList.toggle("no-odds", !on);
+    $("odds").setAttribute("aria-pressed", String(on));
+  };
+  showOdds(localStorage.getItem("hideOdds") !== "1");
+  $("odds").addEventListener("click", () => {
+    const on = document.body.classList.contains("no-odds");
+    localStorage.setItem("hideOdds", on ? "" : "1");
+    showOdds(on);
+  });
   if (localStorage.getItem("flipped")) { document.body.classList.add("flipped"); $("flip").setAttribute("aria-pressed", "true"); }
   $("lock").addEventListener("click", () => {
     if (token) {

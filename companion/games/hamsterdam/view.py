@@ -6,6 +6,7 @@ whether they chose cards to pass, never which.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from companion.engine.state import Ctx
@@ -48,10 +49,30 @@ def tallies(game: Hamsterdam, player: Player) -> dict[str, Any]:
     }
 
 
+def roll_chance(value: int) -> Fraction:
+    """The exact chance that two dice total ``value`` (2..12)."""
+    return Fraction(max(0, 6 - abs(7 - value)), 36)
+
+
+def flood_odds(game: Hamsterdam, seat: int, ctx: Ctx) -> dict[str, Any] | None:
+    """Before the roll: each card's chance to flood on the next 2d6 and the player's chance
+    of being flooded at all (every card showing the total floods; specials played after
+    the roll, such as Mobster or Ninjaster, are not counted). ``None`` once the dice lie."""
+    if ctx.phase != "roll" or game.dice is not None or ctx.over:
+        return None
+    values = {spot.value for spot in game.players[seat].dam}
+    any_flood = sum((roll_chance(v) for v in values), Fraction(0))
+    return {
+        "cards": [round(100 * float(roll_chance(s.value))) for s in game.players[seat].dam],
+        "flooded": round(100 * float(any_flood)),
+    }
+
+
 def _player(game: Hamsterdam, ctx: Ctx, seat: int, viewer: int | None) -> dict[str, Any]:
     player = game.players[seat]
     mine = viewer == seat
     return {
+        "odds": flood_odds(game, seat, ctx),
         "seat": seat,
         "name": player.name,
         "stage": player.stage,

@@ -17,6 +17,7 @@ function renderDams(view) {
       el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
       el("span", { class: "stack", title: "hamsters on this card" }, spot.plain ? `×${spot.plain}` : "—"),
       ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
+      player.odds ? el("span", { class: "odds card-odds", title: "chance the next roll floods this card" }, `${player.odds.cards[spot.at - 1]}%`) : "",
       spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
     const tallies = player.tallies;
     const meta = el("div", { class: "meta" }, [
@@ -32,6 +33,8 @@ function renderDams(view) {
         el("span", { class: "dam-water", title: "water: flood pile + tokens on the dam" }, String(tallies.total)),
         el("span", {}, `water (pile ${tallies.pile} + on dam ${tallies.on_dam})` +
           (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`)),
+        player.odds ? el("span", { class: "odds", title: "chance the next roll floods this dam somewhere" },
+          `flooded this roll: ${player.odds.flooded}%`) : "",
         compact ? meta : ""),
       el("div", { class: "dam-cards" }, ...cards),
       compact ? "" : meta,

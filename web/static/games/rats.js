@@ -43,7 +43,7 @@ function ratCard(view, rat, { big = false } = {}) {
   const roll = contest && contest.rolls ? contest.rolls[rat.seat] : null;
   const challenge = view.challenge;
   const odds = challenge && !challenge.resolved && (!roll || !roll.dice.some((d) => d.face !== null))
-    ? el("span", { class: "rat-odds", title: "exact chance to pass, from this pool" }, `${challenge.odds[rat.seat]}% to pass`) : "";
+    ? el("span", { class: "rat-odds odds", title: "exact chance to pass, from this pool" }, `${challenge.odds[rat.seat]}% to pass`) : "";
   const result = challenge && challenge.resolved
     ? (challenge.winner === rat.seat ? "wins" : challenge.passed.includes(rat.seat) ? "passed" : "failed") : "";
   const dominant = view.nest && view.nest.dominant === rat.seat;
