@@ -47,7 +47,7 @@ from typing import Any, Self
 
 from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
-from companion.engine.events import NEXT, REDO, UNDO, Event
+from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
 from companion.engine.readings import Note, Reading
 from companion.engine.redact import public_event, secret_choice
@@ -57,6 +57,7 @@ from companion.engine.state import State
 from companion.errors import CompanionError
 from companion.games import find_game
 from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
+from companion.observations import ROLL_MOVE
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreError
 
@@ -88,6 +89,8 @@ class Observation:
 
 Intent = str | Event
 CueListener = Callable[[tuple[str, ...]], None]
+# Called with (the dice a person confirmed, the dice the camera had proposed).
+RollListener = Callable[[tuple[int, ...], tuple[int, ...]], None]
 GAME_OVER_CUE = "game_over"
 
 
@@ -280,6 +283,7 @@ class Table:
         # it holds whatever the state, like the wheel's position).
         self._notes: dict[str, tuple[Note, tuple[int | None, int] | None]] = {}
         self._cue_listeners: list[CueListener] = []
+        self._roll_listeners: list[RollListener] = []
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
@@ -315,6 +319,12 @@ class Table:
     def on_cues(self, listener: CueListener) -> None:
         """Call ``listener(cues)`` on the worker after each change with cues; never block."""
         self._cue_listeners.append(listener)
+
+    def on_confirmed_roll(self, listener: RollListener) -> None:
+        """Call ``listener(confirmed, proposed)`` on the worker when a person confirms the
+        camera's proposed roll (READ) or types a roll while one is proposed (a correction):
+        the dice teacher's labelled examples. Never block (hand the work to a thread)."""
+        self._roll_listeners.append(listener)
 
     def current_stamp(self) -> tuple[int | None, int]:
         """The game and event number a reading taken now is judged against."""
@@ -560,6 +570,7 @@ class Table:
         if session is None:
             raise IllegalMoveError(NO_GAME)
         from_camera = False
+        proposal = None if self._pending is None else self._pending.event
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
         elif intent == NEXT_INTENT:
@@ -587,7 +598,25 @@ class Table:
             self._put_back = session.spec.table_changes(before.G, session.state.G)
         self._hub.publish(logged, self._refresh)
         self._cue(session, before, logged)
+        if proposal is not None and (from_camera or event.source != "camera"):
+            self._confirmed_roll(proposal, logged)
         return logged
+
+    def _confirmed_roll(self, proposal: Event, logged: Event) -> None:
+        """Tell the roll listeners a person vouched for these dice (not the camera alone)."""
+        rolls = (proposal.kind, proposal.name, logged.kind, logged.name)
+        if rolls != (MOVE, ROLL_MOVE, MOVE, ROLL_MOVE) or not logged.given:
+            return
+        try:
+            confirmed = tuple(int(v) for v in logged.given)
+            proposed = tuple(int(v) for v in proposal.given)
+        except (TypeError, ValueError):
+            return  # a game whose roll is not plain die faces
+        for listener in self._roll_listeners:
+            try:
+                listener(confirmed, proposed)
+            except Exception:  # keeping examples must never stop the table
+                log.exception("table: a roll listener failed")
 
     def _read_without_proposal(self, session: Session[Any], source: str) -> Event:
         """READ with nothing pending: what the game says READ means now (Hamster Wheel: a
