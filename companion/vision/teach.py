@@ -259,6 +259,8 @@ class TeachReport:
     held_dice: int
     before: float  # share of held-out dice the shipped close-up read right
     after: float  # share the head fitted on the fitting part read right
+    accepted: float  # share of held-out dice that head was sure enough of to apply unasked
+    accepted_wrong: int  # of those, how many it read wrong
 
     def lines(self) -> list[str]:
         return [
@@ -266,7 +268,9 @@ class TeachReport:
             f"{self.fit_rolls} rolls fitted, {self.held_rolls} rolls "
             f"({self.held_dice} dice) held out (every {HOLD_OUT}rd roll, never fitted).",
             f"Held-out dice read right from their close-ups: before {self.before:.0%} "
-            f"(shipped model), after {self.after:.0%} (taught on the fitting part only).",
+            f"(shipped model), after {self.after:.0%} (taught on the fitting part only); "
+            f"{self.accepted:.0%} sure enough to apply without asking, "
+            f"{self.accepted_wrong} of them wrong.",
             "The saved head is then refitted on all confirmed rolls; the reader uses it "
             "from now on.",
         ]
@@ -280,6 +284,8 @@ class TeachReport:
             "held_dice": self.held_dice,
             "before": round(self.before, 3),
             "after": round(self.after, 3),
+            "accepted": round(self.accepted, 3),
+            "accepted_wrong": self.accepted_wrong,
             "lines": self.lines(),
         }
 
@@ -312,8 +318,9 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     probabilities, _ = reader.face_features([e.crop for e in test])
     before = float(np.mean(np.argmax(probabilities[:, 1:], axis=1) + 1 == truth))
     head = _fit(reader, fit)
-    _, features = reader.face_features([e.crop for e in test])
-    after = float(np.mean(np.argmax(head.probabilities(features), axis=1) + 1 == truth))
+    values, confidence = taught_reading(reader, head, [e.crop for e in test])
+    after = float(np.mean(values == truth))
+    sure = confidence >= auto_accept()
     final = _fit(reader, examples)
     final.save(data_dir / HEAD_FILE)
     reader.head = final
@@ -325,7 +332,37 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
         held_dice=len(test),
         before=before,
         after=after,
+        accepted=float(np.mean(sure)),
+        accepted_wrong=int(np.sum(sure & (values != truth))),
     )
+
+
+def auto_accept() -> float:
+    """The reader's AUTO_ACCEPT (imported late: the reader imports this module)."""
+    from companion.vision.dice import AUTO_ACCEPT
+
+    return AUTO_ACCEPT
+
+
+def taught_reading(
+    reader: Any, head: TaughtHead, crops: list[Image]
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Each close-up's value and confidence as the reader with ``head`` gives them.
+
+    The same sums as the reader's ``judge`` with a taught head (the first look's faces do
+    not count), the "not a die" share and the temperature included, so the accepted share
+    is the one the table would see for these dice.
+    """
+    shipped, features = reader.face_features(crops)
+    probabilities = shipped.copy()
+    probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features)
+    soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / reader.temperature)
+    soft /= soft.sum(axis=1, keepdims=True)
+    best = np.argmax(probabilities[:, 1:], axis=1)
+    rows = np.arange(len(crops))
+    confidence = soft[rows, best + 1] / soft[:, 1:].sum(axis=1) * (1.0 - soft[:, 0])
+    values: NDArray[np.int64] = (best + 1).astype(np.int64)
+    return values, np.asarray(confidence, np.float64)
 
 
 def _fit(reader: Any, examples: Sequence[Example]) -> TaughtHead:

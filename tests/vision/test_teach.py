@@ -46,6 +46,7 @@ def test_odd_dice_are_read_wrong_out_of_the_box_and_right_after_teaching(
     assert (report.fit_rolls, report.held_rolls) == (20, 10)
     assert report.before < 0.8
     assert report.after >= 0.9
+    assert report.accepted_wrong == 0
     assert "held out" in report.lines()[0]
     assert reader.head is not None and load_head(tmp_path / HEAD_FILE) is not None
     # New rolls the teaching never saw, read whole by the taught reader.
