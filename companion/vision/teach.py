@@ -49,6 +49,9 @@ MIN_ROLLS = 4
 L2 = 1e-2
 STEPS = 400
 RATE = 0.5
+# Close-ups go through the classifier this many at a time: the reader's lock is let go
+# between batches, so the camera keeps reading while a table is being taught.
+BATCH = 64
 
 Image = NDArray[Any]
 
@@ -315,7 +318,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     fit = [e for e in examples if e.roll not in held]
     test = [e for e in examples if e.roll in held]
     truth = np.array([e.value for e in test])
-    probabilities, _ = reader.face_features([e.crop for e in test])
+    probabilities, _ = features_of(reader, [e.crop for e in test])
     before = float(np.mean(np.argmax(probabilities[:, 1:], axis=1) + 1 == truth))
     head = _fit(reader, fit)
     values, confidence = taught_reading(reader, head, [e.crop for e in test])
@@ -353,7 +356,7 @@ def taught_reading(
     not count), the "not a die" share and the temperature included, so the accepted share
     is the one the table would see for these dice.
     """
-    shipped, features = reader.face_features(crops)
+    shipped, features = features_of(reader, crops)
     probabilities = shipped.copy()
     probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features)
     soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / reader.temperature)
@@ -365,7 +368,16 @@ def taught_reading(
     return values, np.asarray(confidence, np.float64)
 
 
+def features_of(reader: Any, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``reader.face_features`` in batches of BATCH (the camera reads in between)."""
+    parts = [reader.face_features(crops[i : i + BATCH]) for i in range(0, len(crops), BATCH)]
+    if not parts:
+        empty: tuple[NDArray[np.float64], NDArray[np.float64]] = reader.face_features([])
+        return empty
+    return np.vstack([p for p, _ in parts]), np.vstack([f for _, f in parts])
+
+
 def _fit(reader: Any, examples: Sequence[Example]) -> TaughtHead:
     crops, values = augmented(examples)
-    _, features = reader.face_features(crops)
+    _, features = features_of(reader, crops)
     return fit_head(features, np.array(values, np.int64))
