@@ -34,6 +34,8 @@ from companion.errors import CompanionError
 from companion.joining import lan_address, page_url, terminal_qr
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
+from companion.vision.dice import use_taught_head
+from companion.vision.teach import EXAMPLES_DIR, ExampleStore
 from companion.watch.belt import BeltWatcher
 from companion.watch.dice import DiceWatcher
 from companion.watch.frames import Frame, FrameWatcher
@@ -283,11 +285,13 @@ def start_camera(
         frozen_after=FROZEN_AFTER if real else None,
         stale_after=STALE_AFTER,
     )
+    use_taught_head(config.data_dir)  # this table's own dice, if they were taught
     dice = DiceWatcher(
         table,
         stable_frames=config.camera.stable_frames,
         demo=demo,
         camera_status=lambda: supervisor.status,
+        examples=ExampleStore(config.data_dir / EXAMPLES_DIR),
     )
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
     rig = CameraRig(supervisor, dice, watchers, status)

@@ -47,7 +47,7 @@ from typing import Any, Self
 
 from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
-from companion.engine.events import NEXT, REDO, UNDO, Event
+from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.redact import public_event, secret_choice
@@ -58,6 +58,7 @@ from companion.engine.state import State
 from companion.errors import CompanionError
 from companion.games import find_game
 from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
+from companion.observations import ROLL_MOVE
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreError
 
@@ -91,6 +92,8 @@ Intent = str | Event
 CueListener = Callable[[tuple[str, ...]], None]
 #: Hears the sentence a change deserves aloud (``companion.engine.spoken``); never blocks.
 SpeechListener = Callable[[str], None]
+# Called with (the dice a person confirmed, the dice the camera had proposed).
+RollListener = Callable[[tuple[int, ...], tuple[int, ...]], None]
 GAME_OVER_CUE = "game_over"
 
 
@@ -286,6 +289,7 @@ class Table:
         self._cue_listeners: list[CueListener] = []
         self._speech_listeners: list[SpeechListener] = []
         self._spoken = ""  # the last change's sentence aloud, published with its snapshot
+        self._roll_listeners: list[RollListener] = []
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
@@ -326,6 +330,12 @@ class Table:
         """Call ``listener(sentence)`` on the worker after each change worth saying aloud
         (the game's cues in words, the new phase and whose turn it is); never block."""
         self._speech_listeners.append(listener)
+
+    def on_confirmed_roll(self, listener: RollListener) -> None:
+        """Call ``listener(confirmed, proposed)`` on the worker when a person confirms the
+        camera's proposed roll (READ) or types a roll while one is proposed (a correction):
+        the dice teacher's labelled examples. Never block (hand the work to a thread)."""
+        self._roll_listeners.append(listener)
 
     def current_stamp(self) -> tuple[int | None, int]:
         """The game and event number a reading taken now is judged against."""
@@ -586,6 +596,7 @@ class Table:
         if session is None:
             raise IllegalMoveError(NO_GAME)
         from_camera = False
+        proposal = None if self._pending is None else self._pending.event
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
         elif intent == NEXT_INTENT:
@@ -615,7 +626,25 @@ class Table:
         self._hub.publish(logged, self._refresh)
         self._cue(session, before, logged, cues)
         self._say(self._spoken)
+        if proposal is not None and (from_camera or event.source != "camera"):
+            self._confirmed_roll(proposal, logged)
         return logged
+
+    def _confirmed_roll(self, proposal: Event, logged: Event) -> None:
+        """Tell the roll listeners a person vouched for these dice (not the camera alone)."""
+        rolls = (proposal.kind, proposal.name, logged.kind, logged.name)
+        if rolls != (MOVE, ROLL_MOVE, MOVE, ROLL_MOVE) or not logged.given:
+            return
+        try:
+            confirmed = tuple(int(v) for v in logged.given)
+            proposed = tuple(int(v) for v in proposal.given)
+        except (TypeError, ValueError):
+            return  # a game whose roll is not plain die faces
+        for listener in self._roll_listeners:
+            try:
+                listener(confirmed, proposed)
+            except Exception:  # keeping examples must never stop the table
+                log.exception("table: a roll listener failed")
 
     def _read_without_proposal(self, session: Session[Any], source: str) -> Event:
         """READ with nothing pending: what the game says READ means now (Hamster Wheel: a

@@ -6,6 +6,9 @@ game says they are (or on row 1 in colour order before the game places them), th
 markers must be uncovered, and the result is saved in the data folder. Before the picture is
 taken, the camera's exposure, white balance and focus settle and are locked, and the values
 it chose are saved with the calibration, to be set again at every start.
+
+The same panel teaches the reader this table's own dice (``companion dice teach``) from the
+rolls people confirmed, and shows the figures it measured on rolls it held out.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from calibration.geometry import (
 from companion.config import CALIBRATION_FILE
 from companion.errors import CompanionError
 from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
+from companion.vision.dice import shared_reader
+from companion.vision.teach import TeachError, teach
 from web.api import _require_control
 from web.context import companion
 from web.errors import ApiError
@@ -93,6 +98,17 @@ def calibrate() -> ResponseReturnValue:
         calibrated=True,
         message=f"Saved: {len(cells)} hamster colours sampled; {_describe(settings)}.",
     )
+
+
+@bp.post("/api/dice/teach")
+def teach_dice() -> ResponseReturnValue:
+    """Teach the reader the confirmed rolls' dice; the figures are on held-out rolls."""
+    _require_control()
+    try:
+        report = teach(shared_reader(), companion().data_dir)
+    except TeachError as error:
+        raise ApiError(409, str(error)) from None
+    return jsonify(message=" ".join(report.lines()), **report.to_json())
 
 
 def _lock_camera() -> CameraSettings:

@@ -35,6 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.side_faces import side_faces
+from companion.vision.teach import HEAD_FILE, TaughtHead, load_head
 
 # The close-up classifier's logits are divided by this before its confidence is used
 # (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
@@ -107,6 +108,9 @@ FRAME_WEIGHT = 0.5
 # The close-up classifier (trained on crops cut where the whole-frame network puts each
 # die, and on its false finds as "not a die"). A tuple, so an ensemble can be averaged.
 FACE_MODEL_PATHS = (MODEL_PATH.with_name("dice_face.onnx"),)
+# The close-up classifier's layer whose output (128 pooled features) a taught head reads
+# (``companion dice teach``, companion/vision/teach.py).
+FEATURE_LAYER = "onnx_node!/body/body.16/Flatten"
 
 # OpenCV hands back arrays whose dtype its stubs cannot name, so frames are typed loosely.
 Image = NDArray[Any]
@@ -208,6 +212,9 @@ class DiceReader:
         self._faces = [cv2.dnn.readNetFromONNX(str(path)) for path in face_paths]
         self._lock = threading.Lock()
         self.temperature = temperature
+        #: This table's own dice, taught from confirmed rolls (``companion dice teach``):
+        #: when set, it reads the face of every close-up instead of the shipped last layer.
+        self.head: TaughtHead | None = None
 
     def grid(self, image: Image) -> NDArray[np.float32]:
         """The raw CHANNELS x rows x cols output for a padded BGR image."""
@@ -225,7 +232,27 @@ class DiceReader:
                 net.setInput(blob)
                 total += _softmax(np.asarray(net.forward(), np.float64))
         result: NDArray[np.float64] = total / len(self._faces)
+        head = self.head
+        if head is not None:
+            _, features = self.face_features(crops)
+            result[:, 1:] = (1.0 - result[:, :1]) * head.probabilities(features)
         return result
+
+    def face_features(self, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The shipped close-up's P(not a die, 1..6) and the features a taught head reads
+        (the first classifier's pooled features and its logits), one row per crop."""
+        if not crops:
+            return np.zeros((0, 7)), np.zeros((0, 135))
+        blob = faces_input(crops)
+        with self._lock:
+            net = self._faces[0]
+            net.setInput(blob)
+            pooled, raw = net.forward([FEATURE_LAYER, "logits"])
+        logits: NDArray[np.float64] = np.asarray(raw, np.float64)
+        features: NDArray[np.float64] = np.hstack(
+            [np.asarray(pooled, np.float64).reshape(len(crops), -1), logits]
+        )
+        return _softmax(logits), features
 
     def read(self, frame: Image) -> list[Die]:
         """Every die in a BGR frame, with its value (or None) and confidence.
@@ -251,7 +278,9 @@ class DiceReader:
         second = self.face_probabilities(crops)
         kept = []
         for candidate, faces in zip(candidates, second, strict=True):
-            die = judge(candidate, faces, 1.0, self.temperature)
+            # A taught head knows this table's dice better than the first look does.
+            weight = FRAME_WEIGHT if self.head is None else 0.0
+            die = judge(candidate, faces, 1.0, self.temperature, weight)
             if die is not None:
                 kept.append((candidate, die))
         sides = side_faces(frame, [(c.x, c.y, c.size) for c, _ in kept])
@@ -318,6 +347,7 @@ def judge(
     second: NDArray[np.float64],
     scale: float,
     temperature: float = FACE_TEMPERATURE,
+    frame_weight: float = FRAME_WEIGHT,
 ) -> Die | None:
     """One die from both looks, or None when the close-up says it is not a die.
 
@@ -331,14 +361,14 @@ def judge(
     not_a_die = float(second[0])
     if not_a_die > NOT_A_DIE:
         return None
-    joint = candidate.faces**FRAME_WEIGHT * second[1:]
+    joint = candidate.faces**frame_weight * second[1:]
     total = float(joint.sum())
     if total <= 0.0:
         return None
     best = int(np.argmax(joint))
     readable = float(joint[best]) / total * (1.0 - not_a_die) >= READABLE
     soft = temper(second, temperature)
-    calibrated = candidate.faces**FRAME_WEIGHT * soft[1:]
+    calibrated = candidate.faces**frame_weight * soft[1:]
     confidence = float(calibrated[best] / calibrated.sum()) * (1.0 - float(soft[0]))
     return Die(
         value=best + 1 if readable else None,
@@ -423,6 +453,18 @@ def find_candidates(
 def _reader() -> DiceReader:
     """The shipped model, loaded once per process."""
     return DiceReader()
+
+
+def shared_reader() -> DiceReader:
+    """The reader ``read_dice`` uses (the camera's), e.g. to give it a taught head."""
+    return _reader()
+
+
+def use_taught_head(data_dir: Path) -> bool:
+    """Read with this table's taught head from ``data_dir`` when there is one."""
+    head = load_head(data_dir / HEAD_FILE)
+    _reader().head = head
+    return head is not None
 
 
 def read_dice(frame: Image) -> list[Die]:

@@ -13,9 +13,11 @@ from pathlib import Path
 import click
 import cv2
 
-from companion.vision.dice import AUTO_ACCEPT, read_dice
+from companion.config import load_config
+from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
 from companion.vision.dice_split import PARTS
+from companion.vision.teach import TeachError, teach
 
 
 @click.group(name="dice")
@@ -119,6 +121,29 @@ def eval_command(
         click.echo(f"  {result.errors:>3}  {result.file}: {labelled} -> {read}")
     click.echo(f"measured on: {MEASURED_ON[part]}")
     click.echo(json.dumps({"part": part or "all", **report.figures(auto_accept)}))
+
+
+@dice.command(name="teach")
+@click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The table's data folder (default: the companion's).",
+)
+@click.pass_context
+def teach_command(ctx: click.Context, data_dir: Path | None) -> None:
+    """Teach the reader this table's dice from the rolls confirmed on the tablet."""
+    if data_dir is None:
+        config = getattr(ctx.find_root().obj, "config", None) or load_config()
+        data_dir = config.data_dir
+    try:
+        report = teach(shared_reader(), data_dir)
+    except TeachError as error:
+        raise click.ClickException(str(error)) from None
+    for line in report.lines():
+        click.echo(line)
+    figures = {k: v for k, v in report.to_json().items() if k != "lines"}
+    click.echo(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,11 @@ reported. The settled roll goes to the table as a ``dice`` reading with each die
 confidence; what it means (apply it, ask for READ, or say the count is wrong) is decided by
 the current game's rule on the table's worker, never here.
 
+Given a place to keep examples, it also remembers the close-up of each die of the roll it
+last proposed; when a person confirms that roll or types the right one, the crops and the
+confirmed values go to the data folder on a background thread (``companion dice teach``
+learns this table's dice from them; companion/vision/teach.py).
+
 It also keeps the latest frame and what was read in it, for the page's camera panel and
 for calibration (:meth:`jpeg`, :meth:`latest_frame`).
 """
@@ -23,8 +28,9 @@ from numpy.typing import NDArray
 from companion.engine.readings import DICE, DiceSeen, Reading
 from companion.observations import describe_dice
 from companion.table import Table
-from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
+from companion.vision.dice import AUTO_ACCEPT, Die, face_crop, read_dice
 from companion.vision.stabiliser import DiceStabiliser
+from companion.vision.teach import BackgroundSaver, ExampleStore, align
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 
@@ -51,6 +57,7 @@ class DiceWatcher(FrameWatcher):
         auto_accept: float = AUTO_ACCEPT,
         demo: bool = False,
         camera_status: Any = None,
+        examples: ExampleStore | None = None,
     ) -> None:
         self.table = table
         self.auto_accept = auto_accept
@@ -62,6 +69,11 @@ class DiceWatcher(FrameWatcher):
         self._lock = threading.Lock()
         self.worker = LatestFrameWorker(self.process, "dice-watcher")
         self._status = "dice: waiting for the first frame"
+        # The last proposed roll: its read values and each die's close-up.
+        self._proposal: tuple[tuple[int | None, ...], list[NDArray[Any]]] | None = None
+        self.saver = None if examples is None or demo else BackgroundSaver(examples)
+        if self.saver is not None:
+            table.on_confirmed_roll(self.confirmed)
 
     @property
     def status(self) -> str:
@@ -76,7 +88,28 @@ class DiceWatcher(FrameWatcher):
             self._view = DiceView(frame, tuple(dice))
         if self.stabiliser.update(dice) is None:
             return None
+        if self.saver is not None:
+            crops = [face_crop(frame, die.centre, die.size) for die in dice]
+            with self._lock:
+                self._proposal = (tuple(die.value for die in dice), crops)
         return self.propose(dice)
+
+    def confirmed(self, values: tuple[int, ...], proposed: tuple[int, ...]) -> None:
+        """A person vouched for a roll (on the table's worker): keep its dice, off-thread.
+
+        Only when the proposal the table had is the one this watcher made, and each typed
+        value can be told to belong to one die (:func:`align`); each proposal is used once.
+        """
+        with self._lock:
+            proposal, self._proposal = self._proposal, None
+        if proposal is None or self.saver is None:
+            return
+        read, crops = proposal
+        if tuple(read) != proposed:
+            return
+        matched = align(read, values)
+        if matched is not None:
+            self.saver.submit(crops, matched)
 
     def propose(self, dice: list[Die]) -> Future[bool]:
         """Post a settled roll to the table; its game decides what the roll means."""

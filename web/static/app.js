@@ -380,6 +380,11 @@ function setup() {
   $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
   $("join-box").addEventListener("toggle", () => { if ($("join-box").open) $("join-code").src = "/join.svg"; });
   $("seats-box").addEventListener("toggle", () => { if ($("seats-box").open) showSeatCodes(); });
+  $("btn-teach-dice").addEventListener("click", async () => {
+    $("teach-figures").textContent = "Teaching…";
+    try { $("teach-figures").textContent = (await api("/api/dice/teach", {})).message; }
+    catch (error) { $("teach-figures").textContent = error.message; }
+  });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();

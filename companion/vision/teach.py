@@ -1,0 +1,383 @@
+"""Teach the reader this table's own dice from the rolls people confirmed on the tablet.
+
+The shipped close-up classifier learned from other people's dice; a table's marbled,
+numbered or oddly coloured set may be read wrong however sure the model is. Every roll a
+person confirms (READ on a proposal) or corrects (types the roll after the camera proposed
+one) is a labelled example of *these* dice, so the Pi keeps each die's 32x32 close-up and
+its value (:class:`ExampleStore`, bounded), and ``companion dice teach`` fits a new last
+layer, a logistic regression in numpy, on the close-up classifier's own features
+(:func:`teach`). The shipped models never change: the fitted head is a small file in the
+data folder that the reader uses when it is there.
+
+Figures are measured honestly: the confirmed rolls are split by roll into a fitting part
+and a held-out part, and before/after are reported on the held-out part only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
+
+EXAMPLES_DIR = "dice-examples"
+INDEX_FILE = "index.json"
+HEAD_FILE = "dice-head.npz"
+# At most this many die crops are kept (a 32x32 PNG is ~2 KB: a few MB at most); the
+# oldest rolls go first, so the examples follow the dice the table uses now.
+MAX_EXAMPLES = 2000
+# Every HOLD_OUT-th confirmed roll is held out of fitting and the figures are measured on
+# those; fewer than MIN_ROLLS confirmed rolls cannot give both parts.
+HOLD_OUT = 3
+MIN_ROLLS = 4
+# The L2 weight and steps of the logistic regression: strong enough that ~60 crops of
+# 128 features do not simply memorise, few enough steps to take well under a second.
+L2 = 1e-2
+STEPS = 400
+RATE = 0.5
+# Close-ups go through the classifier this many at a time: the reader's lock is let go
+# between batches, so the camera keeps reading while a table is being taught.
+BATCH = 64
+
+Image = NDArray[Any]
+
+
+class TeachError(CompanionError):
+    """Teaching cannot run (no or too few confirmed rolls); the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One die of one confirmed roll: its close-up (FACE x FACE BGR) and its value."""
+
+    crop: Image
+    value: int
+    roll: int
+
+
+class ExampleStore:
+    """Confirmed dice crops in ``folder`` (PNG files plus ``index.json``), bounded.
+
+    Writes are serialised by a lock; the table's worker never calls :meth:`add_roll`
+    directly (see :class:`BackgroundSaver`), so a slow SD card never delays a move.
+    """
+
+    def __init__(self, folder: Path, limit: int = MAX_EXAMPLES) -> None:
+        self.folder = folder
+        self.limit = limit
+        self._lock = threading.Lock()
+
+    def _index(self) -> dict[str, Any]:
+        path = self.folder / INDEX_FILE
+        try:
+            index = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return {"next_roll": 0, "dice": []}
+        return (
+            index if isinstance(index, dict) and "dice" in index else {"next_roll": 0, "dice": []}
+        )
+
+    def add_roll(self, crops: Sequence[Image], values: Sequence[int]) -> int:
+        """Keep one confirmed roll; returns its number. Drops the oldest rolls past the limit."""
+        with self._lock:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            index = self._index()
+            roll = int(index.get("next_roll", 0))
+            for number, (crop, value) in enumerate(zip(crops, values, strict=True)):
+                name = f"roll{roll:06d}-{number}.png"
+                cv2.imwrite(str(self.folder / name), crop)
+                index["dice"].append({"file": name, "value": int(value), "roll": roll})
+            index["next_roll"] = roll + 1
+            dice = index["dice"]
+            while len(dice) > self.limit:
+                oldest = dice[0]["roll"]
+                for gone in [d for d in dice if d["roll"] == oldest]:
+                    (self.folder / gone["file"]).unlink(missing_ok=True)
+                index["dice"] = dice = [d for d in dice if d["roll"] != oldest]
+            temporary = self.folder / (INDEX_FILE + ".tmp")
+            temporary.write_text(json.dumps(index))
+            os.replace(temporary, self.folder / INDEX_FILE)
+            return roll
+
+    def load(self) -> list[Example]:
+        """Every kept example whose crop can still be read."""
+        with self._lock:
+            found = []
+            for row in self._index()["dice"]:
+                crop = cv2.imread(str(self.folder / row["file"]))
+                if crop is not None and 1 <= int(row["value"]) <= 6:
+                    found.append(Example(crop, int(row["value"]), int(row["roll"])))
+            return found
+
+
+class BackgroundSaver:
+    """Hands confirmed rolls to the disk on its own thread (a bounded queue: if the card
+    is so slow that it fills, a roll is dropped rather than the table made to wait)."""
+
+    def __init__(self, store: ExampleStore) -> None:
+        self.store = store
+        self._queue: queue.Queue[tuple[list[Image], list[int]] | None] = queue.Queue(maxsize=32)
+        self._thread = threading.Thread(target=self._run, name="dice-examples", daemon=True)
+        self._thread.start()
+
+    def submit(self, crops: Sequence[Image], values: Sequence[int]) -> bool:
+        try:
+            self._queue.put_nowait((list(crops), list(values)))
+        except queue.Full:
+            return False
+        return True
+
+    def _run(self) -> None:
+        while (job := self._queue.get()) is not None:
+            try:
+                self.store.add_roll(*job)
+            except Exception:  # a full card must never stop the camera
+                log.exception("dice examples: a confirmed roll could not be saved")
+            finally:
+                self._queue.task_done()
+        self._queue.task_done()
+
+    def flush(self) -> None:
+        """Wait until every submitted roll is written (tests, shutdown)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+
+
+def align(read: Sequence[int | None], confirmed: Sequence[int]) -> list[int] | None:
+    """The confirmed value of each read die, or None when it cannot be told which is which.
+
+    A person types a roll in any order, so the typed values are matched to the dice the
+    camera read: a die whose read value was typed keeps it; the dice left over take the
+    values left over, but only when that is unambiguous (one value left, or all equal),
+    and never when a value read on several dice was typed fewer times (which one was wrong?).
+    """
+    if len(read) != len(confirmed):
+        return None
+    want = Counter(confirmed)
+    seen = Counter(v for v in read if v is not None)
+    for value, count in seen.items():
+        if count > want[value] > 0:
+            return None
+    left = want - Counter({v: min(c, want[v]) for v, c in seen.items()})
+    if len(left) > 1:
+        return None
+    filler = next(iter(left), None)
+    matched: list[int] = []
+    for die in read:
+        if die is not None and want[die] > 0 and seen[die] <= want[die]:
+            matched.append(die)
+        elif filler is None:
+            return None
+        else:
+            matched.append(filler)
+    return matched if Counter(matched) == Counter(confirmed) else None
+
+
+@dataclass(frozen=True)
+class TaughtHead:
+    """A softmax over faces 1-6 on standardised close-up features (the refitted last layer)."""
+
+    mean: NDArray[np.float64]
+    scale: NDArray[np.float64]
+    weights: NDArray[np.float64]  # features x 6
+    bias: NDArray[np.float64]  # 6
+
+    def probabilities(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
+        logits = ((features - self.mean) / self.scale) @ self.weights + self.bias
+        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+        result: NDArray[np.float64] = exp / exp.sum(axis=1, keepdims=True)
+        return result
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp.npz")
+        np.savez(temporary, mean=self.mean, scale=self.scale, weights=self.weights, bias=self.bias)
+        os.replace(temporary, path)
+
+
+def load_head(path: Path) -> TaughtHead | None:
+    """The taught head in ``path``, or None when there is none (or it cannot be read)."""
+    try:
+        with np.load(path) as saved:
+            return TaughtHead(saved["mean"], saved["scale"], saved["weights"], saved["bias"])
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def fit_head(features: NDArray[np.float64], values: NDArray[np.int64]) -> TaughtHead:
+    """Multinomial logistic regression (full-batch gradient descent, L2) in numpy."""
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0) + 1e-6
+    x = (features - mean) / scale
+    target = np.eye(6)[values - 1]
+    weights = np.zeros((x.shape[1], 6))
+    bias = np.zeros(6)
+    for _ in range(STEPS):
+        logits = x @ weights + bias
+        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+        error = exp / exp.sum(axis=1, keepdims=True) - target
+        weights -= RATE * (x.T @ error / len(x) + L2 * weights)
+        bias -= RATE * error.mean(axis=0)
+    return TaughtHead(mean, scale, weights, bias)
+
+
+def augmented(examples: Sequence[Example]) -> tuple[list[Image], list[int]]:
+    """Each crop in its four right-angle turns: a die's value does not depend on how it lies."""
+    crops: list[Image] = []
+    values: list[int] = []
+    for example in examples:
+        crop = example.crop
+        for _ in range(4):
+            crops.append(crop)
+            values.append(example.value)
+            crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+    return crops, values
+
+
+@dataclass(frozen=True)
+class TeachReport:
+    """What teaching measured, on which examples."""
+
+    rolls: int
+    dice: int
+    fit_rolls: int
+    held_rolls: int
+    held_dice: int
+    before: float  # share of held-out dice the shipped close-up read right
+    after: float  # share the head fitted on the fitting part read right
+    accepted: float  # share of held-out dice that head was sure enough of to apply unasked
+    accepted_wrong: int  # of those, how many it read wrong
+
+    def lines(self) -> list[str]:
+        return [
+            f"{self.rolls} confirmed rolls ({self.dice} dice) of this table: "
+            f"{self.fit_rolls} rolls fitted, {self.held_rolls} rolls "
+            f"({self.held_dice} dice) held out (every {HOLD_OUT}rd roll, never fitted).",
+            f"Held-out dice read right from their close-ups: before {self.before:.0%} "
+            f"(shipped model), after {self.after:.0%} (taught on the fitting part only); "
+            f"{self.accepted:.0%} sure enough to apply without asking, "
+            f"{self.accepted_wrong} of them wrong.",
+            "The saved head is then refitted on all confirmed rolls; the reader uses it "
+            "from now on.",
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rolls": self.rolls,
+            "dice": self.dice,
+            "fit_rolls": self.fit_rolls,
+            "held_rolls": self.held_rolls,
+            "held_dice": self.held_dice,
+            "before": round(self.before, 3),
+            "after": round(self.after, 3),
+            "accepted": round(self.accepted, 3),
+            "accepted_wrong": self.accepted_wrong,
+            "lines": self.lines(),
+        }
+
+
+NO_EXAMPLES = (
+    "No confirmed rolls yet: roll your dice under the camera a few times, confirm each roll "
+    "on the tablet (READ, or type the right values), then teach."
+)
+
+
+def teach(reader: Any, data_dir: Path) -> TeachReport:
+    """Fit, measure and save the taught head for the examples in ``data_dir``.
+
+    ``reader`` is a :class:`companion.vision.dice.DiceReader` (``face_features``); the
+    head it should use from now on is set on it.
+    """
+    examples = ExampleStore(data_dir / EXAMPLES_DIR).load()
+    rolls = sorted({e.roll for e in examples})
+    if not rolls:
+        raise TeachError(NO_EXAMPLES)
+    if len(rolls) < MIN_ROLLS:
+        raise TeachError(
+            f"Only {len(rolls)} confirmed rolls so far: confirm at least {MIN_ROLLS} rolls "
+            "on the tablet, then teach."
+        )
+    held = set(rolls[HOLD_OUT - 1 :: HOLD_OUT])
+    fit = [e for e in examples if e.roll not in held]
+    test = [e for e in examples if e.roll in held]
+    truth = np.array([e.value for e in test])
+    probabilities, _ = features_of(reader, [e.crop for e in test])
+    before = float(np.mean(np.argmax(probabilities[:, 1:], axis=1) + 1 == truth))
+    head = _fit(reader, fit)
+    values, confidence = taught_reading(reader, head, [e.crop for e in test])
+    after = float(np.mean(values == truth))
+    sure = confidence >= auto_accept()
+    final = _fit(reader, examples)
+    final.save(data_dir / HEAD_FILE)
+    reader.head = final
+    return TeachReport(
+        rolls=len(rolls),
+        dice=len(examples),
+        fit_rolls=len(rolls) - len(held),
+        held_rolls=len(held),
+        held_dice=len(test),
+        before=before,
+        after=after,
+        accepted=float(np.mean(sure)),
+        accepted_wrong=int(np.sum(sure & (values != truth))),
+    )
+
+
+def auto_accept() -> float:
+    """The reader's AUTO_ACCEPT (imported late: the reader imports this module)."""
+    from companion.vision.dice import AUTO_ACCEPT
+
+    return AUTO_ACCEPT
+
+
+def taught_reading(
+    reader: Any, head: TaughtHead, crops: list[Image]
+) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Each close-up's value and confidence as the reader with ``head`` gives them.
+
+    The same sums as the reader's ``judge`` with a taught head (the first look's faces do
+    not count), the "not a die" share and the temperature included, so the accepted share
+    is the one the table would see for these dice.
+    """
+    shipped, features = features_of(reader, crops)
+    probabilities = shipped.copy()
+    probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features)
+    soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / reader.temperature)
+    soft /= soft.sum(axis=1, keepdims=True)
+    best = np.argmax(probabilities[:, 1:], axis=1)
+    rows = np.arange(len(crops))
+    confidence = soft[rows, best + 1] / soft[:, 1:].sum(axis=1) * (1.0 - soft[:, 0])
+    values: NDArray[np.int64] = (best + 1).astype(np.int64)
+    return values, np.asarray(confidence, np.float64)
+
+
+def features_of(reader: Any, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``reader.face_features`` in batches of BATCH (the camera reads in between)."""
+    parts = [reader.face_features(crops[i : i + BATCH]) for i in range(0, len(crops), BATCH)]
+    if not parts:
+        empty: tuple[NDArray[np.float64], NDArray[np.float64]] = reader.face_features([])
+        return empty
+    return np.vstack([p for p, _ in parts]), np.vstack([f for _, f in parts])
+
+
+def _fit(reader: Any, examples: Sequence[Example]) -> TaughtHead:
+    crops, values = augmented(examples)
+    _, features = features_of(reader, crops)
+    return fit_head(features, np.array(values, np.int64))

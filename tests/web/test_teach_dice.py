@@ -1,0 +1,55 @@
+"""The calibration panel's Teach button: the same teaching as ``companion dice teach``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from companion.table import Table
+from companion.vision.dice import DiceReader, shared_reader
+from companion.vision.teach import HEAD_FILE, NO_EXAMPLES
+from tests.vision.odd_dice import confirm_rolls
+from tests.web.conftest import PIN, unlock
+from tests.web.serving import serving
+from web import create_app
+
+
+def test_teaching_needs_the_pin_and_shows_held_out_figures(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_reader(), "head", None)  # restored after the test
+    client = create_app(table, PIN, data_dir=tmp_path, test_config={"TESTING": True}).test_client()
+    assert client.post("/api/dice/teach", json={}).status_code == 401
+    token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
+    headers = {"X-Table-Token": token}
+    empty = client.post("/api/dice/teach", json={}, headers=headers)
+    assert empty.status_code == 409 and NO_EXAMPLES in empty.get_json()["error"]
+    confirm_rolls(DiceReader(), tmp_path, rolls=12, seed=4)
+    taught = client.post("/api/dice/teach", json={}, headers=headers)
+    assert taught.status_code == 200
+    body = taught.get_json()
+    assert "held out" in body["message"] and 0.0 <= body["after"] <= 1.0
+    assert (tmp_path / HEAD_FILE).exists() and shared_reader().head is not None
+
+
+def test_the_calibration_panel_has_the_teach_button(table: Table) -> None:
+    client = create_app(table, PIN, test_config={"TESTING": True}).test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="btn-teach-dice"' in page and "Roll your dice a few times and confirm" in page
+
+
+def test_the_teach_button_shows_what_to_do_first(
+    table: Table, tmp_path: Path, browser: Browser
+) -> None:
+    """In Chromium: unlock, open the calibration panel, Teach with no confirmed rolls."""
+    app = create_app(table, PIN, heartbeat_seconds=1.0, data_dir=tmp_path)
+    with serving(app, table) as port:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        unlock(page)
+        page.click("#calibration-box summary")
+        page.click("#btn-teach-dice")
+        expect(page.locator("#teach-figures")).to_have_text(NO_EXAMPLES)
+        page.close()
