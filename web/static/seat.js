@@ -93,7 +93,9 @@ async function refresh() {
 
 function connect() {
   if (source) source.close();
-  source = new EventSource(`/api/stream?token=${encodeURIComponent(token)}`);
+  // Resume from the state just loaded, so a change made in between is never missed.
+  const after = (state && state.seq) || 0;
+  source = new EventSource(`/api/stream?after=${after}&token=${encodeURIComponent(token)}`);
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
   source.addEventListener("change", (message) => {
