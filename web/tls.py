@@ -90,8 +90,9 @@ def _current(cert: Path, names: list[str]) -> bool:
     if fresh.returncode != 0:
         return False
     text = _run([openssl, "x509", "-in", str(cert), "-noout", "-ext", "subjectAltName"], "read")
-    listed = {part.strip().replace("IP Address:", "IP:") for part in text.split(",")}
-    listed = {part.split("\n")[-1].strip() for part in listed}
+    # The names are the output's last line: "DNS:pi, DNS:pi.local, IP Address:127.0.0.1".
+    entries = text.strip().splitlines()[-1].replace("IP Address:", "IP:")
+    listed = {entry.strip() for entry in entries.split(",")}
     return all(name in listed for name in names)
 
 

@@ -30,6 +30,7 @@ from companion.games.rats.model import (
     Rats,
 )
 from companion.games.rats.nest import most_hate, scores
+from companion.games.rats.nest import waiting as nest_waiting
 from companion.games.rats.tunnel import waiting as tunnel_waiting
 
 
@@ -210,11 +211,9 @@ def _tunnel_prompt(game: Rats, ctx: Ctx) -> str:
 
 
 def _nest_prompt(game: Rats, ctx: Ctx) -> str:
-    from companion.games.rats.nest import waiting
-
     nest = game.nest
     assert nest is not None
-    said = waiting(game)
+    said = nest_waiting(game)
     if said:
         return said
     dominant = game.title(nest.dominant)
