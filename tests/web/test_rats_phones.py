@@ -92,12 +92,17 @@ def test_four_rats_play_a_round_from_their_phones(
             phones.append(phone)
         rng = random.Random(5)
         pages = [tablet, *phones]
+        odds_shown = False
         for _ in range(STEPS):
             if rats_table.public_state(with_log=False)["over"]:
                 break
             seq = _seq(rats_table)
             _caught_up(pages, seq)
             state = rats_table.public_state(with_log=False)
+            if not odds_shown and tablet.locator(".rat-odds").count():
+                odds_shown = True  # README's picture of a rat's chance to pass
+                tablet.locator(".rat-odds").first.scroll_into_view_if_needed()
+                tablet.screenshot(path=str(shots(tmp_path) / "odds-rats.png"))
             if state["phase"] == "tunnel" and state["view"]["turn"]["stage"] == "card":
                 # Only the rat whose turn it is sees its hand enabled.
                 current = state["current"]
@@ -109,6 +114,7 @@ def test_four_rats_play_a_round_from_their_phones(
             expect_change(rats_table, seq)
         state = rats_table.public_state(with_log=False)
         assert state["over"], state["prompt"]
+        assert odds_shown, "no challenge ever showed the rats' odds"
         tablet.screenshot(path=str(shots(tmp_path) / "rats-tablet.png"))
         phones[0].screenshot(path=str(shots(tmp_path) / "rats-phone.png"), full_page=True)
         # Every phone shows its own hand, and nobody else's.

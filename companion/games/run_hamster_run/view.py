@@ -11,6 +11,7 @@ from typing import Any
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.actions import ACTION_TITLES
 from companion.games.run_hamster_run.model import NOT_PLACED, TRAITS, Belt, Hamster
+from companion.games.run_hamster_run.odds import chomp_odds, mettle_odds
 
 
 def _hamster(
@@ -72,6 +73,7 @@ def view(game: Belt, ctx: Ctx, viewer: int | None) -> dict[str, Any]:
             for t in game.tests
         ],
         "notes": list(game.notes),
+        "odds": {"mettle": mettle_odds(game, ctx), "chomp": chomp_odds(game, ctx)},
     }
 
 

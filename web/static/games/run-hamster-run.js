@@ -43,6 +43,26 @@ function renderBelt(view) {
   const inPit = hamsters.filter((h) => h.in_pit);
   $("pit").replaceChildren(el("span", { class: "label" }, `Alligator Pit · ${view.alligators ?? "–"} alligator${view.alligators === 1 ? "" : "s"}`),
     ...inPit.map((h) => token_(h, h.seat === state.current)));
+  // Below the Pit, not in it: the Pit keeps its height however many lines the odds take.
+  let odds = $("chomp-odds");
+  if (!odds) {
+    odds = el("div", { id: "chomp-odds" });
+    $("pit").after(odds);
+  }
+  odds.replaceChildren(chompOdds(view));
+}
+
+// What the alligators may do on the next NEXT, while the belt phase waits for it.
+function chompOdds(view) {
+  const chomp = view.odds && view.odds.chomp;
+  if (!chomp) return "";
+  const about = chomp.exact ? "" : "about ";
+  const head = view.rules === "v2.1"
+    ? `When NEXT brings the alligators, each hamster in the Pit tests against them: ${about}${chomp.any_chomp}% that someone is Chomp!-ed.`
+    : `When NEXT brings the alligators: ${about}${chomp.arrives}% that another one comes, ${about}${chomp.any_chomp}% at least one Chomp!.`;
+  return el("div", { class: "odds chomp-odds", title: "exact chances from the alligator phase's own dice" },
+    el("div", {}, head),
+    ...chomp.hamsters.map((h) => el("div", {}, `${h.name}: ${about}${h.chomped}% Chomp!-ed, ${h.eaten}% eaten`)));
 }
 
 function renderCounters(view) {
@@ -62,6 +82,9 @@ function ordinal(n) {
 
 function renderHamsters(view) {
   const order = view.initiative || [];
+  // The resolving hamster's chance in a Mettle test against each hamster near it.
+  const mettle = new Map(((view.odds && view.odds.mettle) || []).map((m) => [m.seat, m]));
+  const current = (view.hamsters || []).find((h) => h.seat === state.current);
   const rows = (view.hamsters || []).map((h) => {
     const traits = h.traits
       ? el("div", { class: "traits" },
@@ -76,8 +99,12 @@ function renderHamsters(view) {
     if (h.initiative) bits.push(`initiative: ${ordinal(h.initiative)}`);
     if (h.declared) bits.push(`declared ${h.declared}`);
     if (h.passed_out) bits.push("passed out");
+    const test = mettle.get(h.seat);
+    const odds = test ? el("div", { class: "odds mettle-odds", title: "chance in a Mettle test: one chip drawn from the HAT" },
+      test.mine ? `Mettle test vs ${current ? current.name : "the mover"}: ${test.mine} vs ${test.theirs} chips, ${test.percent}% for ${current ? current.name : "the mover"}`
+        : `${current ? current.name : "The mover"} has no Mettle: no test possible`) : "";
     return el("div", { class: "ham" + (h.eaten ? " eaten" : "") }, token_(h, h.seat === state.current),
-      el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · "))), traits);
+      el("div", {}, el("div", { class: "name" }, h.name), el("div", { class: "meta" }, bits.join(" · ")), odds), traits);
   });
   $("hamsters").replaceChildren(...rows);
 }
