@@ -54,9 +54,10 @@ def pip_squash(image: NDArray[Any], centre: tuple[float, float], size: float, ax
     touch the crop's edge are the table or a neighbour, not pips.
     """
     half = max(4, round(0.6 * size))
-    x, y = round(centre[0]), round(centre[1])
-    padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_REPLICATE)
-    crop = padded[y : y + 2 * half, x : x + 2 * half]
+    height, width = image.shape[:2]
+    x = min(max(round(centre[0]), 0), width - 1)
+    y = min(max(round(centre[1]), 0), height - 1)
+    crop = _window(image, x - half, y - half, 2 * half)
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     face = float(np.median(grey[half // 2 : 3 * half // 2, half // 2 : 3 * half // 2]))
     contrast = np.clip(np.abs(grey - face), 0, 255).astype(np.uint8)
@@ -79,6 +80,28 @@ def pip_squash(image: NDArray[Any], centre: tuple[float, float], size: float, ax
         sideways = float((points @ across).var()) + 1 / 12
         ratios.append(math.sqrt(along / sideways))
     return float(np.median(ratios)) if ratios else math.nan
+
+
+def _window(image: NDArray[Any], left: int, top: int, side: int) -> NDArray[Any]:
+    """The ``side``-pixel square at (left, top), edges replicated where it leaves the image.
+
+    Only the window is padded, never the whole frame: padding a 12-megapixel photo to cut
+    out one die cost ~10 ms a die.
+    """
+    height, width = image.shape[:2]
+    x0, y0 = max(0, left), max(0, top)
+    x1, y1 = min(width, left + side), min(height, top + side)
+    if x0 >= x1 or y0 >= y1:
+        raise ValueError("the window must overlap the image")
+    part = image[y0:y1, x0:x1]
+    return cv2.copyMakeBorder(
+        part,
+        y0 - top,
+        top + side - y1,
+        x0 - left,
+        left + side - x1,
+        cv2.BORDER_REPLICATE,
+    )
 
 
 def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]]) -> set[int]:

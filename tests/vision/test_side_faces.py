@@ -7,10 +7,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import load_labels
-from companion.vision.side_faces import pip_squash, side_faces
+from companion.vision.side_faces import _window, pip_squash, side_faces
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice"
 needs_data = pytest.mark.skipif(not (DATA / "labels.json").exists(), reason="no dice photos")
@@ -124,3 +126,23 @@ def test_webcam_photos_where_side_faces_were_read_as_dice(name: str) -> None:
     frame = cv2.imread(str(DATA / "images" / name))
     found = read_dice(frame)
     assert sorted(d.value or 0 for d in found) == sorted(d.value for d in labelled)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(8, 60),
+    st.integers(8, 60),
+    st.integers(2, 40),
+    st.data(),
+)
+def test_a_window_is_the_frame_padded_then_cut_without_padding_the_frame(
+    height: int, width: int, side: int, data: st.DataObject
+) -> None:
+    # Padding only the window (not a 12-megapixel frame) must cut out the same pixels.
+    rng = np.random.default_rng(height * 100 + width)
+    image = rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
+    left = data.draw(st.integers(1 - side, width - 1))
+    top = data.draw(st.integers(1 - side, height - 1))
+    padded = cv2.copyMakeBorder(image, side, side, side, side, cv2.BORDER_REPLICATE)
+    expected = padded[top + side : top + 2 * side, left + side : left + 2 * side]
+    assert np.array_equal(_window(image, left, top, side), expected)
