@@ -1,0 +1,305 @@
+"""Many tables at one event: three real tables publish to a real mosquitto, the broker is
+killed mid-game and comes back, and the event board ends with every table's true state.
+
+The tables are the real runtime (``Table`` over its own SQLite file), played by each game's
+own bot; the broker is Debian's mosquitto on a free 127.0.0.1 port; the board is the same
+subscriber ``companion board`` uses.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from click.testing import CliRunner
+
+from companion.config import Config
+from companion.engine.session import GameHeader
+from companion.games import GAMES, find_game
+from companion.mqtt.board import BoardClient
+from companion.mqtt.connect import Broker, client_id, make_client
+from companion.mqtt.publisher import TablePublisher
+from companion.mqtt.topics import Topics
+from companion.serve import companion_command, table_pin
+from companion.simulate import bot_of, bot_turn
+from companion.store import Store
+from companion.table import Table
+from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
+
+pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)
+
+# Three tables of one evening: a different game at each, shared player names for standings.
+SETUPS = (
+    ("table-1", "hamsterdam", ("Ann", "Bo", "Cy")),
+    ("table-2", "run-hamster-run", ("Dee", "Ann", "Eli")),
+    ("table-3", "rats", ("Fay", "Gus", "Bo", "Hal")),
+)
+PHONE_DECK = {"deck": "phone"}  # Rats with hands dealt to phones: private cards exist
+
+
+def eventually(check: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Poll until ``check()`` holds (the broker and paho work on their own threads)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()
+
+
+class PlayedTable:
+    """A real table played by its game's bot, one legal change at a time."""
+
+    def __init__(self, folder: Path, name: str, game: str, players: tuple[str, ...]) -> None:
+        self.name = name
+        self.store = Store(folder / f"{name}.sqlite3")
+        self.table = Table(self.store)
+        spec = find_game(game)
+        options = PHONE_DECK if "deck" in spec.options else {}
+        self.table.new_game(GameHeader(spec.name, spec.rules_default, players, 7, options))
+        self.bot = bot_of(spec)
+        self.rng = random.Random(name)
+
+    def play(self, steps: int) -> None:
+        for _ in range(steps):
+            state = self.table.snapshot.state
+            assert state is not None
+            if state.ctx.over:
+                return
+            bot_turn(self.bot, state, self.rng, lambda e: self.table.submit(e).result(10))
+
+    def truth(self) -> dict[str, Any]:
+        """What the board must show for this table: its public state now."""
+        public = self.table.public_state(None, with_log=False)
+        keys = ("game", "round", "phase", "seq", "over", "standings", "players")
+        return {key: public[key] for key in keys}
+
+    def close(self) -> None:
+        self.table.close()
+        self.store.close()
+
+
+def shown(board: BoardClient, table: PlayedTable) -> dict[str, Any] | None:
+    state = board.board.tables().get(table.name)
+    return None if state is None else {key: state.get(key) for key in table.truth()}
+
+
+class Listener:
+    """Every message under ``hamster/#``, as an outsider on the event's network sees it."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+        self.client = make_client(broker, client_id("listener"))
+        self.client.on_connect = lambda c, *_: c.subscribe("hamster/#", qos=1)
+        self.client.on_message = self._message
+        self.client.connect_async(broker.host, broker.port)
+        self.client.loop_start()
+
+    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((message.topic, bytes(message.payload)))
+
+    def payloads(self) -> list[bytes]:
+        with self.lock:
+            return [payload for _, payload in self.messages]
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    server = Mosquitto(tmp_path / "broker")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def tables(tmp_path: Path) -> Iterator[list[PlayedTable]]:
+    played = [PlayedTable(tmp_path, *setup) for setup in SETUPS]
+    yield played
+    for table in played:
+        table.close()
+
+
+def publish(tables: list[PlayedTable], broker: Broker) -> list[TablePublisher]:
+    publishers = [TablePublisher(t.table, broker, Topics("hamster", t.name)) for t in tables]
+    for publisher in publishers:
+        publisher.start()
+    return publishers
+
+
+def test_the_board_ends_with_every_tables_true_state_after_the_broker_dies_mid_game(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    address = Broker("127.0.0.1", broker.port)
+    publishers = publish(tables, address)
+    board = BoardClient(address)
+    board.start()
+    try:
+        for table in tables:
+            table.play(12)
+        board.wait_caught_up()
+        assert eventually(lambda: all(shown(board, t) == t.truth() for t in tables))
+
+        broker.kill()
+        assert eventually(lambda: not any(p.connected for p in publishers))
+        before = [t.truth()["seq"] for t in tables]
+        for table in tables:
+            table.play(12)  # the game goes on without the broker
+        assert all(t.truth()["seq"] > seq for t, seq in zip(tables, before, strict=True))
+
+        broker.start()  # empty: persistence is off, every retained state was lost
+        assert eventually(lambda: all(shown(board, t) == t.truth() for t in tables))
+        assert all(board.board.tables()[t.name]["online"] for t in tables)
+        latecomer = BoardClient(address)  # the organiser's laptop, opened only now
+        latecomer.start()
+        latecomer.wait_caught_up()
+        assert eventually(lambda: all(shown(latecomer, t) == t.truth() for t in tables))
+        latecomer.stop()
+    finally:
+        board.stop()
+        for publisher in publishers:
+            publisher.stop()
+
+
+def test_a_fresh_board_from_the_command_line_shows_every_table_and_the_standings(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    publishers = publish(tables, Broker("127.0.0.1", broker.port))
+    try:
+        for table in tables:
+            table.play(20)
+        assert eventually(lambda: all(p.published and p.connected for p in publishers))
+        result = CliRunner().invoke(
+            companion_command, ["board", "--broker", f"127.0.0.1:{broker.port}", "--once"]
+        )
+        assert result.exit_code == 0, result.output
+        for name, game, players in SETUPS:
+            assert name in result.output
+            assert GAMES[game].title in result.output
+            assert all(player in result.output for player in players)
+        assert "Standings across tables" in result.output
+        # Ann plays at two tables and Bo at two: each is one line of the standings.
+        standings = result.output.split("Standings across tables")[1]
+        assert standings.count(" Ann ") == 1 and standings.count(" Bo ") == 1
+    finally:
+        for publisher in publishers:
+            publisher.stop()
+
+
+def test_when_a_table_stops_the_board_says_it_is_offline_and_keeps_its_last_state(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    address = Broker("127.0.0.1", broker.port)
+    publishers = publish(tables, address)
+    board = BoardClient(address)
+    board.start()
+    try:
+        board.wait_caught_up()
+        assert eventually(lambda: len(board.board.tables()) == len(tables))
+        publishers[0].stop()
+        assert eventually(lambda: not board.board.tables()["table-1"]["online"])
+        assert board.board.tables()["table-1"]["game"] == "hamsterdam"
+    finally:
+        board.stop()
+        for publisher in publishers[1:]:
+            publisher.stop()
+
+
+def test_no_secret_is_ever_published(
+    broker: Mosquitto, tables: list[PlayedTable], tmp_path: Path
+) -> None:
+    """Nothing a watcher may not see leaves the table: no PIN, no private Rats hand, no
+    secret move's arguments (only the fields the board needs are sent at all)."""
+    pin = table_pin(Config(), tables[0].store)
+    address = Broker("127.0.0.1", broker.port)
+    listener = Listener(address)
+    assert eventually(lambda: listener.client.is_connected())
+    publishers = publish(tables, address)
+    try:
+        for table in tables:
+            table.play(25)
+        rats = tables[2].table.snapshot.state
+        assert rats is not None
+        in_hands = {card for rat in rats.G.rats for card in rat.hand}
+        assert in_hands, "the phone deck deals private hands"
+        seqs = [t.truth()["seq"] for t in tables]
+        assert eventually(
+            lambda: all(
+                any(
+                    topic == f"hamster/{t.name}/state" and json.loads(p).get("seq") == seq
+                    for topic, p in list(listener.messages)
+                )
+                for t, seq in zip(tables, seqs, strict=True)
+            )
+        )
+    finally:
+        for publisher in publishers:
+            publisher.stop()
+        listener.stop()
+    payloads = listener.payloads()
+    assert payloads
+    text = b"\n".join(payloads).decode()
+    for card in in_hands:
+        assert f'"{card}"' not in text, f"the private card {card} was published"
+    assert pin not in text
+    for payload in payloads:
+        if payload.startswith(b"{"):
+            assert not _keys(json.loads(payload)) & {"hand", "view", "legal", "token", "pin"}
+
+
+def _keys(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for value in data.values() for k in _keys(value)}
+    if isinstance(data, list):
+        return {k for value in data for k in _keys(value)}
+    return set()
+
+
+def test_a_broker_with_passwords_takes_the_right_one_and_refuses_a_wrong_one_in_a_sentence(
+    tmp_path: Path, tables: list[PlayedTable]
+) -> None:
+    server = Mosquitto(tmp_path / "locked", users={"table": "s3cret-table", "desk": "d3sk-pass"})
+    server.start()
+    publishers = publish(tables[:1], Broker("127.0.0.1", server.port, "table", "s3cret-table"))
+    try:
+        assert eventually(lambda: publishers[0].connected)
+        right = tmp_path / "desk.pass"
+        right.write_text("d3sk-pass\n", encoding="utf-8")
+        wrong = tmp_path / "wrong.pass"
+        wrong.write_text("guess\n", encoding="utf-8")
+        address = f"127.0.0.1:{server.port}"
+        base = ["board", "--broker", address, "--once", "--username", "desk"]
+        ok = CliRunner().invoke(companion_command, [*base, "--password-file", str(right)])
+        assert ok.exit_code == 0, ok.output
+        assert "table-1" in ok.output and "s3cret" not in ok.output
+        refused = CliRunner().invoke(companion_command, [*base, "--password-file", str(wrong)])
+        assert refused.exit_code == 2
+        lines = refused.output.strip().splitlines()
+        assert len(lines) == 1, refused.output
+        assert f"The broker at {address} refused user 'desk'" in lines[0]
+        assert "check the user name and password" in lines[0]
+        bad_table = TablePublisher(
+            tables[1].table,
+            Broker("127.0.0.1", server.port, "table", "nope"),
+            Topics("hamster", "x"),
+        )
+        bad_table.start()
+        assert eventually(lambda: bad_table.status.startswith("refused: The broker"))
+        assert tables[1].table.responsive(), "a refused table still plays"
+        bad_table.stop()
+    finally:
+        for publisher in publishers:
+            publisher.stop()
+        server.stop()
