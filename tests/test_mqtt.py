@@ -20,14 +20,14 @@ import paho.mqtt.client as mqtt
 import pytest
 from click.testing import CliRunner
 
-from companion.config import Config
+from companion.config import Config, load_config
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
-from companion.serve import companion_command, table_pin
+from companion.serve import companion_command, start_mqtt, table_pin
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
@@ -132,6 +132,19 @@ def tables(tmp_path: Path) -> Iterator[list[PlayedTable]]:
         table.close()
 
 
+def board_once(args: list[str], *expected: str) -> Any:
+    """``companion board --once``, again until it shows ``expected``: a state handed to paho
+    a moment ago may still be on its way to the broker when the board subscribes."""
+    found: list[Any] = []
+
+    def shows() -> bool:
+        found[:] = [CliRunner().invoke(companion_command, [*args, "--once"])]
+        return found[0].exit_code == 0 and all(word in found[0].output for word in expected)
+
+    eventually(shows, timeout=10)
+    return found[0]
+
+
 def publish(tables: list[PlayedTable], broker: Broker) -> list[TablePublisher]:
     publishers = [TablePublisher(t.table, broker, Topics("hamster", t.name)) for t in tables]
     for publisher in publishers:
@@ -181,9 +194,8 @@ def test_a_fresh_board_from_the_command_line_shows_every_table_and_the_standings
         for table in tables:
             table.play(20)
         assert eventually(lambda: all(p.published and p.connected for p in publishers))
-        result = CliRunner().invoke(
-            companion_command, ["board", "--broker", f"127.0.0.1:{broker.port}", "--once"]
-        )
+        names = [name for name, _, _ in SETUPS]
+        result = board_once(["board", "--broker", f"127.0.0.1:{broker.port}"], *names)
         assert result.exit_code == 0, result.output
         for name, game, players in SETUPS:
             assert name in result.output
@@ -280,11 +292,13 @@ def test_a_broker_with_passwords_takes_the_right_one_and_refuses_a_wrong_one_in_
         wrong = tmp_path / "wrong.pass"
         wrong.write_text("guess\n", encoding="utf-8")
         address = f"127.0.0.1:{server.port}"
-        base = ["board", "--broker", address, "--once", "--username", "desk"]
-        ok = CliRunner().invoke(companion_command, [*base, "--password-file", str(right)])
+        base = ["board", "--broker", address, "--username", "desk"]
+        ok = board_once([*base, "--password-file", str(right)], "table-1")
         assert ok.exit_code == 0, ok.output
         assert "table-1" in ok.output and "s3cret" not in ok.output
-        refused = CliRunner().invoke(companion_command, [*base, "--password-file", str(wrong)])
+        refused = CliRunner().invoke(
+            companion_command, [*base, "--password-file", str(wrong), "--once"]
+        )
         assert refused.exit_code == 2
         lines = refused.output.strip().splitlines()
         assert len(lines) == 1, refused.output
@@ -303,3 +317,26 @@ def test_a_broker_with_passwords_takes_the_right_one_and_refuses_a_wrong_one_in_
         for publisher in publishers:
             publisher.stop()
         server.stop()
+
+
+def test_companion_run_puts_the_table_on_the_board_from_its_config(
+    broker: Mosquitto, tables: list[PlayedTable], tmp_path: Path
+) -> None:
+    """The composition root's hook: [mqtt] in the config is all a table needs."""
+    config_file = tmp_path / "companion.toml"
+    config_file.write_text(
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\ntable = "front-desk"\n',
+        encoding="utf-8",
+    )
+    publisher, status = start_mqtt(load_config(config_file), tables[0].table)
+    assert publisher is not None and "hamster/front-desk/" in status
+    try:
+        assert eventually(lambda: publisher.connected)
+        assert publisher.status.startswith("publishing hamster/front-desk/")
+        result = board_once(["--config", str(config_file), "board"], "front-desk")
+        assert result.exit_code == 0, result.output
+        assert "front-desk" in result.output and "Hamsterdam" in result.output
+    finally:
+        publisher.stop()
+    off, why = start_mqtt(load_config(None), tables[0].table)
+    assert off is None and "set host in [mqtt]" in why
