@@ -130,18 +130,19 @@ def render(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) ->
     now = time.time() if now is None else now
     if not tables:
         return "No table has published yet: start `companion run` with [mqtt] on each table."
-    lines = [f"{'table':<16} {'game':<20} {'round':>5}  {'phase':<14} leads"]
+    lines = [f"{'table':<16} {'game':<20} {'round':>5}  {'phase':<24} leads"]
     for name, state in tables.items():
-        mark = "" if state.get("online") else "  (offline, last heard "
-        if mark:
-            mark += f"{max(0, int(now - float(state.get('sent') or now)))} s ago)"
+        mark = ""
+        if not state.get("online"):
+            age = max(0, int(now - float(state.get("sent") or now)))
+            mark = f"  (offline; this state is {age} s old)"
         if state.get("game") is None:
             lines.append(f"{name:<16} {'(no game)':<20}{mark}")
             continue
         phase = "game over" if state.get("over") else str(state.get("phase_title", ""))
         lines.append(
             f"{name:<16} {str(state.get('title', ''))[:20]:<20} {state.get('round', ''):>5}  "
-            f"{phase[:14]:<14} {leaders_line(state)}{mark}"
+            f"{phase[:24]:<24} {leaders_line(state)}{mark}"
         )
     lines += ["", "Standings across tables (wins, then players beaten, then games led now):"]
     for place, total in enumerate(tournament(tables), 1):
