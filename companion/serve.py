@@ -32,6 +32,7 @@ from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
 from companion.joining import lan_address, page_url, terminal_qr
+from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
@@ -135,6 +136,15 @@ def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str
     publisher = TablePublisher(table, Broker.from_config(settings), topics)
     publisher.start()
     return publisher, f"{topics.of('…')} on {publisher.broker.address}"
+
+
+def start_event_board(config: Config) -> BoardClient | None:
+    """The whole event's board for this Pi's ``/board`` page, when it is on a broker."""
+    if not config.mqtt.enabled:
+        return None
+    client = BoardClient(Broker.from_config(config.mqtt), config.mqtt.prefix)
+    client.start()  # in the background: the page shows whatever has arrived
+    return client
 
 
 def start_keyboard(table: Table) -> str:
@@ -486,6 +496,7 @@ def serve(
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
     publisher, mqtt_status = start_mqtt(config, table)
+    event_board = start_event_board(config)
     camera, camera_status = start_camera(config, table, simulate)
     watchers = camera.watchers if camera is not None else {}
 
@@ -507,6 +518,7 @@ def serve(
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
+        event_board=None if event_board is None else event_board.json,
     )
     streams = live_streams(app, cap=config.web.max_streams)
     host = host or config.web.host
@@ -550,6 +562,8 @@ def serve(
             camera.stop()
         if speaker is not None:
             speaker.close()
+        if event_board is not None:
+            event_board.stop()
         if publisher is not None:
             publisher.stop()  # the board hears "offline" now rather than at the keepalive
         table.close()

@@ -194,6 +194,10 @@ class BoardClient:
                 f"within {timeout:g} s; it may be overloaded, try again."
             )
 
+    def json(self) -> dict[str, Any]:
+        """The board for a page, with the broker's refusal (if any) as ``off``."""
+        return {**board_json(self.board.tables()), "off": self.refused or None}
+
     def _connected(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
     ) -> None:
@@ -217,3 +221,38 @@ class BoardClient:
             self._caught_up.set()
             return
         self.board.take(message.topic, bytes(message.payload))
+
+
+def board_json(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) -> dict[str, Any]:
+    """The board for a page (``/api/board``): the same facts as :func:`render`, as data."""
+    now = time.time() if now is None else now
+    rows = []
+    for name, state in tables.items():
+        playing = state.get("game") is not None
+        rows.append(
+            {
+                "table": name,
+                "online": bool(state.get("online")),
+                "age": max(0, int(now - float(state.get("sent") or now))),
+                "game": state.get("title") if playing else None,
+                "round": state.get("round") if playing else None,
+                "phase": ("game over" if state.get("over") else state.get("phase_title"))
+                if playing
+                else None,
+                "leads": leaders_line(state) if playing else "",
+                "result": state.get("result") or "",
+            }
+        )
+    return {
+        "tables": rows,
+        "standings": [
+            {
+                "name": t.name,
+                "wins": t.wins,
+                "beaten": t.beaten,
+                "leading": t.leading,
+                "tables": t.tables,
+            }
+            for t in tournament(tables)
+        ],
+    }
