@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -340,3 +343,38 @@ def test_companion_run_puts_the_table_on_the_board_from_its_config(
         publisher.stop()
     off, why = start_mqtt(load_config(None), tables[0].table)
     assert off is None and "set host in [mqtt]" in why
+
+
+def test_the_live_board_redraws_as_the_games_move_and_stops_on_ctrl_c(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    publishers = publish(tables, Broker("127.0.0.1", broker.port))
+    command = [sys.executable, "-m", "companion", "board", "--broker", f"127.0.0.1:{broker.port}"]
+    board = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert board.stdout is not None
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(board.stdout or ()), daemon=True)
+    reader.start()
+    try:
+        assert eventually(lambda: any("Standings across tables" in line for line in lines))
+        tables[0].play(30)  # after the first board: what follows must be redrawn
+        truth = tables[0].truth()
+        row = f"{truth['round']:>5}  {truth_phase(tables[0])}"
+        assert eventually(
+            lambda: any(line.startswith("table-1 ") and row in line for line in list(lines))
+        ), "".join(lines[-12:])
+        board.send_signal(signal.SIGINT)
+        _, err = board.communicate(timeout=30)
+        reader.join(10)
+    finally:
+        if board.poll() is None:
+            board.kill()
+        for publisher in publishers:
+            publisher.stop()
+    assert board.returncode == 0, err
+    assert sum("Standings across tables" in line for line in lines) >= 2, "redrawn as it goes"
+
+
+def truth_phase(table: PlayedTable) -> str:
+    public = table.table.public_state(None, with_log=False)
+    return "game over" if public["over"] else str(public["phase_title"])

@@ -7,6 +7,7 @@ for scripts and tests.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -106,14 +107,17 @@ def board(
 
 
 def _follow(client: BoardClient) -> None:
-    """Redraw on every change (and each second, for the ages) until Ctrl-C."""
+    """Redraw on every change until Ctrl-C; in a terminal also each second (the "offline;
+    this state is N s old" ages tick), while a log file gets a board per change only."""
+    terminal = sys.stdout.isatty()
     try:
         while True:
-            click.echo(CLEAR + render(client.board.tables()), nl=True)
+            click.echo(CLEAR + render(client.board.tables()))
             if client.refused:
                 raise BrokerError(client.refused)
-            client.board.changed.wait(REDRAW)
-            client.board.changed.clear()
+            while not client.board.changed.wait(REDRAW) and not terminal:
+                pass
             time.sleep(0.1)  # gather a burst of tables into one redraw
+            client.board.changed.clear()
     except KeyboardInterrupt:
         return
