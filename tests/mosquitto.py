@@ -31,14 +31,19 @@ def free_port() -> int:
 
 
 class Mosquitto:
-    """One broker process; ``users`` (name -> password) turns anonymous access off."""
+    """One broker process; ``users`` (name -> password) turns anonymous access off;
+    ``persistence`` keeps sessions over a clean :meth:`stop` (never over a :meth:`kill`)."""
 
-    def __init__(self, folder: Path, users: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, folder: Path, users: dict[str, str] | None = None, *, persistence: bool = False
+    ) -> None:
         self.folder = folder
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         folder.mkdir(parents=True, exist_ok=True)
-        lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
+        lines = [f"listener {self.port} 127.0.0.1", f"persistence {str(persistence).lower()}"]
+        if persistence:  # sessions and retained states kept across a clean stop
+            lines.append(f"persistence_location {folder}/")
         if os.geteuid() == 0:  # as root (CI) mosquitto would switch to its own user, which
             lines.append("user root")  # cannot read a password file in pytest's 0700 folder
         if users:

@@ -22,6 +22,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from click.testing import CliRunner
+from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.config import Config, load_config
 from companion.engine.session import GameHeader
@@ -378,3 +379,66 @@ def test_the_live_board_redraws_as_the_games_move_and_stops_on_ctrl_c(
 def truth_phase(table: PlayedTable) -> str:
     public = table.table.public_state(None, with_log=False)
     return "game over" if public["over"] else str(public["phase_title"])
+
+
+def test_changes_made_while_the_broker_is_away_reach_a_listener_in_order_when_it_returns(
+    tmp_path: Path, tables: list[PlayedTable]
+) -> None:
+    """The events topic loses nothing over a short outage: the table keeps its changes and
+    sends them when the broker is back (a listener with a lasting session, such as Home
+    Assistant's, gets them all, in order)."""
+    server = Mosquitto(tmp_path / "kept", persistence=True)
+    server.start()
+    address = Broker("127.0.0.1", server.port)
+    got: list[int] = []
+    listener = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id="home-assistant", clean_session=False
+    )
+    listener.on_connect = lambda c, *_: c.subscribe("hamster/table-1/events", qos=1)
+    listener.on_message = lambda c, u, m: got.append(int(json.loads(m.payload)["seq"]))
+    listener.connect_async(address.host, address.port)
+    listener.loop_start()
+    publishers = publish(tables[:1], address)
+    try:
+        assert eventually(lambda: publishers[0].connected and listener.is_connected())
+        start = tables[0].truth()["seq"]
+        tables[0].play(5)
+        assert eventually(lambda: bool(got) and got[-1] == tables[0].truth()["seq"])
+        server.stop()  # a clean stop: the listener's session is kept on disk
+        assert eventually(lambda: not publishers[0].connected)
+        tables[0].play(10)  # while the broker is away
+        server.start()
+        end = tables[0].truth()["seq"]
+        assert eventually(lambda: bool(got) and got[-1] == end)
+        assert sorted(set(got)) == list(range(start + 1, end + 1))
+        assert publishers[0].dropped == 0
+    finally:
+        listener.disconnect()
+        listener.loop_stop()
+        for publisher in publishers:
+            publisher.stop()
+        server.stop()
+
+
+def test_a_new_game_at_a_table_replaces_the_old_one_on_the_board(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    address = Broker("127.0.0.1", broker.port)
+    publishers = publish(tables[:1], address)
+    board = BoardClient(address)
+    board.start()
+    try:
+        tables[0].play(10)
+        board.wait_caught_up()
+        assert eventually(lambda: shown(board, tables[0]) == tables[0].truth())
+        header = GameHeader("hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3)
+        tables[0].table.new_game(header)
+        assert eventually(lambda: board.board.tables()["table-1"]["game"] == "hamster-wheel")
+        assert eventually(lambda: shown(board, tables[0]) == tables[0].truth())
+        tables[0].bot = bot_of(GAMES["hamster-wheel"])
+        tables[0].play(5)
+        assert eventually(lambda: shown(board, tables[0]) == tables[0].truth())
+    finally:
+        board.stop()
+        for publisher in publishers:
+            publisher.stop()
