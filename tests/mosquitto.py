@@ -32,10 +32,16 @@ def free_port() -> int:
 
 class Mosquitto:
     """One broker process; ``users`` (name -> password) turns anonymous access off;
-    ``persistence`` keeps sessions over a clean :meth:`stop` (never over a :meth:`kill`)."""
+    ``persistence`` keeps sessions over a clean :meth:`stop` (never over a :meth:`kill`);
+    ``tls`` (certificate chain, key) makes the listener speak TLS."""
 
     def __init__(
-        self, folder: Path, users: dict[str, str] | None = None, *, persistence: bool = False
+        self,
+        folder: Path,
+        users: dict[str, str] | None = None,
+        *,
+        persistence: bool = False,
+        tls: tuple[Path, Path] | None = None,
     ) -> None:
         self.folder = folder
         self.port = free_port()
@@ -44,6 +50,8 @@ class Mosquitto:
         lines = [f"listener {self.port} 127.0.0.1", f"persistence {str(persistence).lower()}"]
         if persistence:  # sessions and retained states kept across a clean stop
             lines.append(f"persistence_location {folder}/")
+        if tls is not None:  # (certificate chain, key): this listener speaks TLS only
+            lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         if os.geteuid() == 0:  # as root (CI) mosquitto would switch to its own user, which
             lines.append("user root")  # cannot read a password file in pytest's 0700 folder
         if users:

@@ -36,6 +36,7 @@ from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
 from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from web.tls import authority_certificate, ensure_certificate
 
 pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)
 
@@ -442,3 +443,32 @@ def test_a_new_game_at_a_table_replaces_the_old_one_on_the_board(
         board.stop()
         for publisher in publishers:
             publisher.stop()
+
+
+def test_a_broker_that_speaks_tls_carries_the_table_to_the_board(
+    tmp_path: Path, tables: list[PlayedTable]
+) -> None:
+    """tls = true with the event's own certificate authority (made as the page's HTTPS is)."""
+    certificates = tmp_path / "tls"
+    certificates.mkdir()
+    chain, key = ensure_certificate(certificates, "event-pi")
+    authority = authority_certificate(certificates)
+    assert authority is not None
+    server = Mosquitto(tmp_path / "tls-broker", tls=(chain, key))
+    server.start()
+    config_file = tmp_path / "companion.toml"
+    config_file.write_text(
+        f'[mqtt]\nhost = "localhost"\nport = {server.port}\ntable = "secure-table"\n'
+        f'tls = true\nca_file = "{authority}"\n',
+        encoding="utf-8",
+    )
+    publisher, _ = start_mqtt(load_config(config_file), tables[0].table)
+    assert publisher is not None
+    try:
+        assert eventually(lambda: publisher.connected)
+        result = board_once(["--config", str(config_file), "board"], "secure-table")
+        assert result.exit_code == 0, result.output
+        assert "Hamsterdam" in result.output
+    finally:
+        publisher.stop()
+        server.stop()
