@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.config import Config, load_config
+from companion.config import Config, MqttConfig, load_config
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
 from companion.mqtt.board import BoardClient
@@ -35,6 +36,7 @@ from companion.serve import companion_command, start_mqtt, table_pin
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
+from hardware.doctor import check_event_broker
 from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
 from web.tls import authority_certificate, ensure_certificate
 
@@ -471,4 +473,23 @@ def test_a_broker_that_speaks_tls_carries_the_table_to_the_board(
         assert "Hamsterdam" in result.output
     finally:
         publisher.stop()
+        server.stop()
+
+
+def test_the_doctor_says_whether_the_event_broker_takes_this_tables_login(
+    tmp_path: Path,
+) -> None:
+    server = Mosquitto(tmp_path / "locked", users={"tables": "right-one"})
+    server.start()
+    try:
+        good = MqttConfig(
+            host="127.0.0.1", port=server.port, username="tables", password="right-one"
+        )
+        (found,) = check_event_broker(good)
+        assert found.ok and "the broker at 127.0.0.1 accepts this table" in found.what
+        (refused,) = check_event_broker(replace(good, password="wrong"))
+        assert not refused.ok and not refused.optional
+        assert "refused user 'tables'" in refused.what and "check the user name" in refused.what
+        assert list(check_event_broker(MqttConfig())) == []  # no [mqtt]: nothing to check
+    finally:
         server.stop()
