@@ -186,6 +186,37 @@ class VoiceConfig:
     speed: int = 160  # words a minute
 
 
+#: One MQTT topic level: no wildcards, no separators, no leading '$' (the broker's own).
+TOPIC_LEVEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """This table on an event's MQTT broker (off while ``host`` is empty).
+
+    Only the public state is published (``companion.mqtt``); the password is read here and
+    sent to the broker alone.
+    """
+
+    host: str = ""  # the broker, e.g. "event-pi.local" or "192.168.1.10"; empty: off
+    port: int = 0  # 0: 1883, or 8883 with tls
+    table: str = ""  # this table's name in topics (hamster/<table>/...); empty: the Pi's name
+    username: str = ""  # when the broker asks for one
+    password: str = ""
+    password_file: str = ""  # a file holding the password (kept out of the config file)
+    tls: bool = False  # encrypt the connection (the broker's port for TLS, usually 8883)
+    ca_file: str = ""  # the broker's certificate authority; empty: the system's
+    prefix: str = "hamster"  # the first topic level every table of the event shares
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.host)
+
+    @property
+    def broker_port(self) -> int:
+        return self.port or (8883 if self.tls else 1883)
+
+
 @dataclass(frozen=True)
 class GameDefaults:
     game: str = ""  # empty: the first game the companion knows (``companion games``)
@@ -202,6 +233,7 @@ class Config:
     game: GameDefaults = field(default_factory=GameDefaults)
     backups: BackupConfig = field(default_factory=BackupConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
 
     @property
     def database(self) -> Path:
@@ -230,6 +262,9 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
         _check_web(config.web, str(path))
         _check_game(config.game, str(path))
         _check_voice(config.voice, str(path))
+        problem = mqtt_problem(config.mqtt)
+        if problem is not None:
+            raise ConfigError(f"{path}: {problem}")
     if data_dir is not None:
         config = replace(config, data_dir=Path(data_dir))
     return replace(config, data_dir=config.data_dir.expanduser())
@@ -373,3 +408,43 @@ def _check_voice(voice: VoiceConfig, source: str) -> None:
             f"{source}: 'voice.speed' must be between {low} and {high} words a minute, "
             f"not {voice.speed!r}."
         )
+
+
+def mqtt_problem(mqtt: MqttConfig) -> str | None:
+    """Why the [mqtt] settings cannot work, in one sentence (None: they can).
+
+    Checked at start so a typo in a table name or a missing password file is said once,
+    in the terminal, rather than as a table that silently never shows on the event board.
+    """
+    if not 0 <= mqtt.port < 65536:
+        return f"'mqtt.port' must be a port from 1 to 65535 (or 0 for the usual), not {mqtt.port}."
+    for key in ("table", "prefix"):
+        value = getattr(mqtt, key)
+        if (value or key == "prefix") and not TOPIC_LEVEL.fullmatch(value):
+            return (
+                f"'mqtt.{key}' must be one topic level of letters, digits, '-', '_' or '.' "
+                f'(at most 64, no "/", "+" or "#"), not {value!r}; e.g. "table-3".'
+            )
+    if mqtt.password and mqtt.password_file:
+        return "Give 'mqtt.password' or 'mqtt.password_file', not both; keep the file."
+    if (mqtt.password or mqtt.password_file) and not mqtt.username:
+        return "'mqtt.username' is missing: a broker password goes with a user name."
+    for key in ("password_file", "ca_file"):
+        value = getattr(mqtt, key)
+        if value and not Path(value).expanduser().is_file():
+            return f"'mqtt.{key}' names {value!r}, which is not a readable file; check the path."
+    return None
+
+
+def mqtt_password(mqtt: MqttConfig) -> str:
+    """The broker password: from the config, or the first line of its password file."""
+    if not mqtt.password_file:
+        return mqtt.password
+    try:
+        text = Path(mqtt.password_file).expanduser().read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(
+            f"Cannot read 'mqtt.password_file' {mqtt.password_file!r} ({error.strerror}); "
+            "check the path and that the companion's user may read it."
+        ) from None
+    return text.splitlines()[0] if text else ""

@@ -32,6 +32,10 @@ from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
 from companion.joining import lan_address, page_url, terminal_qr
+from companion.mqtt.board import BoardClient
+from companion.mqtt.connect import Broker
+from companion.mqtt.publisher import TablePublisher
+from companion.mqtt.topics import Topics, default_table_name
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
 from companion.vision.dice import use_taught_head
@@ -117,6 +121,30 @@ def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None,
     speaker = Speaker(voice=config.voice.voice, speed=config.voice.speed)
     table.on_speech(speaker.say)
     return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"
+
+
+def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str]:
+    """This table on the event's broker (``[mqtt]``), publishing on threads of its own.
+
+    Never fails the start: a broker that is not there yet is waited for in the background
+    (the game goes on), and the status line says so.
+    """
+    settings = config.mqtt
+    if not settings.enabled:
+        return None, "off (set host in [mqtt] to show this table on an event board)"
+    topics = Topics(settings.prefix, settings.table or default_table_name())
+    publisher = TablePublisher(table, Broker.from_config(settings), topics)
+    publisher.start()
+    return publisher, f"{topics.of('…')} on {publisher.broker.address}"
+
+
+def start_event_board(config: Config) -> BoardClient | None:
+    """The whole event's board for this Pi's ``/board`` page, when it is on a broker."""
+    if not config.mqtt.enabled:
+        return None
+    client = BoardClient(Broker.from_config(config.mqtt), config.mqtt.prefix)
+    client.start()  # in the background: the page shows whatever has arrived
+    return client
 
 
 def start_keyboard(table: Table) -> str:
@@ -467,6 +495,8 @@ def serve(
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
+    publisher, mqtt_status = start_mqtt(config, table)
+    event_board = start_event_board(config)
     camera, camera_status = start_camera(config, table, simulate)
     watchers = camera.watchers if camera is not None else {}
 
@@ -476,6 +506,7 @@ def serve(
             "camera": camera.status if camera is not None else camera_status,
             "keyboard": keyboard_status,
             "voice": voice_status,
+            "event board": publisher.status if publisher is not None else mqtt_status,
             **{name: watcher.status for name, watcher in watchers.items()},
         }
 
@@ -487,6 +518,7 @@ def serve(
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
+        event_board=None if event_board is None else event_board.json,
     )
     streams = live_streams(app, cap=config.web.max_streams)
     host = host or config.web.host
@@ -530,6 +562,10 @@ def serve(
             camera.stop()
         if speaker is not None:
             speaker.close()
+        if event_board is not None:
+            event_board.stop()
+        if publisher is not None:
+            publisher.stop()  # the board hears "offline" now rather than at the keepalive
         table.close()
         store.close()
 

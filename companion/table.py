@@ -54,6 +54,7 @@ from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.spoken import spoken_line
+from companion.engine.standing import standings_json
 from companion.engine.state import State
 from companion.errors import CompanionError
 from companion.games import find_game
@@ -451,6 +452,7 @@ class Table:
             "over": ctx.over,
             "result": ctx.result or None,
             "winners": list(ctx.winners),
+            "standings": standings_json(spec, state, header.players),
             "view": spec.view(state.G, ctx, seat),
             "seq": log_[-1].seq if log_ else 0,
             "log": [public_event(spec, state, e, e.seq in snap.undone, seat) for e in log_]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import click
 
+from companion.config import MqttConfig
+
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
 
@@ -273,11 +275,37 @@ def check_voice() -> Iterator[Finding]:
         yield Finding(False, f"voice: {problem}", optional=True)
 
 
+def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
+    """With [mqtt], the event's broker answers and accepts this table's login (before the
+    evening, not at the first game nobody sees on the board)."""
+    if mqtt is None or not mqtt.enabled:
+        return
+    from companion.errors import CompanionError
+    from companion.mqtt.board import BoardClient
+    from companion.mqtt.connect import Broker
+
+    try:
+        board = BoardClient(Broker.from_config(mqtt), mqtt.prefix)
+        board.start()
+        try:
+            board.wait_caught_up(timeout=5.0)
+            tables = len(board.board.tables())
+        finally:
+            board.stop()
+    except CompanionError as error:
+        yield Finding(False, f"event board: {error}")
+        return
+    yield Finding(
+        True, f"event board: the broker at {mqtt.host} accepts this table ({tables} tables on it)"
+    )
+
+
 def run_checks(
     data_dir: Path,
     open_camera: bool,
     camera_source: str = "auto",
     lan_name: str = "hamster-table",
+    mqtt: MqttConfig | None = None,
 ) -> list[Finding]:
     checks: list[Callable[[], Iterator[Finding]]] = [
         lambda: iter(
@@ -300,6 +328,7 @@ def run_checks(
         lambda: check_calibration(data_dir),
         lambda: check_https(data_dir),
         check_voice,
+        lambda: check_event_broker(mqtt),
     ]
     findings: list[Finding] = []
     for check in checks:
@@ -316,8 +345,9 @@ def doctor(obj: object, open_camera: bool) -> None:
     data_dir = getattr(config, "data_dir", Path.home())
     source = getattr(getattr(config, "camera", None), "source", "auto")
     lan_name = getattr(getattr(config, "web", None), "lan_name", "hamster-table")
+    mqtt = getattr(config, "mqtt", None)
     failed = 0
-    for finding in run_checks(Path(data_dir), open_camera, source, lan_name):
+    for finding in run_checks(Path(data_dir), open_camera, source, lan_name, mqtt):
         mark = "ok  " if finding.ok else ("warn" if finding.optional else "FAIL")
         click.echo(f"[{mark}] {finding.what}")
         if not finding.ok and finding.fix:

@@ -23,6 +23,7 @@ from companion.engine.redact import is_secret, public_event
 from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
+from companion.engine.standing import standings_json
 from companion.games import GAMES
 from companion.simulate import bot_of, bot_turn
 
@@ -132,5 +133,30 @@ def test_views_and_legal_moves_are_json_and_secrets_stay_hidden(name: str) -> No
                     shown = public_event(spec, session.state, logged, False, seat)
                     if seat != logged.seat:
                         assert "args" not in shown and shown["secret"], (seat, shown)
+
+    check()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_standings_rank_every_seat_and_the_winners_lead_at_the_end(name: str) -> None:
+    """The event board compares tables through standings: one per seat at every moment,
+    ranks from 1, and once the game is over exactly its winners lead."""
+    spec = GAMES[name]
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(setups(spec), st.integers(0, 300))
+    def check(setup: tuple[str, int, int], stop: int) -> None:
+        rules, players, seed = setup
+        session = bot_session(spec, rules, players, seed, limit=stop or 20_000)
+        table = standings_json(spec, session.state, session.header.players)
+        ranks = [entry["rank"] for entry in table]
+        assert [entry["name"] for entry in table] == list(session.header.players)
+        ctx = session.state.ctx
+        nobody_won = ctx.over and not ctx.winners
+        assert min(ranks) == (2 if nobody_won else 1) and max(ranks) <= players
+        json.dumps(table)
+        if ctx.over:
+            leading = {entry["seat"] for entry in table if entry["leads"]}
+            assert leading == set(session.state.ctx.winners)
 
     check()

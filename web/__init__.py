@@ -30,6 +30,7 @@ def create_app(
     data_dir: Path | None = None,
     lock_camera: Callable[[], dict[str, Any] | None] | None = None,
     token_hours: float = 24.0,
+    event_board: Callable[[], dict[str, Any]] | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
     app = Flask(__name__)
@@ -44,6 +45,7 @@ def create_app(
         camera=camera,
         data_dir=data_dir or Path.cwd(),
         lock_camera=lock_camera,
+        event_board=event_board,
     )
     errors.install(app)
     app.register_blueprint(pages.bp)

@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WAIT_SECONDS = 10.0
+NO_EVENT_BOARD = (
+    "This table is on no event's broker: set host in the [mqtt] section of its config "
+    "(README: Many tables at one event), or run `companion board --broker HOST`."
+)
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
 
@@ -121,6 +125,16 @@ def state() -> ResponseReturnValue:
 def devices() -> ResponseReturnValue:
     """One line per device (buttons, camera, keyboard), polled by the page's camera panel."""
     return jsonify(companion().devices())
+
+
+@bp.get("/board")
+def event_board() -> ResponseReturnValue:
+    """Every table at the event and the standings across them, polled by ``/board``.
+    Public facts only (what each table publishes), so no token is asked for."""
+    board = companion().event_board
+    if board is None:
+        return jsonify(off=NO_EVENT_BOARD, tables=[], standings=[])
+    return jsonify(board())
 
 
 @bp.get("/vision")

@@ -36,6 +36,12 @@ def scoreboard() -> ResponseReturnValue:
     return render_template("index.html", boards=board_scripts(), styles=board_styles())
 
 
+@bp.get("/board")
+def event_board() -> ResponseReturnValue:
+    """Every table at the event (from the broker), for a screen at the front desk."""
+    return render_template("board.html")
+
+
 @bp.get("/seat/<code>")
 def seat_page(code: str) -> ResponseReturnValue:
     """A player's own phone: that seat's panel (the code in the address joins it)."""

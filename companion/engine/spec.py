@@ -71,6 +71,15 @@ class Outcome:
     result: str
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where one seat stands now: ``rank`` 1 leads (equal ranks share the place), and the
+    public figure that decides it in a few words ("2 water", "7 pieces left")."""
+
+    rank: int
+    figure: str = ""
+
+
 Bot = Callable[[State[Any], random.Random], Iterator[Event]]
 ReadingRule = Callable[["GameSpec[G]", State[G], Any], Verdict]
 Cues = Callable[[G, G, Ctx, Event], tuple[str, ...]]
@@ -177,6 +186,9 @@ class GameSpec(Generic[G]):
     by_hand: tuple[str, ...] = ()
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
+    # who leads now, one Standing per seat from public facts only (the event board and a
+    # tournament's standings); None: level until the end, then the winners first
+    standing: Callable[[G, Ctx], tuple[Standing, ...]] | None = None
 
     @property
     def rules_default(self) -> str:

@@ -81,6 +81,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
+    standing=table.standing,
     board=NAME,
     readings={WHEEL: table.read_wheel},
     cues=table.cues,

@@ -14,9 +14,21 @@ from typing import Any
 
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import Note, Verdict, WheelSeen
-from companion.engine.spec import GameSpec
+from companion.engine.spec import GameSpec, Standing
+from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
 from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel
+
+
+def standing(game: HamsterWheel, ctx: Ctx) -> tuple[Standing, ...]:
+    """Fewest pieces left in hand leads (in team play, the team's pieces)."""
+    left = [
+        game.team_pieces(p.team) if game.teams and p.team is not None else p.pieces
+        for p in game.players
+    ]
+    return tuple(
+        Standing(rank, f"{n} pieces left") for rank, n in zip(ranked(left), left, strict=True)
+    )
 
 
 def report_figures(game: HamsterWheel) -> Mapping[str, float]:

@@ -8,7 +8,8 @@ most remaining hamsters, plain and special, on the dam or resting; a tie on both
 
 from __future__ import annotations
 
-from companion.engine.spec import Outcome
+from companion.engine.spec import Outcome, Standing
+from companion.engine.standing import ranked
 from companion.engine.state import Ctx
 from companion.games.hamsterdam.model import Hamsterdam
 
@@ -25,6 +26,15 @@ def leaders(game: Hamsterdam) -> tuple[int, ...]:
     best = standings(game)[0]
     key = (game.players[best].water, game.players[best].hamsters)
     return tuple(s for s, p in enumerate(game.players) if (p.water, p.hamsters) == key)
+
+
+def standing(game: Hamsterdam, ctx: Ctx) -> tuple[Standing, ...]:
+    """Least water leads, most hamsters left breaks a tie (as at the end)."""
+    ranks = ranked([(p.water, -p.hamsters) for p in game.players])
+    return tuple(
+        Standing(rank, f"{p.water} water, {p.hamsters} hamsters")
+        for rank, p in zip(ranks, game.players, strict=True)
+    )
 
 
 def end_if(game: Hamsterdam, ctx: Ctx) -> Outcome | None:

@@ -42,7 +42,7 @@ from companion.games.hamsterdam.catalogue import (
 )
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
-from companion.games.hamsterdam.scoring import end_if, report_figures
+from companion.games.hamsterdam.scoring import end_if, report_figures, standing
 from companion.games.hamsterdam.text import render
 from companion.games.hamsterdam.view import prompt, view
 from companion.observations import roll_from_dice
@@ -240,6 +240,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
+    standing=standing,
     readings={DICE: roll_from_dice},
     cues=breach_cue,
     cue_words={"breach": "A dam breaks!"},

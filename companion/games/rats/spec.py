@@ -127,6 +127,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
+    standing=table.standing,
     board=NAME,
     readings={DICE: table.read_dice},
     cues=table.cues,

@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import DiceSeen, Note, Verdict
-from companion.engine.spec import GameSpec
+from companion.engine.spec import GameSpec, Standing
+from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
 from companion.games.rats import poker
 from companion.games.rats.model import Rats
@@ -100,3 +101,12 @@ def read_dice(spec: GameSpec[Any], state: State[Rats], seen: DiceSeen) -> Verdic
     if seen.sure:
         return Verdict(event, sure=True, note=note)
     return Verdict(event, summary=f"{said} Press READ to give them to {who}.", note=note)
+
+
+def standing(game: Rats, ctx: Ctx) -> tuple[Standing, ...]:
+    """The best Dominance hand so far leads (the tunnel cards won are on the table)."""
+    ranks = ranked([poker.best(rat.dominance)[0] for rat in game.rats], highest_leads=True)
+    return tuple(
+        Standing(rank, poker.hand_name(rat.dominance))
+        for rank, rat in zip(ranks, game.rats, strict=True)
+    )

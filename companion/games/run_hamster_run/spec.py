@@ -162,6 +162,7 @@ SPEC: GameSpec[Belt] = GameSpec(
     choices=choices,
     table_changes=table_changes,
     bot=bot.candidates,
+    standing=table.standing,
     report=BalanceReport(
         figures=table.report_figures,
         seat_group=("start_row", table.start_rows),

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 
 from companion.engine.events import NEXT, Event
 from companion.engine.readings import BELT, DICE
-from companion.engine.spec import ReadingRule
+from companion.engine.spec import ReadingRule, Standing
+from companion.engine.standing import ranked
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.camera import check_belt
-from companion.games.run_hamster_run.model import Belt
+from companion.games.run_hamster_run.model import NOT_PLACED, PIT, Belt, Hamster
 from companion.observations import roll_from_dice
 
 
@@ -36,3 +37,19 @@ def cues(before: Belt, after: Belt, ctx: Ctx, event: Event) -> tuple[str, ...]:
 
 
 READINGS: dict[str, ReadingRule[Belt]] = {BELT: check_belt, DICE: roll_from_dice}
+
+
+def standing(game: Belt, ctx: Ctx) -> tuple[Standing, ...]:
+    """The last hamster left wins, so the living lead the eaten, and among the living the
+    one furthest from the Pit (the alligators eat from row 1 up)."""
+    hamsters = game.hamsters
+    ranks = ranked([(h.eaten, -h.row) for h in hamsters])
+    return tuple(Standing(rank, _where(h)) for rank, h in zip(ranks, hamsters, strict=True))
+
+
+def _where(hamster: Hamster) -> str:
+    if hamster.eaten:
+        return "eaten"
+    if hamster.row == NOT_PLACED:
+        return "not placed"
+    return "in the Pit" if hamster.row == PIT else f"row {hamster.row}"

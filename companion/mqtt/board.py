@@ -1,0 +1,258 @@
+"""The event board: every table's last state from the broker, and standings across them.
+
+Why retained states are enough: each table keeps exactly one retained message, its latest
+public state, so a board that subscribes (first time, or after the broker came back) gets
+every table's truth at once, without asking any Pi. ``online`` tells which tables are
+there right now; a table that went offline keeps its last state on the board, marked.
+
+Why a probe message for "caught up": MQTT never says "that was the last retained
+message". The board publishes a message to a topic of its own right after its
+subscription is acknowledged; the broker queues it behind the retained states it is
+already sending, so when the probe comes back every retained state has arrived.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from companion.mqtt.connect import Broker, BrokerError, client_id, make_client, refusal
+from companion.mqtt.topics import FORMAT, ONLINE, ONLINE_WORD, STATE
+
+log = logging.getLogger(__name__)
+
+PROBE = ".board"  # <prefix>/.board/<client id>: never a table name (they start alphanumeric)
+
+
+@dataclass(frozen=True)
+class PlayerTotal:
+    """One player's tournament line across the tables on the board."""
+
+    name: str
+    tables: int = 0
+    wins: int = 0  # finished games this player won (or shared)
+    beaten: int = 0  # players placed below them in finished games
+    leading: int = 0  # running games this player leads now
+
+
+class Board:
+    """Every table's last known state, fed by :meth:`take` (paho's thread) and read by
+    anyone (copies under a lock)."""
+
+    def __init__(self, prefix: str = "hamster") -> None:
+        self.prefix = prefix
+        self._lock = threading.Lock()
+        self._states: dict[str, dict[str, Any]] = {}
+        self._online: dict[str, bool] = {}
+        self.changed = threading.Event()
+
+    def take(self, topic: str, payload: bytes) -> None:
+        """A message from the broker; anything that is not a table's state or presence
+        (or is not this format) is ignored, so a stray publisher cannot break the board."""
+        parts = topic.split("/")
+        if len(parts) != 3 or parts[0] != self.prefix:
+            return
+        _, table, kind = parts
+        if kind == ONLINE:
+            with self._lock:
+                self._online[table] = payload.decode(errors="replace") == ONLINE_WORD
+        elif kind == STATE:
+            if not payload:  # an emptied retained state: the table was taken off the event
+                with self._lock:
+                    self._states.pop(table, None)
+                self.changed.set()
+                return
+            try:
+                data = json.loads(payload)
+            except ValueError:
+                log.warning("board: %s sent a state that is not JSON; ignored", table)
+                return
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                return
+            with self._lock:
+                self._states[table] = data
+        else:
+            return
+        self.changed.set()
+
+    def tables(self) -> dict[str, dict[str, Any]]:
+        """Each table's last state (with ``online``), by table name, sorted by name."""
+        with self._lock:
+            return {
+                name: {**state, "online": self._online.get(name, False)}
+                for name, state in sorted(self._states.items())
+            }
+
+
+def tournament(tables: Mapping[str, Mapping[str, Any]]) -> list[PlayerTotal]:
+    """Standings across tables by player name: wins first, then players beaten, then
+    games led now. A name at two tables is one person (the café's usual case)."""
+    totals: dict[str, PlayerTotal] = {}
+    for state in tables.values():
+        entries = state.get("standings") or []
+        over = bool(state.get("over"))
+        for entry in entries:
+            name = str(entry.get("name", "?"))
+            rank = int(entry.get("rank", 1))
+            old = totals.get(name, PlayerTotal(name))
+            below = sum(1 for other in entries if int(other.get("rank", 1)) > rank)
+            totals[name] = PlayerTotal(
+                name,
+                tables=old.tables + 1,
+                wins=old.wins + (1 if over and entry.get("leads") else 0),
+                beaten=old.beaten + (below if over else 0),
+                leading=old.leading + (1 if not over and entry.get("leads") else 0),
+            )
+    return sorted(totals.values(), key=lambda t: (-t.wins, -t.beaten, -t.leading, t.name))
+
+
+def leaders_line(state: Mapping[str, Any]) -> str:
+    """Who leads a table, in words: "Ann (2 water, 9 hamsters)", "level", or the result."""
+    leading = [e for e in state.get("standings") or [] if e.get("leads")]
+    if not leading:
+        return "nobody yet" if not state.get("over") else "nobody won"
+    return ", ".join(
+        f"{e.get('name')} ({e.get('figure')})" if e.get("figure") else str(e.get("name"))
+        for e in leading
+    )
+
+
+def render(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) -> str:
+    """The board as text: one line per table, then the tournament's standings."""
+    now = time.time() if now is None else now
+    if not tables:
+        return "No table has published yet: start `companion run` with [mqtt] on each table."
+    lines = [f"{'table':<16} {'game':<20} {'round':>5}  {'phase':<24} leads"]
+    for name, state in tables.items():
+        mark = ""
+        if not state.get("online"):
+            age = max(0, int(now - float(state.get("sent") or now)))
+            mark = f"  (offline; this state is {age} s old)"
+        if state.get("game") is None:
+            lines.append(f"{name:<16} {'(no game)':<20}{mark}")
+            continue
+        phase = "game over" if state.get("over") else str(state.get("phase_title", ""))
+        lines.append(
+            f"{name:<16} {str(state.get('title', ''))[:20]:<20} {state.get('round', ''):>5}  "
+            f"{phase[:24]:<24} {leaders_line(state)}{mark}"
+        )
+    lines += ["", "Standings across tables (wins, then players beaten, then games led now):"]
+    for place, total in enumerate(tournament(tables), 1):
+        lines.append(
+            f"{place:>3}. {total.name:<16} wins {total.wins}  beaten {total.beaten}  "
+            f"leading {total.leading}  tables {total.tables}"
+        )
+    return "\n".join(lines)
+
+
+class BoardClient:
+    """A board fed live from the broker; :meth:`start`, :meth:`wait_caught_up`, :meth:`stop`."""
+
+    def __init__(self, broker: Broker, prefix: str = "hamster") -> None:
+        self.broker = broker
+        self.board = Board(prefix)
+        self.prefix = prefix
+        identity = client_id("hamster-board")
+        self._client = make_client(broker, identity)
+        self._probe = f"{prefix}/{PROBE}/{identity}"
+        self._client.on_connect = self._connected
+        self._client.on_subscribe = self._subscribed
+        self._client.on_message = self._message
+        self._caught_up = threading.Event()
+        self._answered = threading.Event()
+        self.refused = ""
+
+    def start(self) -> None:
+        """Connect in the background; paho reconnects (and so resubscribes) on its own."""
+        self._client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self._client.loop_start()
+
+    def stop(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def wait_caught_up(self, timeout: float = 10.0) -> None:
+        """Block until every retained state has arrived; a refusal or silence is one sentence."""
+        if not self._answered.wait(timeout):
+            raise BrokerError(
+                f"No answer from a broker at {self.broker.address} within {timeout:g} s; "
+                "check the address, that mosquitto runs there and that its port is open."
+            )
+        if self.refused:
+            raise BrokerError(self.refused)
+        if not self._caught_up.wait(timeout):
+            raise BrokerError(
+                f"The broker at {self.broker.address} did not send the tables' states "
+                f"within {timeout:g} s; it may be overloaded, try again."
+            )
+
+    def json(self) -> dict[str, Any]:
+        """The board for a page, with the broker's refusal (if any) as ``off``."""
+        return {**board_json(self.board.tables()), "off": self.refused or None}
+
+    def _connected(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        if reason.is_failure:
+            self.refused = refusal(self.broker, reason)
+            self._answered.set()
+            client.disconnect()  # do not hammer a broker that said no
+            return
+        self._answered.set()
+        client.subscribe(
+            [(f"{self.prefix}/+/{STATE}", 1), (f"{self.prefix}/+/{ONLINE}", 1), (self._probe, 1)]
+        )
+
+    def _subscribed(
+        self, client: mqtt.Client, userdata: Any, mid: int, reasons: Iterable[Any], props: Any
+    ) -> None:
+        client.publish(self._probe, b"", qos=1)
+
+    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self._probe:
+            self._caught_up.set()
+            return
+        self.board.take(message.topic, bytes(message.payload))
+
+
+def board_json(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) -> dict[str, Any]:
+    """The board for a page (``/api/board``): the same facts as :func:`render`, as data."""
+    now = time.time() if now is None else now
+    rows = []
+    for name, state in tables.items():
+        playing = state.get("game") is not None
+        rows.append(
+            {
+                "table": name,
+                "online": bool(state.get("online")),
+                "age": max(0, int(now - float(state.get("sent") or now))),
+                "game": state.get("title") if playing else None,
+                "round": state.get("round") if playing else None,
+                "phase": ("game over" if state.get("over") else state.get("phase_title"))
+                if playing
+                else None,
+                "leads": leaders_line(state) if playing else "",
+                "result": state.get("result") or "",
+            }
+        )
+    return {
+        "tables": rows,
+        "standings": [
+            {
+                "name": t.name,
+                "wins": t.wins,
+                "beaten": t.beaten,
+                "leading": t.leading,
+                "tables": t.tables,
+            }
+            for t in tournament(tables)
+        ],
+    }

@@ -1,0 +1,181 @@
+"""A table's voice on the event's broker: its public state, retained, and each change.
+
+Why its own thread: the table's worker must never wait on a network. The worker only
+wakes this thread (``Subscription.wake_with``, which never blocks); this thread reads the
+new events, builds the payloads from the table's public state and hands them to paho,
+whose own thread talks to the broker.
+
+What happens while the broker is away: the game goes on untouched. Changes are noted
+here, and when paho reconnects this thread republishes ``online`` and the *latest* state
+(retained), which is all a board needs to be right again. Events that happen during the
+outage are kept in a bounded queue (:data:`EVENTS_KEPT`, the oldest dropped beyond it) and
+sent in order on reconnect, so a short outage loses no event and a long one loses only
+the oldest; :attr:`TablePublisher.dropped` counts them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections import deque
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from companion.engine.events import Event
+from companion.engine.redact import public_event
+from companion.mqtt.connect import Broker, client_id, make_client, refusal
+from companion.mqtt.topics import (
+    OFFLINE_WORD,
+    ONLINE_WORD,
+    Topics,
+    event_payload,
+    state_payload,
+)
+from companion.table import Subscription, Table
+
+log = logging.getLogger(__name__)
+
+QOS = 1
+EVENTS_KEPT = 500  # events held while the broker is away (a long evening's worth)
+KEEPALIVE = 15  # seconds: the broker declares us offline (the Last Will) after ~1.5x this
+
+
+class TablePublisher:
+    """Publishes one table's public state and events; :meth:`start`, then :meth:`stop`."""
+
+    def __init__(self, table: Table, broker: Broker, topics: Topics) -> None:
+        self.table = table
+        self.broker = broker
+        self.topics = topics
+        self.dropped = 0  # events lost because the broker was away for too long
+        self.published = 0  # state payloads handed to the broker
+        self._client = make_client(broker, client_id(f"hamster-{topics.table}"))
+        self._client.will_set(topics.online, OFFLINE_WORD, qos=QOS, retain=True)
+        self._client.on_connect = self._connected
+        self._client.on_disconnect = self._disconnected
+        self._events: deque[bytes] = deque(maxlen=EVENTS_KEPT)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()  # guards the flags paho's thread sets
+        self._connected_now = False
+        self._announce = False  # (re)connected: say online and send the latest state
+        self._state_dirty = True
+        self._refused = ""
+        self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        """Connect in the background (never blocks, even with no broker) and follow the table."""
+        self._client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
+        self._client.loop_start()
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Say ``offline`` (retained) if the broker is there, then disconnect."""
+        self._stopping.set()
+        self._wake.set()
+        self._thread.join(timeout)
+        if self.connected:
+            info = self._client.publish(self.topics.online, OFFLINE_WORD, qos=QOS, retain=True)
+            # The broker may go away just now: its Last Will says offline for us then.
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    @property
+    def connected(self) -> bool:
+        with self._lock:
+            return self._connected_now
+
+    @property
+    def status(self) -> str:
+        """One line for `companion run` and the status page."""
+        where = f"{self.topics.of('…')} on {self.broker.address}"
+        if self._refused:
+            return f"refused: {self._refused}"
+        if self.connected:
+            return f"publishing {where}"
+        return f"waiting for the broker ({where}); the game goes on meanwhile"
+
+    # ------------------------------------------------------------------ paho's thread
+    def _connected(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        if reason.is_failure:
+            message = refusal(self.broker, reason)
+            if message != self._refused:
+                log.error("mqtt: %s", message)
+            self._refused = message
+            return
+        with self._lock:
+            self._connected_now, self._announce, self._refused = True, True, ""
+        self._wake.set()
+
+    def _disconnected(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        with self._lock:
+            self._connected_now = False
+
+    # ------------------------------------------------------------------ our thread
+    def _run(self) -> None:
+        sub = self._follow(after=self.table.current_stamp()[1])
+        while True:
+            self._wake.wait(timeout=1.0)
+            self._wake.clear()
+            sub = self._take(sub)
+            self._flush()
+            if self._stopping.is_set():
+                sub.close()
+                return
+
+    def _follow(self, after: int) -> Subscription:
+        sub = self.table.subscribe(after)
+        if sub.reset:  # the game changed under us: the state says it all
+            while sub.get(timeout=0) is not None:
+                pass
+        sub.wake_with(self._wake.set)
+        self._state_dirty = True
+        return sub
+
+    def _take(self, sub: Subscription) -> Subscription:
+        """Turn the table's new events into payloads; follow the next game when one starts."""
+        while (event := sub.get(timeout=0)) is not None:
+            if len(self._events) == EVENTS_KEPT:
+                self.dropped += 1  # the deque lets the oldest go
+            self._events.append(self._event(event))
+            self._state_dirty = True
+        if sub.ended is not None and sub.ended != "closed" and not self._stopping.is_set():
+            sub.close()
+            return self._follow(after=0)
+        return sub
+
+    def _event(self, event: Event) -> bytes:
+        snap = self.table.snapshot
+        if snap.spec is None or snap.state is None:
+            return event_payload(self.topics.table, snap.game_id, {"seq": event.seq})
+        entry = public_event(snap.spec, snap.state, event, False, None)
+        return event_payload(self.topics.table, snap.game_id, entry)
+
+    def _flush(self) -> None:
+        with self._lock:
+            if not self._connected_now:
+                return
+            announce, self._announce = self._announce, False
+        client = self._client
+        if announce:
+            client.publish(self.topics.online, ONLINE_WORD, qos=QOS, retain=True)
+            self._state_dirty = True
+        while self._events:
+            client.publish(self.topics.events, self._events.popleft(), qos=QOS)
+        if self._state_dirty:
+            self._state_dirty = False
+            public = self.table.public_state(None, with_log=False)
+            client.publish(
+                self.topics.state, state_payload(self.topics.table, public), qos=QOS, retain=True
+            )
+            self.published += 1

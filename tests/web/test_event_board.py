@@ -1,0 +1,113 @@
+"""The /board page on any one Pi: every table at the event, live, from a real broker.
+
+Two tables publish to Debian's mosquitto; the page's Pi follows the broker as
+``companion run`` does with [mqtt], and Chromium shows the board as people see it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+from playwright.sync_api import Browser, expect
+
+from companion.mqtt.board import BoardClient
+from companion.mqtt.connect import Broker, client_id, make_client
+from companion.table import Table
+from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.test_mqtt import PlayedTable, publish
+from tests.web.conftest import PIN
+from tests.web.serving import serving
+from web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(os.environ.get("AXE_JS", ROOT / ".cache/axe/node_modules/axe-core/axe.min.js"))
+needs_broker = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)
+
+
+def test_a_pi_on_no_broker_says_how_to_put_it_on_one(client: FlaskClient) -> None:
+    data = client.get("/api/board").get_json()
+    assert data["tables"] == [] and "set host in the [mqtt] section" in data["off"]
+    assert client.get("/board").status_code == 200
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Iterator[tuple[Broker, list[PlayedTable]]]:
+    server = Mosquitto(tmp_path / "broker")
+    server.start()
+    broker = Broker("127.0.0.1", server.port)
+    tables = [
+        PlayedTable(tmp_path, "table-1", "hamsterdam", ("Ann", "Bo", "Cy")),
+        PlayedTable(tmp_path, "table-2", "rats", ("Ann", "Dee", "Eli", "Fay")),
+    ]
+    publishers = publish(tables, broker)
+    for table in tables:
+        table.play(10)
+    yield broker, tables
+    for publisher in publishers:
+        publisher.stop()
+    for table in tables:
+        table.close()
+    server.stop()
+
+
+@needs_broker
+@pytest.mark.browser
+def test_the_page_shows_every_table_and_the_standings_live(
+    event: tuple[Broker, list[PlayedTable]], table: Table, browser: Browser
+) -> None:
+    broker, tables = event
+    board = BoardClient(broker)
+    board.start()
+    # A stranger on the event's network publishes a name made to look like markup (a topic
+    # level cannot hold a "/", so an unclosed tag).
+    stranger = make_client(broker, client_id("stranger"))
+    stranger.connect(broker.host, broker.port)
+    stranger.loop_start()
+    fake = {"format": 1, "table": "x", "game": None, "sent": 0}
+    stranger.publish(
+        "hamster/<em>bold/state", json.dumps(fake), qos=1, retain=True
+    ).wait_for_publish(5)
+    app = create_app(table, PIN, heartbeat_seconds=0.2, event_board=board.json)
+    try:
+        with serving(app, table) as port:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/board")
+            rows = page.locator("#tables tbody tr")
+            expect(rows.filter(has_text="table-1")).to_contain_text("Hamsterdam")
+            expect(rows.filter(has_text="table-2")).to_contain_text("Rats")
+            expect(page.locator("#standings tbody")).to_contain_text("Ann")
+            expect(rows.filter(has_text="<em>bold")).to_have_count(1)  # shown as text
+            assert page.locator("#tables em").count() == 0
+            tables[0].play(40)  # the game moves on: the page follows without a reload
+            after = tables[0].truth()
+            row = rows.filter(has_text="table-1")
+            expect(row.locator("td").nth(2)).to_have_text(str(after["round"]))
+            leader = (
+                next(e for e in after["standings"] if e["leads"])["name"]
+                if any(e["leads"] for e in after["standings"])
+                else "nobody yet"
+            )
+            expect(row.locator("td").nth(4)).to_contain_text(leader)
+            if AXE.exists():
+                context = browser.new_context(bypass_csp=True)
+                checked = context.new_page()
+                checked.goto(f"http://127.0.0.1:{port}/board")
+                expect(checked.locator("#tables tbody tr").first).to_be_visible()
+                checked.add_script_tag(path=str(AXE))
+                found = checked.evaluate(
+                    "async () => (await axe.run()).violations.map("
+                    "(v) => `${v.id}: ${v.nodes.map((n) => n.target + n.failureSummary).join()}`)"
+                )
+                assert found == []
+                context.close()
+            page.close()
+    finally:
+        stranger.publish("hamster/<em>bold/state", b"", qos=1, retain=True)
+        stranger.disconnect()
+        stranger.loop_stop()
+        board.stop()

@@ -1,0 +1,66 @@
+// The event board: every table's last state from the broker, redrawn every two seconds.
+// Table and player names come from the network, so they are only ever set as text.
+"use strict";
+
+const EVERY_MS = 2000;
+
+function cell(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text === null || text === undefined ? "" : String(text);
+  row.appendChild(td);
+  return td;
+}
+
+function drawTables(tables) {
+  const body = document.querySelector("#tables tbody");
+  body.replaceChildren();
+  for (const t of tables) {
+    const row = document.createElement("tr");
+    row.dataset.table = t.table;
+    if (!t.online) row.classList.add("table-gone");
+    const name = t.online ? t.table : `${t.table} (offline; ${t.age} s old)`;
+    cell(row, name);
+    cell(row, t.game ?? "no game");
+    cell(row, t.round);
+    cell(row, t.phase);
+    cell(row, t.leads);
+    body.appendChild(row);
+  }
+}
+
+function drawStandings(standings) {
+  const body = document.querySelector("#standings tbody");
+  body.replaceChildren();
+  standings.forEach((s, index) => {
+    const row = document.createElement("tr");
+    for (const value of [index + 1, s.name, s.wins, s.beaten, s.leading, s.tables]) {
+      cell(row, value);
+    }
+    body.appendChild(row);
+  });
+}
+
+async function refresh() {
+  const live = document.getElementById("board-live");
+  const note = document.getElementById("board-note");
+  try {
+    const response = await fetch("/api/board", { cache: "no-store" });
+    const data = await response.json();
+    drawTables(data.tables);
+    drawStandings(data.standings);
+    if (data.off) {
+      note.textContent = data.off;
+    } else if (data.tables.length === 0) {
+      note.textContent = "No table has published yet: start `companion run` with [mqtt] on each table.";
+    } else {
+      note.textContent = `${data.tables.length} tables`;
+    }
+    live.classList.add("on");
+  } catch (error) {
+    live.classList.remove("on");
+    note.textContent = "This Pi cannot be reached right now; the board retries by itself.";
+  }
+}
+
+refresh();
+setInterval(refresh, EVERY_MS);
