@@ -27,6 +27,7 @@ from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
+from companion.history_cli import history_command
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreDamagedError, backups, restore, salvage
 from companion.vision.dice_cli import dice
@@ -462,6 +463,7 @@ def list_games() -> None:
 
 
 main.add_command(dice)
+main.add_command(history_command, name="history")
 
 
 if __name__ == "__main__":
