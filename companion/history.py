@@ -80,6 +80,16 @@ class Play:
         )
 
 
+def length_text(seconds: float | None) -> str:
+    """A game's length as people say it: 1 h 05 min, 42 min, <1 min; – with no event."""
+    if seconds is None:
+        return "–"
+    whole = round(seconds / 60)
+    if whole < 1:
+        return "<1 min"
+    return f"{whole // 60} h {whole % 60:02d} min" if whole >= 60 else f"{whole} min"
+
+
 def colours_of(options: Mapping[str, Any]) -> tuple[str, ...]:
     found = options.get("colours") or ()
     return tuple(str(c) for c in found) if isinstance(found, list | tuple) else ()

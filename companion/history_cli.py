@@ -37,24 +37,15 @@ def _fail(error: Exception) -> NoReturn:
     sys.exit(2)
 
 
-def length_text(seconds: float | None) -> str:
-    """ "1 h 05 min", "42 min", "<1 min", or "–" for a game with no event."""
-    if seconds is None:
-        return "–"
-    whole = round(seconds / 60)
-    if whole < 1:
-        return "<1 min"
-    return f"{whole // 60} h {whole % 60:02d} min" if whole >= 60 else f"{whole} min"
-
-
 def _line(play: history.Play) -> str:
     date = datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
     winners = ", ".join(play.winner_names) or "nobody"
     figures = figures_text(play.figures)
-    return (
+    line = (
         f"#{play.id:<4} {date}  {play.title} ({play.rules})  {', '.join(play.players)}  "
-        f"won: {winners}  {length_text(play.seconds)}" + (f"\n       {figures}" if figures else "")
+        f"won: {winners}  {history.length_text(play.seconds)}"
     )
+    return f"{line}\n       {figures}" if figures else line
 
 
 @click.group(invoke_without_command=True)
