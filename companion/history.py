@@ -7,7 +7,8 @@ store with the number of events it was made from; a game that grew (or was undon
 its end) is summarised again, so the kept copy can never be stale.
 
 Deleting is soft: the game is hidden and can be brought back for ``UNDO_SECONDS`` at
-least; only a later deletion purges games deleted longer ago, in one transaction.
+least; games deleted longer ago are purged at the next deletion or when the companion
+starts, in one transaction (the game the table holds is kept until another starts).
 """
 
 from __future__ import annotations
@@ -211,9 +212,16 @@ def delete(store: Store, game_id: int, now: float | None = None) -> StoredGame:
         raise HistoryError(
             f"Game {game_id} is still being played: finish it or start another before deleting it."
         )
-    store.purge_deleted(now - UNDO_SECONDS)
+    purge_expired(store, now)
     store.mark_deleted(game_id, now)
     return stored
+
+
+def purge_expired(store: Store, now: float | None = None) -> list[int]:
+    """Remove for good the games deleted more than ``UNDO_SECONDS`` ago (at each deletion
+    and when the companion starts); returns their ids."""
+    now = time.time() if now is None else now
+    return store.purge_deleted(now - UNDO_SECONDS)
 
 
 def undelete(store: Store, game_id: int) -> StoredGame:

@@ -16,6 +16,7 @@ its simulated twin says why in one line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -31,6 +32,7 @@ from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
+from companion.history import purge_expired
 from companion.joining import lan_address, page_url, terminal_qr
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
@@ -458,6 +460,9 @@ def serve(
 ) -> None:
     """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
     store, damaged = open_store(config, fresh=fresh)
+    if damaged is None:
+        with contextlib.suppress(CompanionError):  # a full card: purged another time
+            purge_expired(store)
     table = Table(store, config.game, refuse_writes=damaged)
     if table.game_id is None and table.resume_error is None:
         table.new_game()

@@ -301,22 +301,22 @@ class Store:
 
     def purge_deleted(self, before: float) -> list[int]:
         """Remove for good every game deleted before ``before``, in one transaction (a
-        failure leaves all of them in place); returns their ids."""
+        failure leaves all of them in place); returns their ids. The current game is kept
+        (hidden) until another one starts: the table may still hold it."""
         with self._transaction() as db:
             ids = [
                 row[0]
                 for row in db.execute(
-                    "SELECT id FROM games WHERE deleted IS NOT NULL AND deleted < ?", (before,)
+                    "SELECT id FROM games WHERE deleted IS NOT NULL AND deleted < ? AND id "
+                    "NOT IN (SELECT CAST(value AS INTEGER) FROM settings "
+                    "WHERE key = 'current_game')",
+                    (before,),
                 ).fetchall()
             ]
             for game_id in ids:
                 db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
                 db.execute("DELETE FROM summaries WHERE game_id = ?", (game_id,))
                 db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-                db.execute(
-                    "DELETE FROM settings WHERE key = 'current_game' AND value = ?",
-                    (str(game_id),),
-                )
             return ids
 
     # ------------------------------------------------------------------ events

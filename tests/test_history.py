@@ -243,3 +243,16 @@ def test_exports_of_an_empty_history_are_still_readable() -> None:
         "id,date,game,rules,players,colours,winners,result,minutes,rounds,figures"
     ]
     assert bgstats_file([])["plays"] == []
+
+
+def test_a_deleted_game_the_table_still_holds_is_purged_only_once_another_starts(
+    tmp_path: Path,
+) -> None:
+    store = Store(database(tmp_path))
+    first = play_to_end(store, "hamster-wheel", 4)
+    history.delete(store, first, now=0.0)
+    assert history.purge_expired(store, now=10_000.0) == []  # still the table's game
+    assert history.plays(store) == []
+    play_to_end(store, "hamster-wheel", 5)
+    assert history.purge_expired(store, now=10_000.0) == [first]
+    assert store.events(first) == []
