@@ -97,11 +97,20 @@ def colours_of(options: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def summarize(store: Store, stored: StoredGame) -> Play:
-    """The game's summary: the kept one if it was made from every event, else by replay."""
+    """The game's summary: the kept one if it was made from every event, else by replay
+    (and then kept)."""
+    play, made_from = _summary(store, stored)
+    if made_from is not None:
+        _keep(store, [(play, made_from)])
+    return play
+
+
+def _summary(store: Store, stored: StoredGame) -> tuple[Play, int | None]:
+    """The summary, and the number of events it was newly made from (None: it was kept)."""
     count, last_at = store.event_span(stored.id)
     kept = store.summary(stored.id)
     if kept is not None and kept[0] == count:
-        return Play.from_json(json.loads(kept[1]))
+        return Play.from_json(json.loads(kept[1])), None
     header = stored.header
     spec = find_game(header.game)
     state = Session.replay(spec, header, store.events(stored.id)).state
@@ -122,27 +131,39 @@ def summarize(store: Store, stored: StoredGame) -> Play:
         rounds=state.ctx.round,
         figures={k: float(v) for k, v in figures(state.G).items()} if over and figures else {},
     )
+    return play, count
+
+
+def _keep(store: Store, made: list[tuple[Play, int]]) -> None:
+    """Keep new summaries, all in one transaction (one wait for the SD card, not one each)."""
+    if not made:
+        return
     try:
-        store.set_summary(stored.id, count, json.dumps(play.to_json(), allow_nan=False))
+        store.set_summaries(
+            [(p.id, count, json.dumps(p.to_json(), allow_nan=False)) for p, count in made]
+        )
     except (StoreError, ValueError):  # a read-only card: the summary is only a shortcut
-        log.warning("history: the summary of game %s was not kept", stored.id)
-    return play
+        log.warning("history: %d game summaries were not kept", len(made))
 
 
 def plays(store: Store, finished_only: bool = True) -> list[Play]:
     """The stored games, newest first; deleted ones left out (and, by default, any game
     that is not over). A game that can no longer be rebuilt is left out with a log line."""
     found = []
+    made: list[tuple[Play, int]] = []
     for stored in reversed(store.games()):
         if stored.deleted is not None:
             continue
         try:
-            play = summarize(store, stored)
+            play, made_from = _summary(store, stored)
         except Exception:  # one unreadable game must not hide every other one
             log.exception("history: game %s could not be rebuilt", stored.id)
             continue
+        if made_from is not None:
+            made.append((play, made_from))
         if play.finished or not finished_only:
             found.append(play)
+    _keep(store, made)
     return found
 
 

@@ -32,7 +32,7 @@ from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
-from companion.history import purge_expired
+from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
@@ -428,6 +428,26 @@ class Backups:
         return thread
 
 
+def summary_at_the_end(store: Store, table: Table) -> Callable[[tuple[str, ...]], None]:
+    """A cue listener that summarises a game for the history as it ends (on a thread of
+    its own), so the History page never has to replay it."""
+
+    def listen(cues: tuple[str, ...]) -> None:
+        game_id = table.game_id
+        if GAME_OVER_CUE not in cues or game_id is None:
+            return
+
+        def keep() -> None:
+            try:
+                summarize(store, store.game(game_id))
+            except Exception:  # the history replays it later instead
+                log.exception("history: game %s was not summarised at its end", game_id)
+
+        threading.Thread(target=keep, name="history-summary", daemon=True).start()
+
+    return listen
+
+
 def https_listen(
     config: Config, host: str, port: int, https_port: int | None
 ) -> tuple[Listen, str]:
@@ -469,6 +489,7 @@ def serve(
     pin = table_pin(config, store)
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
+    table.on_cues(summary_at_the_end(store, table))
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)

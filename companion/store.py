@@ -285,11 +285,11 @@ class Store:
         rows = self._read("SELECT events, data FROM summaries WHERE game_id = ?", (game_id,))
         return None if not rows else (int(rows[0][0]), str(rows[0][1]))
 
-    def set_summary(self, game_id: int, events: int, data: str) -> None:
+    def set_summaries(self, rows: list[tuple[int, int, str]]) -> None:
+        """Keep game summaries as (game id, events it was made from, JSON), in one go."""
         with self._transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO summaries (game_id, events, data) VALUES (?, ?, ?)",
-                (game_id, events, data),
+            db.executemany(
+                "INSERT OR REPLACE INTO summaries (game_id, events, data) VALUES (?, ?, ?)", rows
             )
 
     def mark_deleted(self, game_id: int, when: float | None) -> None:

@@ -9,13 +9,14 @@ import json
 import random
 import re
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import history
@@ -164,6 +165,7 @@ def plays_strategy() -> st.SearchStrategy[list[history.Play]]:
     return st.lists(st.builds(one, names, st.data()), max_size=8)
 
 
+@settings(deadline=None)
 @given(plays_strategy())
 def test_stats_add_up_however_the_games_went(found: list[history.Play]) -> None:
     stats = history.player_stats(found)
@@ -256,3 +258,71 @@ def test_a_deleted_game_the_table_still_holds_is_purged_only_once_another_starts
     play_to_end(store, "hamster-wheel", 5)
     assert history.purge_expired(store, now=10_000.0) == [first]
     assert store.events(first) == []
+
+
+def test_a_game_is_summarised_as_it_ends(tmp_path: Path) -> None:
+    """`companion run` keeps a game's summary when its game-over cue sounds, so the History
+    page never replays it."""
+    from companion.serve import summary_at_the_end
+    from companion.table import GAME_OVER_CUE, Table
+
+    store = Store(database(tmp_path))
+    game_id = play_to_end(store, "hamster-wheel", 6)
+    table = Table(store)
+    try:
+        summary_at_the_end(store, table)((GAME_OVER_CUE,))
+        for _ in range(500):  # the summary is made on a thread of its own
+            if store.summary(game_id) is not None:
+                break
+            time.sleep(0.01)
+        kept = store.summary(game_id)
+        assert kept is not None and json.loads(kept[1])["finished"] is True
+    finally:
+        table.close()
+
+
+ACTIONS = st.lists(
+    st.tuples(st.sampled_from(["delete", "undelete", "purge"]), st.integers(1, 3)),
+    max_size=12,
+)
+
+
+# Each example plays three games into SQLite: slow for hypothesis, by design.
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS)
+def test_no_game_is_lost_unless_deleted_longer_ago_than_the_undo_window(
+    actions: list[tuple[str, int]],
+) -> None:
+    """Whatever is deleted, brought back or purged, and when: a game disappears for good
+    only if it was deleted (and not brought back) more than UNDO_SECONDS before a purge."""
+    store = Store(":memory:")
+    for seed in (1, 2, 3):
+        play_to_end(store, "hamster-wheel", seed, ("Ann", "Bob"))
+    start_game(store, GameHeader("hamster-wheel", "standard", ("Ann", "Bob"), 9))  # current
+    deleted: dict[int, float] = {}
+    gone: set[int] = set()
+    now = 0.0
+    for action, game_id in actions:
+        now += history.UNDO_SECONDS / 2
+        try:
+            if action == "delete":
+                history.delete(store, game_id, now=now)
+            elif action == "undelete":
+                history.undelete(store, game_id)
+            else:
+                history.purge_expired(store, now=now)
+        except history.HistoryError:
+            assert game_id in gone or (action == "delete") == (game_id in deleted)
+            continue
+        if action != "undelete":  # a deletion purges the old ones first, as a purge does
+            expired = {g for g, at in deleted.items() if at < now - history.UNDO_SECONDS}
+            gone |= expired
+            deleted = {g: at for g, at in deleted.items() if g not in expired}
+        if action == "delete":
+            deleted[game_id] = now
+        elif action == "undelete":
+            deleted.pop(game_id)
+        listed = {p.id for p in history.plays(store)}
+        assert listed == {1, 2, 3} - gone - set(deleted)
+        assert all(store.events(g) for g in {1, 2, 3} - gone)  # nothing else lost
+        assert all(not store.events(g) for g in gone)
