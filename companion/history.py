@@ -257,7 +257,7 @@ def undelete(store: Store, game_id: int) -> StoredGame:
 def _existing(store: Store, game_id: int) -> StoredGame:
     try:
         return store.game(game_id)
-    except StoreError:
+    except (StoreError, OverflowError):  # OverflowError: a number SQLite cannot hold
         raise HistoryError(
             f"There is no game {game_id}: see `companion history` for the numbers (a game "
             f"deleted more than {UNDO_SECONDS / 60:.0f} minutes ago may be gone for good)."

@@ -202,3 +202,5 @@ def test_the_api_refuses_a_deletion_without_the_right_pin(history_client: FlaskC
     assert response.status_code == 401
     response = history_client.post("/api/history/99/delete", json={"pin": PIN})
     assert response.status_code == 409 and "no game 99" in response.get_json()["error"]
+    response = history_client.post(f"/api/history/{10**20}/delete", json={"pin": PIN})
+    assert response.status_code == 409
