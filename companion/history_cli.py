@@ -52,11 +52,23 @@ def _line(play: history.Play) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
 @click.pass_context
 def history_command(ctx: click.Context, as_json: bool) -> None:
-    """The finished games, newest first (subcommands: stats, export, delete, undelete)."""
-    if ctx.invoked_subcommand is not None:
-        return
+    """The finished games, newest first (subcommands: list, stats, export, delete,
+    undelete)."""
+    if ctx.invoked_subcommand is None:
+        _list(ctx.obj, as_json)
+
+
+@history_command.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
+@click.pass_obj
+def list_command(obj: Opened, as_json: bool) -> None:
+    """The finished games, newest first (the same as `companion history`)."""
+    _list(obj, as_json)
+
+
+def _list(obj: Opened, as_json: bool) -> None:
     try:
-        found = history.plays(ctx.obj.store)
+        found = history.plays(obj.store)
     except CompanionError as error:
         _fail(error)
     if as_json:

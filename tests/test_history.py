@@ -184,6 +184,9 @@ def test_the_command_lists_the_games_and_the_stats(table: Path) -> None:
     assert "#1" in out and "Run, Hamster, Run!" in out and "42 min" in out
     assert "speed at end" in out and "flood tokens at end" in out
     assert "Eve" not in out  # the game still going is not history yet
+    assert run(table, "history", "list")[1] == out
+    listed = json.loads(run(table, "history", "list", "--json")[1])
+    assert [p["id"] for p in listed] == [4, 3, 2, 1]
     code, out = run(table, "history", "stats")
     assert code == 0 and "Ann:" in out and "seat 1:" in out and "Hamsterdam:" in out
     data = json.loads(run(table, "history", "stats", "--json")[1])
