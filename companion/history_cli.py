@@ -39,7 +39,7 @@ def _fail(error: Exception) -> NoReturn:
 
 def _line(play: history.Play) -> str:
     date = datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
-    winners = ", ".join(play.winner_names) or "nobody"
+    winners = ", ".join(play.winner_names) or f"nobody ({play.result})"
     figures = figures_text(play.figures)
     line = (
         f"#{play.id:<4} {date}  {play.title} ({play.rules})  {', '.join(play.players)}  "

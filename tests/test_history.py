@@ -185,6 +185,8 @@ def test_the_command_lists_the_games_and_the_stats(table: Path) -> None:
     assert "speed at end" in out and "flood tokens at end" in out
     assert "Eve" not in out  # the game still going is not history yet
     assert run(table, "history", "list")[1] == out
+    for play in history.plays(Store(database(table))):  # nobody won: the game says who did
+        assert play.winners or f"nobody ({play.result})" in out
     listed = json.loads(run(table, "history", "list", "--json")[1])
     assert [p["id"] for p in listed] == [4, 3, 2, 1]
     code, out = run(table, "history", "stats")

@@ -23,7 +23,8 @@ function tallies(entries, name) {
 }
 
 function playRow(play) {
-  const winners = play.winner_names.length ? play.winner_names.join(", ") : "nobody";
+  // Nobody won (the alligators did): the game's own sentence says so better than a name.
+  const winners = play.winner_names.length ? play.winner_names.join(", ") : (play.result || "nobody");
   const remove = el("button", { type: "button", class: "small-button", "aria-label": `Delete game ${play.id}`,
     onclick: () => askDelete(play) }, "Delete");
   const link = el("a", { href: play.bgstats_link, class: "bgstats-link", "aria-label": `Game ${play.id} to BG Stats` }, "BG Stats");
