@@ -156,6 +156,7 @@ def test_exports_download_and_parse(browser: Browser, site: str) -> None:
 def test_same_players_again_fills_the_new_game_form(browser: Browser, site: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(site)
+    expect(page.locator("#history-link")).to_have_text("History and stats")
     page.click("#history-link")
     expect(page).to_have_url(f"{site}/history")
     page.click("text=Back to the game")
