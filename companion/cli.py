@@ -27,6 +27,7 @@ from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
+from companion.history import last_players
 from companion.history_cli import history_command
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreDamagedError, backups, restore, salvage
@@ -110,7 +111,10 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
 @main.command()
 @click.option("--game", "game_name", default="", help="Game name (default: the first listed).")
 @click.option("--rules", default="", help="Rule set (default: the game's newest).")
-@click.option("--players", required=True, help="Names, comma separated: Alice,Bob,Cathleen.")
+@click.option("--players", default="", help="Names, comma separated: Alice,Bob,Cathleen.")
+@click.option(
+    "--same-players", is_flag=True, help="The last game's players and colours, in their seats."
+)
 @click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
 @click.option("--colours", default="", help="Colours in seat order, comma separated.")
 @click.option(
@@ -127,6 +131,7 @@ def new(
     game_name: str,
     rules: str,
     players: str,
+    same_players: bool,
     seed: int | None,
     colours: str,
     chosen: tuple[str, ...],
@@ -137,6 +142,12 @@ def new(
     try:
         spec = find_game(game_name)
         names = tuple(p.strip() for p in players.split(",") if p.strip())
+        if same_players:
+            names, colours = _same_players(obj.store, names, colours)
+        if not names:
+            raise IllegalMoveError(
+                "Name the players with --players Alice,Bob (or --same-players for the last game's)."
+            )
         options: dict[str, Any] = _options(spec, chosen)
         if roll_for_us:
             options["roll_for_us"] = True
@@ -156,6 +167,16 @@ def new(
         fail(error)
     click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
     _status(session)
+
+
+def _same_players(
+    store: Store, names: tuple[str, ...], colours: str
+) -> tuple[tuple[str, ...], str]:
+    """The last game's names and colours ("same players again"); typed ones still win."""
+    last = last_players(store)
+    if last is None:
+        raise IllegalMoveError("There is no earlier game yet: name the players with --players.")
+    return names or last[0], colours or ",".join(last[1])
 
 
 def _options(spec: GameSpec[Any], chosen: tuple[str, ...]) -> dict[str, Any]:

@@ -331,3 +331,15 @@ def test_no_game_is_lost_unless_deleted_longer_ago_than_the_undo_window(
         assert listed == {1, 2, 3} - gone - set(deleted)
         assert all(store.events(g) for g in {1, 2, 3} - gone)  # nothing else lost
         assert all(not store.events(g) for g in gone)
+
+
+def test_same_players_again_from_the_command_line(tmp_path: Path) -> None:
+    code, out = run(tmp_path, "new", "--same-players")
+    assert code == 2 and "no earlier game" in out
+    code, out = run(tmp_path, "new", "--game", "run-hamster-run")
+    assert code == 2 and "--players" in out
+    run(tmp_path, "new", "--players", "Ann,Bob,Cy", "--colours", "green,red,blue", "--seed", "1")
+    code, out = run(tmp_path, "new", "--same-players", "--seed", "2")
+    assert code == 0 and "for Ann, Bob, Cy" in out
+    status = json.loads(run(tmp_path, "status", "--json")[1])
+    assert [h["colour"] for h in status["view"]["hamsters"]] == ["green", "red", "blue"]
