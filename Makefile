@@ -75,6 +75,7 @@ calibrate-dice: $(STAMP)
 
 screenshots: $(STAMP)
 	SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -q tests/web/test_browser.py -k full_round
+	SCREENSHOT_DIR=docs/screenshots $(BIN)/pytest -q tests/web/test_history_page.py -k lists_every
 
 install:
 	sudo bash systemd/install.sh

@@ -27,6 +27,8 @@ from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
+from companion.history import last_players
+from companion.history_cli import history_command
 from companion.mqtt.command import board
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreDamagedError, backups, restore, salvage
@@ -43,9 +45,10 @@ def fail(error: Exception) -> NoReturn:
 class Context:
     """Settings and the store, opened lazily so `--help` never touches the disk."""
 
-    def __init__(self, config_file: str | None, data_dir: str | None) -> None:
+    def __init__(self, config_file: str | None, data_dir: str | None, odds: bool = True) -> None:
         self.config_file = config_file
         self.data_dir = data_dir
+        self.odds = odds  # some groups find odds spoilers: --no-odds hides them
         self._config: Config | None = None
         self._store: Store | None = None
 
@@ -76,14 +79,17 @@ pass_context = click.make_pass_decorator(Context)
     "--config", "config_file", type=click.Path(dir_okay=False), help="TOML settings file."
 )
 @click.option("--data-dir", type=click.Path(file_okay=False), help="Where games are stored.")
+@click.option(
+    "--odds/--no-odds", default=True, help="Show each game's odds where a decision is made."
+)
 @click.version_option(package_name="hamster-companion")
 @click.pass_context
-def main(ctx: click.Context, config_file: str | None, data_dir: str | None) -> None:
+def main(ctx: click.Context, config_file: str | None, data_dir: str | None, odds: bool) -> None:
     """Companion for hamster board games: rules, buttons, camera and a live scoreboard."""
-    ctx.obj = Context(config_file, data_dir)
+    ctx.obj = Context(config_file, data_dir, odds)
 
 
-def _status(session: Session[Any], as_json: bool = False) -> None:
+def _status(session: Session[Any], as_json: bool = False, odds: bool = True) -> None:
     state = session.state
     spec = session.spec
     if as_json:
@@ -103,6 +109,9 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
         return
     if spec.text is not None:
         click.echo(spec.text(state.G, state.ctx))
+    if odds and spec.odds_text is not None:
+        for line in spec.odds_text(state.G, state.ctx):
+            click.secho(line, fg="yellow")
     title = spec.phases[state.ctx.phase].title
     click.secho(f"[{title}] {spec.prompt(state.G, state.ctx)}", bold=True)
 
@@ -110,7 +119,10 @@ def _status(session: Session[Any], as_json: bool = False) -> None:
 @main.command()
 @click.option("--game", "game_name", default="", help="Game name (default: the first listed).")
 @click.option("--rules", default="", help="Rule set (default: the game's newest).")
-@click.option("--players", required=True, help="Names, comma separated: Alice,Bob,Cathleen.")
+@click.option("--players", default="", help="Names, comma separated: Alice,Bob,Cathleen.")
+@click.option(
+    "--same-players", is_flag=True, help="The last game's players and colours, in their seats."
+)
 @click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
 @click.option("--colours", default="", help="Colours in seat order, comma separated.")
 @click.option(
@@ -127,6 +139,7 @@ def new(
     game_name: str,
     rules: str,
     players: str,
+    same_players: bool,
     seed: int | None,
     colours: str,
     chosen: tuple[str, ...],
@@ -137,6 +150,12 @@ def new(
     try:
         spec = find_game(game_name)
         names = tuple(p.strip() for p in players.split(",") if p.strip())
+        if same_players:
+            names, colours = _same_players(obj.store, names, colours)
+        if not names:
+            raise IllegalMoveError(
+                "Name the players with --players Alice,Bob (or --same-players for the last game's)."
+            )
         options: dict[str, Any] = _options(spec, chosen)
         if roll_for_us:
             options["roll_for_us"] = True
@@ -155,7 +174,17 @@ def new(
     except EXPECTED as error:
         fail(error)
     click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
-    _status(session)
+    _status(session, odds=obj.odds)
+
+
+def _same_players(
+    store: Store, names: tuple[str, ...], colours: str
+) -> tuple[tuple[str, ...], str]:
+    """The last game's names and colours ("same players again"); typed ones still win."""
+    last = last_players(store)
+    if last is None:
+        raise IllegalMoveError("There is no earlier game yet: name the players with --players.")
+    return names or last[0], colours or ",".join(last[1])
 
 
 def _options(spec: GameSpec[Any], chosen: tuple[str, ...]) -> dict[str, Any]:
@@ -189,7 +218,7 @@ def status(obj: Context, as_json: bool) -> None:
         _, session = obj.current()
     except EXPECTED as error:
         fail(error)
-    _status(session, as_json)
+    _status(session, as_json, obj.odds)
 
 
 def _do(obj: Context, event: Event) -> None:
@@ -198,7 +227,7 @@ def _do(obj: Context, event: Event) -> None:
         session.dispatch(event)
     except EXPECTED as error:
         fail(error)
-    _status(session)
+    _status(session, odds=obj.odds)
 
 
 @main.command(name="next")
@@ -269,7 +298,7 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
         session.dispatch(event)
     except EXPECTED as error:
         fail(error)
-    _status(session)
+    _status(session, odds=obj.odds)
 
 
 @main.command()
@@ -280,13 +309,13 @@ def play(obj: Context) -> None:
         _, session = obj.current()
     except EXPECTED as error:
         fail(error)
-    _play(session)
+    _play(session, obj.odds)
 
 
-def _play(session: Session[Any]) -> None:
+def _play(session: Session[Any], odds: bool = True) -> None:
     click.echo("Type: next | undo | redo | PLAYER MOVE key=value ... | moves | quit")
     while not session.state.ctx.over:
-        _status(session)
+        _status(session, odds=odds)
         try:
             line = click.prompt(">", default="next", show_default=False)
         except (click.Abort, EOFError):
@@ -314,7 +343,7 @@ def _play(session: Session[Any]) -> None:
                 session.dispatch(_parse_move(session, words))
         except IllegalMoveError as error:
             click.secho(str(error), fg="red")
-    _status(session)
+    _status(session, odds=odds)
 
 
 @main.command()
@@ -464,6 +493,7 @@ def list_games() -> None:
 
 main.add_command(dice)
 main.add_command(board)
+main.add_command(history_command, name="history")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ its simulated twin says why in one line.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -31,6 +32,7 @@ from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.errors import CompanionError
+from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
@@ -454,6 +456,26 @@ class Backups:
         return thread
 
 
+def summary_at_the_end(store: Store, table: Table) -> Callable[[tuple[str, ...]], None]:
+    """A cue listener that summarises a game for the history as it ends (on a thread of
+    its own), so the History page never has to replay it."""
+
+    def listen(cues: tuple[str, ...]) -> None:
+        game_id = table.game_id
+        if GAME_OVER_CUE not in cues or game_id is None:
+            return
+
+        def keep() -> None:
+            try:
+                summarize(store, store.game(game_id))
+            except Exception:  # the history replays it later instead
+                log.exception("history: game %s was not summarised at its end", game_id)
+
+        threading.Thread(target=keep, name="history-summary", daemon=True).start()
+
+    return listen
+
+
 def https_listen(
     config: Config, host: str, port: int, https_port: int | None
 ) -> tuple[Listen, str]:
@@ -486,12 +508,16 @@ def serve(
 ) -> None:
     """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
     store, damaged = open_store(config, fresh=fresh)
+    if damaged is None:
+        with contextlib.suppress(CompanionError):  # a full card: purged another time
+            purge_expired(store)
     table = Table(store, config.game, refuse_writes=damaged)
     if table.game_id is None and table.resume_error is None:
         table.new_game()
     pin = table_pin(config, store)
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
+    table.on_cues(summary_at_the_end(store, table))
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)

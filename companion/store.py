@@ -64,6 +64,16 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN result TEXT;
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # 3: play history: a deleted game is only marked (undoable) until it is purged, and
+    # each game's summary is kept beside it so the history need not replay every game
+    """
+    ALTER TABLE games ADD COLUMN deleted REAL;
+    CREATE TABLE summaries (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id),
+        events INTEGER NOT NULL,
+        data TEXT NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -114,6 +124,7 @@ class StoredGame:
     header: GameHeader
     created: float
     result: str | None
+    deleted: float | None = None  # when it was deleted (hidden, restorable until purged)
 
 
 class Store:
@@ -233,7 +244,7 @@ class Store:
 
     def game(self, game_id: int) -> StoredGame:
         rows = self._read(
-            "SELECT id, game, rules, seed, players, options, given, created, result "
+            "SELECT id, game, rules, seed, players, options, given, created, result, deleted "
             "FROM games WHERE id = ?",
             (game_id,),
         )
@@ -248,7 +259,7 @@ class Store:
             options=json.loads(row[5]),
             given=tuple(json.loads(row[6])),
         )
-        return StoredGame(id=row[0], header=header, created=row[7], result=row[8])
+        return StoredGame(id=row[0], header=header, created=row[7], result=row[8], deleted=row[9])
 
     def games(self) -> list[StoredGame]:
         ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id")]
@@ -262,6 +273,51 @@ class Store:
     def set_result(self, game_id: int, result: str) -> None:
         with self._transaction() as db:
             db.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+
+    # ------------------------------------------------------------------ history
+    def event_span(self, game_id: int) -> tuple[int, float | None]:
+        """How many events a game has and when the last one was stored (None: none yet)."""
+        row = self._read("SELECT COUNT(*), MAX(at) FROM events WHERE game_id = ?", (game_id,))[0]
+        return int(row[0]), row[1]
+
+    def summary(self, game_id: int) -> tuple[int, str] | None:
+        """A game's kept summary and the number of events it was made from."""
+        rows = self._read("SELECT events, data FROM summaries WHERE game_id = ?", (game_id,))
+        return None if not rows else (int(rows[0][0]), str(rows[0][1]))
+
+    def set_summaries(self, rows: list[tuple[int, int, str]]) -> None:
+        """Keep game summaries as (game id, events it was made from, JSON), in one go."""
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO summaries (game_id, events, data) VALUES (?, ?, ?)", rows
+            )
+
+    def mark_deleted(self, game_id: int, when: float | None) -> None:
+        """Hide a game from the history (``when``: the time of deletion) or bring it back
+        (None); nothing is removed until :meth:`purge_deleted`."""
+        self.game(game_id)  # a sentence for a game that does not exist
+        with self._transaction() as db:
+            db.execute("UPDATE games SET deleted = ? WHERE id = ?", (when, game_id))
+
+    def purge_deleted(self, before: float) -> list[int]:
+        """Remove for good every game deleted before ``before``, in one transaction (a
+        failure leaves all of them in place); returns their ids. The current game is kept
+        (hidden) until another one starts: the table may still hold it."""
+        with self._transaction() as db:
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE deleted IS NOT NULL AND deleted < ? AND id "
+                    "NOT IN (SELECT CAST(value AS INTEGER) FROM settings "
+                    "WHERE key = 'current_game')",
+                    (before,),
+                ).fetchall()
+            ]
+            for game_id in ids:
+                db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM summaries WHERE game_id = ?", (game_id,))
+                db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            return ids
 
     # ------------------------------------------------------------------ events
     def append(self, game_id: int, event: Event) -> None:

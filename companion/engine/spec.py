@@ -155,6 +155,8 @@ class GameSpec(Generic[G]):
     prompt: Callable[[G, Ctx], str]
     default_rules: str = ""
     text: Callable[[G, Ctx], str] | None = None  # the board as plain text, for the terminal
+    # the odds shown where the decision is made, as terminal lines (``--no-odds`` hides them)
+    odds_text: Callable[[G, Ctx], list[str]] | None = None
     seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
     # candidate moves for the tablet's buttons; the engine filters out illegal ones
     choices: Callable[[G, Ctx], list[dict[str, Any]]] | None = None

@@ -7,7 +7,9 @@ for scripts and tests.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -108,16 +110,24 @@ def board(
 
 def _follow(client: BoardClient) -> None:
     """Redraw on every change until Ctrl-C; in a terminal also each second (the "offline;
-    this state is N s old" ages tick), while a log file gets a board per change only."""
+    this state is N s old" ages tick), while a log file gets a board per change only.
+
+    Ctrl-C only sets a flag that the loop reads between waits: a KeyboardInterrupt raised
+    inside ``Event.wait`` can leave the event's own lock held, and then the network thread
+    that sets it, and ``stop()`` joining that thread, hang for ever.
+    """
     terminal = sys.stdout.isatty()
+    stopping = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
-        while True:
+        while not stopping.is_set():
             click.echo(CLEAR + render(client.board.tables()))
             if client.refused:
                 raise BrokerError(client.refused)
             while not client.board.changed.wait(REDRAW) and not terminal:
-                pass
+                if stopping.is_set():
+                    return
             time.sleep(0.1)  # gather a burst of tables into one redraw
             client.board.changed.clear()
-    except KeyboardInterrupt:
-        return
+    finally:
+        signal.signal(signal.SIGINT, previous)

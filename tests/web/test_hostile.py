@@ -26,6 +26,9 @@ ROUTES = [
     "/api/state", "/api/devices", "/api/vision", "/api/games", "/api/stream",
     "/api/login", "/api/logout", "/api/intent", "/api/move", "/api/game",
     "/api/calibration", "/api/nothing-here", "/%ff%fe", "/api/state/../../etc/passwd",
+    "/history", "/api/history", "/api/history/1/delete", "/api/history/1/undelete",
+    "/api/history/99999999999999999999/delete", "/api/history/plays.csv",
+    "/api/history/bgstats.json", "/api/history/last-players",
 ]  # fmt: skip
 METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "G\x7fT"]
 NASTY_VALUES: list[object] = [
@@ -50,6 +53,7 @@ def bodies(rng: random.Random) -> Iterator[bytes]:
                 {"game": rng.choice(["run-hamster-run", "hamsterdam", "chess", ""]),
                  "players": ["A", "B"], "rules": "v2.1", "seed": 5},
                 {"all": True},
+                {"undo": rng.choice(["", "guessed", "x" * 100])},
             ]
         )  # fmt: skip
         kind = rng.random()
@@ -107,6 +111,7 @@ def test_ten_thousand_malformed_requests_no_5xx_and_no_change_without_the_pin(
                 break
         after = (table.game_id, table.public_state()["seq"])
     assert after == before, "the game changed without the PIN"
+    assert table.store.games()[0].deleted is None, "a game was deleted without the PIN"
     assert statuses[0] < REQUESTS // 100, statuses  # nearly every request got an answer
     assert sum(n for s, n in statuses.items() if 400 <= s < 500) > REQUESTS // 2
     print(dict(sorted(statuses.items())))

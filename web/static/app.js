@@ -455,6 +455,16 @@ function setup() {
       players: split($("ng-players").value), colours: colours.length ? colours : undefined,
       roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() });
   });
+  // "Same players again": the latest game's names and colours, one tap into the form.
+  api("/api/history/last-players").then((last) => {
+    const same = $("ng-same");
+    same.textContent = `Same players again: ${last.players.join(", ")}`;
+    same.hidden = false;
+    same.addEventListener("click", () => {
+      $("ng-players").value = last.players.join(", ");
+      $("ng-colours").value = last.colours.join(", ");
+    });
+  }).catch(() => {});
   api("/api/games").then((data) => {
     const games = data.games;
     const fillRules = () => {

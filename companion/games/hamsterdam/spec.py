@@ -44,7 +44,7 @@ from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
 from companion.games.hamsterdam.scoring import end_if, report_figures, standing
 from companion.games.hamsterdam.text import render
-from companion.games.hamsterdam.view import prompt, view
+from companion.games.hamsterdam.view import odds_lines, prompt, view
 from companion.observations import roll_from_dice
 
 NAME = "hamsterdam"
@@ -236,6 +236,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     view=view,
     prompt=prompt,
     text=render,
+    odds_text=odds_lines,
     seat_name=lambda game, seat: game.players[seat].name,
     choices=choices,
     bot=bot.candidates,

@@ -68,6 +68,21 @@ def flood_odds(game: Hamsterdam, seat: int, ctx: Ctx) -> dict[str, Any] | None:
     }
 
 
+def odds_lines(game: Hamsterdam, ctx: Ctx) -> list[str]:
+    """Before the roll, each dam's chance to be flooded, for the terminal."""
+    lines = []
+    for seat, player in enumerate(game.players):
+        odds = flood_odds(game, seat, ctx)
+        if odds is None:
+            continue
+        cards = ", ".join(
+            f"card {spot.value} {chance}%"
+            for spot, chance in zip(player.dam, odds["cards"], strict=True)
+        )
+        lines.append(f"odds: {player.name} flooded this roll {odds['flooded']}% ({cards})")
+    return lines
+
+
 def _player(game: Hamsterdam, ctx: Ctx, seat: int, viewer: int | None) -> dict[str, Any]:
     player = game.players[seat]
     mine = viewer == seat

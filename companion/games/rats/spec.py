@@ -21,7 +21,7 @@ from companion.games.rats import bot, nest, poker, setup, table, tunnel
 from companion.games.rats.choices import choices
 from companion.games.rats.deck import buy_card, drop
 from companion.games.rats.model import DEFAULT_ROUNDS, PHONE, PHYSICAL, RULE_SETS, Rats
-from companion.games.rats.view import prompt, render, view
+from companion.games.rats.view import odds_lines, prompt, render, view
 
 NAME = "rats"
 
@@ -123,6 +123,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     view=view,
     prompt=prompt,
     text=render,
+    odds_text=odds_lines,
     seat_name=lambda game, seat: game.title(seat),
     choices=choices,
     bot=bot.candidates,

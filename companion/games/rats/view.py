@@ -228,6 +228,23 @@ def _nest_prompt(game: Rats, ctx: Ctx) -> str:
     return f"The nest is settled: press NEXT for round {ctx.round + 1}."
 
 
+def odds_lines(game: Rats, ctx: Ctx) -> list[str]:
+    """Before a challenge's dice lie, each rat's exact chance to pass, for the terminal."""
+    challenge = game.turn.challenge
+    if challenge is None or ctx.phase != "tunnel" or challenge.resolved:
+        return []
+    return [
+        f"odds: {rat.title} passes {challenge.kind} {challenge.difficulty}: "
+        f"{percent(pass_chance(rat.pool, challenge.kind, challenge.difficulty))}%"
+        for seat, rat in enumerate(game.rats)
+        if _not_rolled(challenge.contest.rolls[seat])
+    ]
+
+
+def _not_rolled(roll: Any) -> bool:
+    return roll is None or all(face is None for face in roll.faces)
+
+
 def render(game: Rats, ctx: Ctx) -> str:
     """The rats as plain text for the terminal."""
     lines = []

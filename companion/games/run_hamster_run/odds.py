@@ -259,6 +259,30 @@ def _line(seat: int, hamster: Hamster, chomped: Chance, eaten: Chance) -> dict[s
     }
 
 
+def odds_lines(game: Belt, ctx: Ctx) -> list[str]:
+    """The same odds as the page's, for the terminal."""
+    lines = []
+    if ctx.current is not None:
+        mover = game.hamsters[ctx.current].name
+        for test in mettle_odds(game, ctx):
+            lines.append(
+                f"odds: Mettle test {mover} vs {test['name']}: {test['mine']} vs "
+                f"{test['theirs']} chips, {test['percent']}% for {mover}"
+            )
+    chomp = chomp_odds(game, ctx)
+    if chomp is not None:
+        about = "" if chomp["exact"] else "about "
+        lines.append(
+            f"odds: when NEXT brings the alligators: {about}{chomp['arrives']}% another "
+            f"alligator, {about}{chomp['any_chomp']}% at least one Chomp!"
+        )
+        lines.extend(
+            f"odds: {h['name']}: {about}{h['chomped']}% Chomp!-ed, {h['eaten']}% eaten"
+            for h in chomp["hamsters"]
+        )
+    return lines
+
+
 def chomp_odds(game: Belt, ctx: Ctx) -> dict[str, Any] | None:
     """What the alligator phase may do, while the table is one NEXT away from it."""
     if ctx.phase != "belt" or not game.in_pit():

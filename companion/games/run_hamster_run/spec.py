@@ -9,7 +9,7 @@ from companion.engine.errors import IllegalMoveError
 from companion.engine.rng import Draws
 from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
 from companion.engine.state import Ctx
-from companion.games.run_hamster_run import actions, bot, corrections, rounds, table
+from companion.games.run_hamster_run import actions, bot, corrections, odds, rounds, table
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
@@ -158,6 +158,7 @@ SPEC: GameSpec[Belt] = GameSpec(
     view=view,
     prompt=prompt,
     text=render,
+    odds_text=odds.odds_lines,
     seat_name=lambda game, seat: game.hamsters[seat].name,
     choices=choices,
     table_changes=table_changes,

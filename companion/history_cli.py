@@ -1,0 +1,172 @@
+"""``companion history``: the finished games, per-player stats, exports, delete and undelete.
+
+The same store and the same summaries as the page's History, so the two always agree.
+Deleting asks for the table PIN (as the page does): the history is the whole table's.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import NoReturn, Protocol
+
+import click
+
+from companion import history
+from companion.config import Config
+from companion.errors import CompanionError
+from companion.history_export import bgstats_file, figures_text, to_csv
+from companion.store import Store
+
+
+class Opened(Protocol):
+    """What the command needs of ``companion``'s context (the settings and the store)."""
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def store(self) -> Store: ...
+
+
+def _fail(error: Exception) -> NoReturn:
+    click.secho(f"Error: {error}", fg="red", err=True)
+    sys.exit(2)
+
+
+def _line(play: history.Play) -> str:
+    date = datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
+    winners = ", ".join(play.winner_names) or f"nobody ({play.result})"
+    figures = figures_text(play.figures)
+    line = (
+        f"#{play.id:<4} {date}  {play.title} ({play.rules})  {', '.join(play.players)}  "
+        f"won: {winners}  {history.length_text(play.seconds)}"
+    )
+    return f"{line}\n       {figures}" if figures else line
+
+
+@click.group(invoke_without_command=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
+@click.pass_context
+def history_command(ctx: click.Context, as_json: bool) -> None:
+    """The finished games, newest first (subcommands: list, stats, export, delete,
+    undelete)."""
+    if ctx.invoked_subcommand is None:
+        _list(ctx.obj, as_json)
+
+
+@history_command.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
+@click.pass_obj
+def list_command(obj: Opened, as_json: bool) -> None:
+    """The finished games, newest first (the same as `companion history`)."""
+    _list(obj, as_json)
+
+
+def _list(obj: Opened, as_json: bool) -> None:
+    try:
+        found = history.plays(obj.store)
+    except CompanionError as error:
+        _fail(error)
+    if as_json:
+        click.echo(json.dumps([p.to_json() for p in found], indent=1))
+        return
+    if not found:
+        click.echo("No finished game yet: the history fills as games end.")
+    for play in found:
+        click.echo(_line(play))
+
+
+@history_command.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable stats.")
+@click.pass_obj
+def stats(obj: Opened, as_json: bool) -> None:
+    """Plays and wins per player: in all, by game and by seat."""
+    try:
+        found = history.player_stats(history.plays(obj.store))
+    except CompanionError as error:
+        _fail(error)
+    if as_json:
+        click.echo(json.dumps([s.to_json() for s in found], indent=1))
+        return
+    if not found:
+        click.echo("No finished game yet: the history fills as games end.")
+    for entry in found:
+        total = entry.total
+        click.secho(f"{entry.name}: {total.wins} wins in {total.plays} plays", bold=True)
+        for title, tally in entry.by_game.items():
+            click.echo(f"  {title}: {tally.wins} of {tally.plays}")
+        seats = ", ".join(f"seat {s}: {t.wins} of {t.plays}" for s, t in entry.by_seat.items())
+        click.echo(f"  {seats}")
+
+
+@history_command.command()
+@click.option("--csv", "csv_file", type=click.Path(dir_okay=False), help="CSV file to write.")
+@click.option(
+    "--bgstats", "bgstats", type=click.Path(dir_okay=False), help="BG Stats JSON to write."
+)
+@click.pass_obj
+def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
+    """Write the finished games to a CSV file and/or a BG Stats file."""
+    if not csv_file and not bgstats:
+        _fail(ValueError("Say where to write: --csv FILE, --bgstats FILE, or both."))
+    try:
+        found = history.plays(obj.store)
+        if csv_file:
+            Path(csv_file).write_text(to_csv(found), encoding="utf-8")
+            click.echo(f"{len(found)} games written to {csv_file}.")
+        if bgstats:
+            text = json.dumps(bgstats_file(found), indent=1, ensure_ascii=False)
+            Path(bgstats).write_text(text, encoding="utf-8")
+            click.echo(f"{len(found)} games written to {bgstats} (BG Stats plays and links).")
+    except OSError as error:
+        _fail(OSError(f"Cannot write the export ({error.strerror}); choose another file."))
+    except CompanionError as error:
+        _fail(error)
+
+
+def known_pin(obj: Opened) -> str | None:
+    """The table PIN: the configured one, else the one the companion generated."""
+    return obj.config.web.pin or obj.store.setting("table_pin")
+
+
+@history_command.command()
+@click.argument("game_id", type=int)
+@click.option("--pin", default=None, help="The table PIN (asked for when left out).")
+@click.pass_obj
+def delete(obj: Opened, game_id: int, pin: str | None) -> None:
+    """Delete a game from the history (needs the table PIN; `undelete` brings it back)."""
+    try:
+        expected = known_pin(obj)
+        if expected is None:
+            raise history.HistoryError(
+                "There is no table PIN yet: `companion pin` makes one; then delete with it."
+            )
+        given = pin if pin is not None else click.prompt("Table PIN", hide_input=True)
+        if not hmac.compare_digest(str(given).strip().encode(), expected.encode()):
+            raise history.HistoryError(
+                "That PIN is not right; `companion pin` shows it. Nothing was deleted."
+            )
+        history.delete(obj.store, game_id)
+    except CompanionError as error:
+        _fail(error)
+    minutes = round(history.UNDO_SECONDS / 60)
+    click.echo(
+        f"Game {game_id} deleted; `companion history undelete {game_id}` brings it back "
+        f"(kept for {minutes} minutes at least)."
+    )
+
+
+@history_command.command()
+@click.argument("game_id", type=int)
+@click.pass_obj
+def undelete(obj: Opened, game_id: int) -> None:
+    """Bring a deleted game back into the history."""
+    try:
+        history.undelete(obj.store, game_id)
+    except CompanionError as error:
+        _fail(error)
+    click.echo(f"Game {game_id} is back in the history.")

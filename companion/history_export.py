@@ -1,0 +1,142 @@
+"""The play history as files other tools read: CSV for a spreadsheet, and BG Stats plays.
+
+BG Stats documents one way in for plays made elsewhere: a link
+``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` that opens the
+app's import dialog for one play (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-
+from-other-apps-or-websites/). It documents no file of many plays, so the BG Stats export
+is a JSON file holding, for each game, that documented JSON and its ready-made link: open
+the links on the phone with BG Stats, or hand the JSON to any tool that speaks it. Only
+the fields that page documents are written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from companion.history import Play
+
+BGSTATS_DOC = (
+    "https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/"
+)
+BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+CSV_COLUMNS = (
+    "id",
+    "date",
+    "game",
+    "rules",
+    "players",
+    "colours",
+    "winners",
+    "result",
+    "minutes",
+    "rounds",
+    "figures",
+)
+
+
+def local_time(seconds: float) -> str:
+    """The format BG Stats documents for ``playDate``, in the table's own time zone."""
+    return datetime.fromtimestamp(seconds).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def minutes(play: Play) -> int | None:
+    return None if play.seconds is None else round(play.seconds / 60)
+
+
+def figure_name(key: str) -> str:
+    """``speed_at_end`` -> ``speed at end``: the games' own names, readable."""
+    return key.replace("_", " ")
+
+
+def figure_value(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.2f}"
+
+
+def figures_text(figures: Mapping[str, float]) -> str:
+    return "; ".join(f"{figure_name(k)} {figure_value(v)}" for k, v in figures.items())
+
+
+def to_csv(plays: Iterable[Play]) -> str:
+    """One row per game, with a header; names and figures joined by "; "."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays:
+        time_taken = minutes(play)
+        writer.writerow(
+            [
+                play.id,
+                local_time(play.started),
+                play.title,
+                play.rules,
+                "; ".join(play.players),
+                "; ".join(play.colours),
+                "; ".join(play.winner_names),
+                play.result,
+                "" if time_taken is None else time_taken,
+                play.rounds,
+                figures_text(play.figures),
+            ]
+        )
+    return out.getvalue()
+
+
+def bgstats_play(play: Play) -> dict[str, Any]:
+    """One play in the JSON BG Stats documents for its import link.
+
+    These games keep no points, so ``noPoints`` is set and no score is sent; the rule set
+    goes in ``board`` (the board or variant used), a seat's colour in ``role``, the game's
+    own result sentence and figures in ``comments``. Seat 1 is the start player.
+    """
+    players = []
+    for seat, name in enumerate(play.players):
+        won = seat in play.winners
+        player: dict[str, Any] = {
+            "name": name,
+            "sourcePlayerId": name.strip().casefold(),
+            "startPlayer": seat == 0,
+            "winner": won,
+            "role": play.colours[seat] if seat < len(play.colours) else "",
+        }
+        if play.winners:
+            player["rank"] = 1 if won else 2
+        players.append(player)
+    comments = play.result
+    if play.figures:
+        comments = f"{comments} ({figures_text(play.figures)})"
+    data: dict[str, Any] = {
+        "playDate": local_time(play.started),
+        "board": play.rules,
+        "comments": comments,
+        "game": {
+            "name": play.title,
+            "sourceGameId": play.game,
+            "highestWins": True,
+            "noPoints": True,
+        },
+        "players": players,
+    }
+    time_taken = minutes(play)
+    if time_taken is not None:
+        data["durationMin"] = time_taken
+    return data
+
+
+def bgstats_link(play: Play) -> str:
+    """The documented link that opens BG Stats' import dialog with this play."""
+    return BGSTATS_LINK + quote(json.dumps(bgstats_play(play), separators=(",", ":")), safe="")
+
+
+def bgstats_file(plays: Iterable[Play]) -> dict[str, Any]:
+    """Every play in BG Stats' documented JSON, each with its import link."""
+    return {
+        "format": "BG Stats createPlay data, one entry per game",
+        "documentation": BGSTATS_DOC,
+        "plays": [{"data": bgstats_play(p), "link": bgstats_link(p)} for p in plays],
+    }
