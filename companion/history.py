@@ -50,7 +50,7 @@ class Play:
     winners: tuple[int, ...]  # seats
     result: str  # the game's own sentence: who won and why
     rounds: int
-    figures: Mapping[str, float] = field(default_factory=dict)
+    figures: Mapping[str, float | str] = field(default_factory=dict)
 
     @property
     def winner_names(self) -> tuple[str, ...]:
@@ -77,8 +77,13 @@ class Play:
             winners=tuple(int(s) for s in data["winners"]),
             result=str(data["result"]),
             rounds=int(data["rounds"]),
-            figures={str(k): float(v) for k, v in data["figures"].items()},
+            figures={str(k): _figure(v) for k, v in data["figures"].items()},
         )
+
+
+def _figure(value: object) -> float | str:
+    """A key figure as kept: a number, or a game's own short text (a Rat's hand)."""
+    return value if isinstance(value, str) else float(value)  # type: ignore[arg-type]
 
 
 def length_text(seconds: float | None) -> str:
@@ -115,7 +120,7 @@ def _summary(store: Store, stored: StoredGame) -> tuple[Play, int | None]:
     spec = find_game(header.game)
     state = Session.replay(spec, header, store.events(stored.id)).state
     over = state.ctx.over
-    figures = spec.report.figures
+    figures = spec.key_figures or spec.report.figures
     play = Play(
         id=stored.id,
         game=spec.name,
@@ -129,7 +134,7 @@ def _summary(store: Store, stored: StoredGame) -> tuple[Play, int | None]:
         winners=tuple(state.ctx.winners),
         result=state.ctx.result,
         rounds=state.ctx.round,
-        figures={k: float(v) for k, v in figures(state.G).items()} if over and figures else {},
+        figures={k: _figure(v) for k, v in figures(state.G).items()} if over and figures else {},
     )
     return play, count
 

@@ -54,11 +54,13 @@ def figure_name(key: str) -> str:
     return key.replace("_", " ")
 
 
-def figure_value(value: float) -> str:
+def figure_value(value: float | str) -> str:
+    if isinstance(value, str):
+        return value
     return f"{value:g}" if value == int(value) else f"{value:.2f}"
 
 
-def figures_text(figures: Mapping[str, float]) -> str:
+def figures_text(figures: Mapping[str, float | str]) -> str:
     return "; ".join(f"{figure_name(k)} {figure_value(v)}" for k, v in figures.items())
 
 

@@ -92,8 +92,9 @@ def test_every_finished_game_is_listed_newest_first_with_its_own_figures(table: 
     for play in found:
         spec = GAMES[play.game]
         state = Session.replay(spec, store.game(play.id).header, store.events(play.id)).state
-        assert spec.report.figures is not None
-        assert play.figures == spec.report.figures(state.G)  # through the seam, per game
+        figures = spec.key_figures or spec.report.figures
+        assert figures is not None
+        assert play.figures == figures(state.G)  # through the seam, per game
         assert play.result == state.ctx.result and play.players == NAMES
     first = found[-1]
     assert first.seconds == pytest.approx(42 * 60)
@@ -343,3 +344,13 @@ def test_same_players_again_from_the_command_line(tmp_path: Path) -> None:
     assert code == 0 and "for Ann, Bob, Cy" in out
     status = json.loads(run(tmp_path, "status", "--json")[1])
     assert [h["colour"] for h in status["view"]["hamsters"]] == ["green", "red", "blue"]
+
+
+def test_a_game_of_rats_is_remembered_by_every_rats_dominance_hand(table: Path) -> None:
+    store = Store(database(table))
+    rats = next(p for p in history.plays(store) if p.game == "rats")
+    hands = str(rats.figures["Dominance hands"])
+    assert all(name in hands for name in NAMES)  # every player's rat, by name
+    assert any(word in hands for word in ("high card", "pair", "no cards", "straight", "flush"))
+    code, shown = run(table, "history")
+    assert code == 0 and "Dominance hands" in shown

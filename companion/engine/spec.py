@@ -167,6 +167,9 @@ class GameSpec(Generic[G]):
     # random but plausible player for ``companion simulate`` and the property tests
     bot: Bot | None = None
     report: BalanceReport[G] = field(default_factory=BalanceReport)
+    # a finished game's figures as its history shows them, in players' words (numbers or
+    # short texts such as each Rat's Dominance hand); None: the report's figures
+    key_figures: Callable[[G], Mapping[str, float | str]] | None = None
     # the page's board module: web/static/games/<board>.js (default: the game's name)
     board: str = ""
     # camera readings the game consumes, by reading kind (see companion.engine.readings)

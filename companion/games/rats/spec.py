@@ -128,6 +128,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
+    key_figures=table.key_figures,
     standing=table.standing,
     board=NAME,
     readings={DICE: table.read_dice},

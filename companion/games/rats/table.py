@@ -44,6 +44,22 @@ def report_figures(game: Rats) -> Mapping[str, float]:
     }
 
 
+def key_figures(game: Rats) -> Mapping[str, float | str]:
+    """What a finished game of Rats is remembered by: every rat's Dominance hand (best
+    first), and the dice, wounds and Hate of the evening."""
+    strengths = [poker.best(rat.dominance)[0] for rat in game.rats]
+    order = sorted(range(len(game.rats)), key=lambda seat: strengths[seat], reverse=True)
+    hands = ", ".join(
+        f"{game.rats[seat].player} {poker.hand_name(game.rats[seat].dominance)}" for seat in order
+    )
+    return {
+        "Dominance hands": hands,
+        "dice in the largest pool": max(len(rat.pool) for rat in game.rats),
+        "wounds": sum(len(rat.wounds) for rat in game.rats),
+        "Hate spent": game.hate_spent,
+    }
+
+
 def cues(before: Rats, after: Rats, ctx: Ctx, event: Event) -> tuple[str, ...]:
     if before.nest is None and after.nest is not None:
         return ("dominant",)
