@@ -117,6 +117,8 @@ let lastHappened = null;
 
 function showHappened(view) {
   const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
+  // The end of the game is the outcome of the last action: its result shows there too.
+  if (state.over && state.result && !lines.includes(state.result)) lines.push(state.result);
   const text = lines.join(" ");
   if (lastHappened === null) { lastHappened = text; return; }  // the page just opened
   if (!text || text === lastHappened) return;
