@@ -198,3 +198,24 @@ def test_the_allocation_form_says_how_many_chips_to_split(
     expect(page.locator("#toast")).to_be_visible()
     expect(form.locator('input[name="scamper"]')).to_have_value("0")  # the refused split is gone
     page.close()
+
+
+def test_the_buttons_a_tap_leaves_stay_put_when_the_live_stream_repeats_it(
+    browser: Browser, server: str
+) -> None:
+    """The tablet's own tap comes back twice (its reply, then the live stream): the buttons
+    drawn from the reply must not be replaced by the repeat, or a quick next tap is lost."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    unlock(page)
+    # Mark, on the page, the last change the live stream brought (the page's own stream).
+    page.evaluate(
+        "source.addEventListener('change', (m) => {"
+        " document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); })"
+    )
+    page.locator("#choices .choice-group button").first.click()  # Alice places her hamster
+    expect(page.locator("body")).to_have_attribute("data-seq", "1")
+    button = page.locator("#choices .choice-group button").first.element_handle()
+    expect(page.locator("body")).to_have_attribute("data-streamed", "1")
+    assert button.evaluate("(node) => node.isConnected")  # the same button, still there
+    page.close()

@@ -47,9 +47,17 @@ function token_(hamster, current) {
     title: hamster.name }, hamster.name.slice(0, 2));
 }
 
+// The tablet's own tap is answered twice, by the reply and then by the live stream, with the
+// same event and state: the second is not drawn again, so a quick next tap never lands on a button that
+// is being replaced (the tap was lost).
+let drawnJson = "";
+
 function applyState(next, event) {
   const fullLog = Array.isArray(next.log);
   const gameChanged = state && next.game_id !== state.game_id;
+  const json = fullLog ? "" : `${event ? event.seq : ""}#${JSON.stringify(next)}`;
+  if (json && json === drawnJson && !gameChanged) return;
+  drawnJson = json;
   state = Object.assign({}, state || {}, next);
   if (fullLog) log = next.log.slice();
   else if (gameChanged) { refresh(); return; }
