@@ -55,7 +55,7 @@ let drawnJson = "";
 function applyState(next, event) {
   const fullLog = Array.isArray(next.log);
   const gameChanged = state && next.game_id !== state.game_id;
-  const json = fullLog ? "" : `${event ? event.seq : ""}#${JSON.stringify(next)}`;
+  const json = fullLog ? "" : `${event ? event.seq : ""}#${canonical(next)}`;
   if (json && json === drawnJson && !gameChanged) return;
   drawnJson = json;
   state = Object.assign({}, state || {}, next);
