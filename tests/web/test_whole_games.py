@@ -1,0 +1,434 @@
+"""A whole game of every served game, played to its end on the page in Chromium, as a table
+plays it: each action is a tap on the page's own controls (the game's bot only decides which
+one), every die is one the test rolled and set in the page's dice picker, never one the
+companion made up. After every action the outcome it produced is on screen (inside the
+viewport, not merely somewhere in the page), and at the end the result is.
+
+The games are the shortest the rules allow: two players (Rats: four, one round), seeds with
+short games, a real (non-demo) game started through the API as the page starts one.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+
+from companion.config import GameDefaults
+from companion.engine.errors import IllegalMoveError
+from companion.engine.events import MOVE, NEXT, Event
+from companion.engine.flow import step
+from companion.engine.session import GameHeader
+from companion.engine.spec import GameSpec
+from companion.games import find_game
+from companion.simulate import bot_of, bot_turn
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN, unlock
+from tests.web.serving import serving
+from web import create_app
+
+pytestmark = pytest.mark.browser
+
+TABLET: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+MAX_ACTIONS = 600  # far more than any of these games takes; a stuck game fails loudly
+
+
+@dataclass(frozen=True)
+class Case:
+    game: str
+    rules: str
+    players: tuple[str, ...]
+    seed: int
+    hand_dice: bool  # the players roll dice in this game (all but v2.1 and the Wheel)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}-{self.rules}"
+
+
+CASES = [
+    Case("run-hamster-run", "classic", ("Ann", "Bo"), 32, True),
+    Case("run-hamster-run", "v2.1", ("Ann", "Bo"), 19, False),
+    Case("hamster-wheel", "standard", ("Ann", "Bo"), 15, False),
+    Case("hamsterdam", "full", ("Ann", "Bo"), 13, True),
+    Case("hamsterdam", "classic", ("Ann", "Bo"), 25, True),
+    Case("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 17, True, {"rounds": 1}),
+]
+
+
+class Player:
+    """Plays one game on one page: finds the control for a move and taps it."""
+
+    def __init__(self, page: Page, table: Table, spec: GameSpec[Any], viewport: ViewportSize):
+        self.page = page
+        self.table = table
+        self.spec = spec
+        self.viewport = viewport
+        self.entered: list[int] = []  # every die the test rolled and set on the page
+        self.actions = 0
+        self.outcomes = 0  # actions whose outcome line was checked in view
+        self.fallbacks = 0  # actions the bot wanted that the page had no control for
+
+    # -------------------------------------------------------------- what the page holds
+    def page_state(self) -> dict[str, Any]:
+        return dict(self.page.evaluate("state"))
+
+    def seq(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.seq || '0'"))
+
+    def in_view(self, locator: Locator) -> None:
+        box = locator.bounding_box()
+        assert box is not None, "not drawn"
+        width, height = self.viewport["width"], self.viewport["height"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, self.viewport)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, self.viewport)
+
+    # -------------------------------------------------------------- one action
+    def act(self, tap: Any, dice: list[int]) -> None:
+        """Do one action (``tap`` clicks the page), then check what the page shows."""
+        before_seq = self.seq()
+        before_text = self.page.evaluate("lastHappened")
+        tap()
+        try:
+            expect(self.page.locator("body")).not_to_have_attribute("data-seq", str(before_seq))
+        except AssertionError:
+            toast = self.page.locator("#toast")
+            said = toast.text_content() if toast.is_visible() else "nothing"
+            raise AssertionError(f"the tap changed nothing; the page said: {said}") from None
+        self.entered.extend(dice)
+        self.actions += 1
+        text = self.page.evaluate("lastHappened")
+        if text and text != before_text:  # the action had an outcome: it is in view
+            banner = self.page.locator("#happened")
+            expect(banner).to_be_visible()
+            expect(banner).to_have_text(text)
+            self.in_view(banner)
+            self.outcomes += 1
+
+    def click_choice(self, index: int, dice: tuple[int, ...] = ()) -> None:
+        """Tap the index-th button the page drew for ``state.legal`` (with its dice set)."""
+        legal = self.page_state()["legal"]
+        order: list[str] = []
+        for choice in legal:  # the page groups the buttons by move name, in order
+            if choice["name"] not in order:
+                order.append(choice["name"])
+        ranked = sorted(range(len(legal)), key=lambda i: order.index(legal[i]["name"]))
+        control = self.page.locator("#choices .choice-group > *").nth(ranked.index(index))
+        label = legal[index]["label"]
+        expect(control).to_contain_text(label)  # the button the page drew for that move
+        if not dice:
+            self.act(control.click, [])
+            return
+
+        def roll_and_send() -> None:
+            pickers = control.locator("select")
+            for k, face in enumerate(dice):
+                pickers.nth(k).select_option(str(face))
+            control.locator("button").click()
+
+        self.act(roll_and_send, list(dice))
+
+    def next(self, dice: tuple[int, ...]) -> None:
+        pickers = self.page.locator("#next-dice select")
+
+        def roll_and_next() -> None:
+            for k, face in enumerate(dice):
+                pickers.nth(k).select_option(str(face))
+            self.page.click("#btn-next")
+
+        self.act(roll_and_next, list(dice))
+
+    def allows(self, event: Event) -> bool:
+        state = self.table.snapshot.state
+        assert state is not None
+        return _legal(self.spec, state, event)
+
+    # -------------------------------------------------------------- the bot's event
+    def perform(self, event: Event, rng: random.Random) -> bool:
+        """Tap the page's control for ``event`` if the page has one; False if not."""
+        state = self.page_state()
+        if event.kind == NEXT:
+            due = state.get("next_dice") or []
+            if due:
+                dice = tuple(event.given[: len(due)]) or tuple(rng.randint(1, 6) for _ in due)
+                if not self.allows(Event(NEXT, given=dice)):
+                    return False
+                self.next(dice)
+                return True
+            if event.given:  # a roll the page takes as a move with dice (Hamsterdam)
+                for index, choice in enumerate(state["legal"]):
+                    if choice.get("dice") == len(event.given):
+                        self.click_choice(index, tuple(event.given))
+                        return True
+                return False
+            if not self.allows(Event(NEXT)):
+                return False
+            self.next(())
+            return True
+        for index, choice in enumerate(state["legal"]):
+            if (
+                choice["name"] == event.name
+                and choice["seat"] == event.seat
+                and choice["args"] == json.loads(json.dumps(dict(event.args)))
+            ):
+                self.click_choice(index, tuple(event.given)[: int(choice.get("dice", 0))])
+                return True
+        return GAME_CONTROLS.get(self.spec.name, _no_control)(self, event, state)
+
+
+def _no_control(player: Player, event: Event, state: dict[str, Any]) -> bool:
+    return False
+
+
+# ---------------------------------------------------------------- each game's own forms
+def _rhr_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
+    if event.name != "allocate":
+        return False
+    name = state["players"][event.seat]
+    form = player.page.locator("#allocate form.alloc").filter(
+        has=player.page.locator("b", has_text=name)
+    )
+    args = event.args
+
+    def allocate() -> None:
+        for trait in ("scamper", "mettle", "friskiness"):
+            form.locator(f"input[name={trait}]").fill(str(args[trait]))
+        if "against_alligators" in args:
+            form.locator("select[name=against]").select_option(args["against_alligators"])
+        form.locator("button[type=submit]").click()
+
+    player.act(allocate, [])
+    return True
+
+
+def _wheel_counts(form: Locator, fell: list[str]) -> None:
+    for colour in set(fell):
+        form.locator(f"input[name={colour}]").fill(str(fell.count(colour)))
+
+
+def _wheel_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
+    page, args = player.page, event.args
+    if event.name == "fail":
+        form = page.locator("#hw-failed")
+
+        def fail() -> None:
+            for box in form.locator("input[type=number]").all():
+                box.fill("0")
+            _wheel_counts(form, list(args["fell"]))
+            form.locator("input[name=stayed]").set_checked(bool(args["stayed"]))
+            form.locator("button[type=submit]").click()
+
+        player.act(fail, [])
+        return True
+    if event.name == "turn_wheel":
+        by_hand = page.locator("#allocate details.hw-by-hand")
+
+        def turn() -> None:
+            if by_hand.get_attribute("open") is None:
+                by_hand.locator("summary").click()
+            by_hand.locator("input[name=lowest]").fill(str(args["lowest"]))
+            by_hand.locator("button", has_text="Set").first.click()
+
+        player.act(turn, [])
+        return True
+    return False
+
+
+def _rat_box(player: Player, state: dict[str, Any], seat: int) -> Locator:
+    name = state["view"]["rats"][seat]["name"]
+    return player.page.locator("#allocate details.rat-seat").filter(
+        has=player.page.locator("summary", has_text=name)
+    )
+
+
+SUITS = {"c": "♣", "s": "♠", "d": "♦", "h": "♥"}
+
+
+def _rats_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
+    assert event.seat is not None
+    box = _rat_box(player, state, event.seat)
+    args = event.args
+    if event.name == "create":
+        form = box.locator("form.rat-form")
+
+        def create() -> None:
+            for k, size in enumerate(args["bonus"]):
+                form.locator(f"select[aria-label='bonus die {k + 1}']").select_option(str(size))
+            form.locator("button[type=submit]").click()
+
+        player.act(create, [])
+        return True
+    if event.name == "play":
+        rank, suit = args["card"][:-1], args["card"][-1]
+
+        def play() -> None:
+            box.locator(".rat-picker button", has_text=SUITS[suit]).first.click()
+            box.locator(".rat-picker button", has_text=f"{rank}{SUITS[suit]}").first.click()
+
+        player.act(play, [])
+        return True
+    if event.name == "roll":
+        face = int(event.given[0])
+        row = box.locator(".rat-entry").first
+        player.act(lambda: row.locator("button.face", has_text=str(face)).first.click(), [face])
+        return True
+    if event.name == "challenge":
+        target = state["view"]["rats"][args["target"]]["name"]
+        buttons = box.locator(".rat-picker button", has_text=target)
+        player.act(lambda: buttons.first.click(), [])
+        return True
+    return False
+
+
+GAME_CONTROLS = {
+    "run-hamster-run": _rhr_controls,
+    "hamster-wheel": _wheel_controls,
+    "rats": _rats_controls,
+}
+
+
+def _legal(spec: GameSpec[Any], state: Any, event: Event) -> bool:
+    try:
+        step(spec, state, event, record=False)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def play_to_the_end(player: Player, seed: int) -> None:
+    """The bot picks; the page is tapped. A move the page has no control for is passed
+    over for the bot's next candidate, then for a button the page offers."""
+    spec, rng = player.spec, random.Random(seed)
+    bot = bot_of(spec)
+    while not player.table.public_state(with_log=False)["over"]:
+        assert player.actions < MAX_ACTIONS, player.table.public_state(with_log=False)["prompt"]
+        state = player.table.snapshot.state
+        assert state is not None
+        done = False
+        for event in bot(state, rng):
+            if event.kind == MOVE and not _legal(spec, state, event):
+                continue
+            if player.perform(event, rng):
+                done = True
+                break
+        if not done:  # nothing the bot wanted is on the page: one of the page's buttons
+            player.fallbacks += 1
+            legal = player.page_state()["legal"]
+            assert legal, f"no control for any move: {player.table.public_state()['prompt']}"
+            index = rng.randrange(len(legal))
+            dice = tuple(rng.randint(1, 6) for _ in range(int(legal[index].get("dice", 0))))
+            player.click_choice(index, dice)
+
+
+# The dice the rules give the companion to roll, not the players: classic Run, Hamster, Run!'s
+# alligators (docs/rules/run-hamster-run.md), logged with their values like any draw.
+COMPANION_DICE = {
+    "does another alligator arrive?",
+    "does this alligator Chomp!?",
+    "the alligator's Mettle (d6 + 3)",
+    "Pluck lost to the Chomp!",
+}
+
+
+def stored_dice(path: Path) -> list[int]:
+    """Every die the players rolled, as the store holds it (the SQLite file itself).
+
+    Each event's player dice must be exactly the faces given to it: a die with no given face
+    behind it is one the companion made up.
+    """
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT seq, given, outcome FROM events ORDER BY game_id, seq").fetchall()
+    entered: list[int] = []
+    for seq, given_json, outcome_json in rows:
+        given = json.loads(given_json)
+        dice = [
+            o["value"]
+            for o in json.loads(outcome_json)
+            if o.get("kind") == "die" and o.get("why") not in COMPANION_DICE
+        ]
+        assert dice == given, f"event {seq}: dice {dice} but the players rolled {given}"
+        entered.extend(given)
+    return entered
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Table, int, Path]]:
+    path = tmp_path / "companion.sqlite3"
+    store = Store(path)
+    table = Table(store, GameDefaults(players=("Ann", "Bo")))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        yield table, port, path
+    store.close()
+
+
+def start(page: Page, case: Case) -> None:
+    """Start a real game (no demo, no "roll for us") as the page's New game form does."""
+    body = {
+        "game": case.game,
+        "rules": case.rules,
+        "players": list(case.players),
+        "options": case.options,
+        "seed": case.seed,
+    }
+    page.evaluate("(body) => api('/api/game', body).then((data) => applyState(data.state))", body)
+
+
+@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_whole_game_on_the_page(
+    browser: Browser, served: tuple[Table, int, Path], case: Case, viewport: ViewportSize
+) -> None:
+    table, port, path = served
+    page = browser.new_page(viewport=viewport)
+    page.goto(f"http://127.0.0.1:{port}")
+    unlock(page)
+    start(page, case)
+    expect(page.locator("#game-title")).to_contain_text(case.rules)
+    player = Player(page, table, find_game(case.game), viewport)
+    play_to_the_end(player, case.seed)
+    assert player.outcomes > 0
+    assert bool(player.entered) == case.hand_dice  # the players' own dice went in by hand
+    assert stored_dice(path) == player.entered  # every die stored is one the test set
+    result = table.public_state(with_log=False)["result"]
+    assert result
+    expect(page.locator("#prompt")).to_contain_text(result)
+    expect(page.locator("#happened")).to_contain_text(result)  # where the last tap left it
+    player.in_view(page.locator("#happened"))
+    page.close()
+
+
+def test_a_suit_tapped_in_the_rats_card_picker_survives_a_redraw(
+    browser: Browser, served: tuple[Table, int, Path]
+) -> None:
+    """A card from the table's own deck takes two taps, suit then rank; a redraw in between
+    (the live stream, a tablet waking up) used to put the picker back to the suits."""
+    table, port, _ = served
+    rats = ("Ann", "Bo", "Cy", "Di")
+    table.new_game(GameHeader("rats", "standard", rats, 17, {"rounds": 1}))
+    spec, rng = find_game("rats"), random.Random(17)
+    while table.public_state(with_log=False)["phase"] != "tunnel":  # the rats are made
+        state = table.snapshot.state
+        assert state is not None
+        bot_turn(bot_of(spec), state, rng, lambda e: table.submit(e).result(timeout=10))
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"http://127.0.0.1:{port}")
+    unlock(page)
+    picker = page.locator("#allocate .rat-picker").first
+    picker.locator("button", has_text="♣").click()
+    expect(picker.locator("button", has_text="10♣")).to_be_visible()
+    seq = page.locator("body").get_attribute("data-seq")
+    page.evaluate("refresh()")  # what a tablet does when it wakes
+    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    picker.locator("button", has_text="10♣").click()
+    expect(page.locator(".rat-challenge .card.big")).to_have_text("10♣")
+    page.close()
