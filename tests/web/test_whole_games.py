@@ -67,10 +67,19 @@ CASES = [
 
 
 class Player:
-    """Plays one game on one page: finds the control for a move and taps it."""
+    """Plays one game on the tablet page, and on each player's phone when it has them: finds
+    the control for a move and taps it."""
 
-    def __init__(self, page: Page, table: Table, spec: GameSpec[Any], viewport: ViewportSize):
+    def __init__(
+        self,
+        page: Page,
+        table: Table,
+        spec: GameSpec[Any],
+        viewport: ViewportSize,
+        phones: list[Page] | None = None,
+    ):
         self.page = page
+        self.phones = phones or []
         self.table = table
         self.spec = spec
         self.viewport = viewport
@@ -78,42 +87,58 @@ class Player:
         self.actions = 0
         self.outcomes = 0  # actions whose outcome line was checked in view
         self.fallbacks = 0  # actions the bot wanted that the page had no control for
+        self.on_phones = 0  # actions tapped on a player's phone
 
     # -------------------------------------------------------------- what the page holds
-    def page_state(self) -> dict[str, Any]:
-        return dict(self.page.evaluate("state"))
+    def page_for(self, seat: int | None) -> Page:
+        """The page a seat acts on: its own phone, or the shared tablet."""
+        return self.phones[seat] if self.phones and seat is not None else self.page
 
-    def seq(self) -> int:
-        return int(self.page.evaluate("document.body.dataset.seq || '0'"))
+    def page_state(self, page: Page | None = None) -> dict[str, Any]:
+        return dict((page or self.page).evaluate("state"))
 
-    def in_view(self, locator: Locator) -> None:
+    def in_view(self, locator: Locator, page: Page | None = None) -> None:
         box = locator.bounding_box()
         assert box is not None, "not drawn"
-        width, height = self.viewport["width"], self.viewport["height"]
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, self.viewport)
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, self.viewport)
+        size = (page or self.page).viewport_size
+        assert size is not None
+        width, height = size["width"], size["height"]
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (box, size)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (box, size)
 
     # -------------------------------------------------------------- one action
-    def act(self, tap: Any, dice: list[int]) -> None:
-        """Do one action (``tap`` clicks the page), then check what the page shows."""
-        before_seq = self.seq()
-        before_text = self.page.evaluate("lastHappened")
+    def act(self, tap: Any, dice: list[int], page: Page | None = None) -> None:
+        """Do one action (``tap`` taps ``page``), then check what that page shows."""
+        page = page or self.page
+        # the outcome line the page last showed (a phone shows the game's notes)
+        shown = "lastHappened" if page is self.page else "lastNotes"
+        before_seq = page.locator("body").get_attribute("data-seq") or "0"
+        before_text = page.evaluate(shown)
         tap()
         try:
-            expect(self.page.locator("body")).not_to_have_attribute("data-seq", str(before_seq))
+            expect(page.locator("body")).not_to_have_attribute("data-seq", before_seq)
         except AssertionError:
-            toast = self.page.locator("#toast")
+            toast = page.locator("#toast")
             said = toast.text_content() if toast.is_visible() else "nothing"
             raise AssertionError(f"the tap changed nothing; the page said: {said}") from None
         self.entered.extend(dice)
         self.actions += 1
-        text = self.page.evaluate("lastHappened")
+        self.on_phones += page is not self.page
+        text = page.evaluate(shown)
         if text and text != before_text:  # the action had an outcome: it is in view
-            banner = self.page.locator("#happened")
+            banner = page.locator("#happened")
             expect(banner).to_be_visible()
             expect(banner).to_have_text(text)
-            self.in_view(banner)
+            self.in_view(banner, page)
             self.outcomes += 1
+
+    def click_phone_choice(self, page: Page, seat: int, index: int) -> None:
+        """Tap, on a seat's phone, the button it drew for its ``index``-th legal move."""
+        legal = self.page_state(page)["legal"]
+        mine = [i for i, choice in enumerate(legal) if choice["seat"] == seat]
+        control = page.locator("#mine .choice-group button").nth(mine.index(index))
+        expect(control).to_have_text(legal[index]["label"])
+        self.act(control.click, [], page)
 
     def click_choice(self, index: int, dice: tuple[int, ...] = ()) -> None:
         """Tap the index-th button the page drew for ``state.legal`` (with its dice set)."""
@@ -175,29 +200,35 @@ class Player:
                 return False
             self.next(())
             return True
+        page = self.page_for(event.seat)
+        if page is not self.page:
+            state = self.page_state(page)
         for index, choice in enumerate(state["legal"]):
             if (
                 choice["name"] == event.name
                 and choice["seat"] == event.seat
                 and choice["args"] == json.loads(json.dumps(dict(event.args)))
             ):
-                self.click_choice(index, tuple(event.given)[: int(choice.get("dice", 0))])
+                if page is not self.page:
+                    assert event.seat is not None
+                    self.click_phone_choice(page, event.seat, index)
+                else:
+                    self.click_choice(index, tuple(event.given)[: int(choice.get("dice", 0))])
                 return True
-        return GAME_CONTROLS.get(self.spec.name, _no_control)(self, event, state)
+        return GAME_CONTROLS.get(self.spec.name, _no_control)(self, event, state, page)
 
 
-def _no_control(player: Player, event: Event, state: dict[str, Any]) -> bool:
+def _no_control(player: Player, event: Event, state: dict[str, Any], page: Page) -> bool:
     return False
 
 
 # ---------------------------------------------------------------- each game's own forms
-def _rhr_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
+def _rhr_controls(player: Player, event: Event, state: dict[str, Any], page: Page) -> bool:
     if event.name != "allocate":
         return False
     name = state["players"][event.seat]
-    form = player.page.locator("#allocate form.alloc").filter(
-        has=player.page.locator("b", has_text=name)
-    )
+    panel = "#allocate" if page is player.page else "#mine"  # the tablet, or the seat's phone
+    form = page.locator(f"{panel} form.alloc").filter(has=page.locator("b", has_text=name))
     args = event.args
 
     def allocate() -> None:
@@ -207,7 +238,7 @@ def _rhr_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
             form.locator("select[name=against]").select_option(args["against_alligators"])
         form.locator("button[type=submit]").click()
 
-    player.act(allocate, [])
+    player.act(allocate, [], page)
     return True
 
 
@@ -216,8 +247,8 @@ def _wheel_counts(form: Locator, fell: list[str]) -> None:
         form.locator(f"input[name={colour}]").fill(str(fell.count(colour)))
 
 
-def _wheel_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
-    page, args = player.page, event.args
+def _wheel_controls(player: Player, event: Event, state: dict[str, Any], page: Page) -> bool:
+    args = event.args
     if event.name == "fail":
         form = page.locator("#hw-failed")
 
@@ -244,19 +275,22 @@ def _wheel_controls(player: Player, event: Event, state: dict[str, Any]) -> bool
     return False
 
 
-def _rat_box(player: Player, state: dict[str, Any], seat: int) -> Locator:
+def _rat_box(player: Player, state: dict[str, Any], seat: int, page: Page) -> Locator:
+    """Where a rat's own controls are: its phone's panel, or its box on the tablet."""
+    if page is not player.page:
+        return page.locator("#mine")
     name = state["view"]["rats"][seat]["name"]
-    return player.page.locator("#allocate details.rat-seat").filter(
-        has=player.page.locator("summary", has_text=name)
+    return page.locator("#allocate details.rat-seat").filter(
+        has=page.locator("summary", has_text=name)
     )
 
 
 SUITS = {"c": "♣", "s": "♠", "d": "♦", "h": "♥"}
 
 
-def _rats_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
+def _rats_controls(player: Player, event: Event, state: dict[str, Any], page: Page) -> bool:
     assert event.seat is not None
-    box = _rat_box(player, state, event.seat)
+    box = _rat_box(player, state, event.seat, page)
     args = event.args
     if event.name == "create":
         form = box.locator("form.rat-form")
@@ -266,7 +300,7 @@ def _rats_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
                 form.locator(f"select[aria-label='bonus die {k + 1}']").select_option(str(size))
             form.locator("button[type=submit]").click()
 
-        player.act(create, [])
+        player.act(create, [], page)
         return True
     if event.name == "play":
         rank, suit = args["card"][:-1], args["card"][-1]
@@ -275,17 +309,18 @@ def _rats_controls(player: Player, event: Event, state: dict[str, Any]) -> bool:
             box.locator(".rat-picker button", has_text=SUITS[suit]).first.click()
             box.locator(".rat-picker button", has_text=f"{rank}{SUITS[suit]}").first.click()
 
-        player.act(play, [])
+        player.act(play, [], page)
         return True
     if event.name == "roll":
         face = int(event.given[0])
         row = box.locator(".rat-entry").first
-        player.act(lambda: row.locator("button.face", has_text=str(face)).first.click(), [face])
+        tap = row.locator("button.face", has_text=str(face)).first.click
+        player.act(tap, [face], page)
         return True
     if event.name == "challenge":
         target = state["view"]["rats"][args["target"]]["name"]
         buttons = box.locator(".rat-picker button", has_text=target)
-        player.act(lambda: buttons.first.click(), [])
+        player.act(buttons.first.click, [], page)
         return True
     return False
 
@@ -403,6 +438,47 @@ def test_a_whole_game_on_the_page(
     assert result
     expect(page.locator("#prompt")).to_contain_text(result)
     expect(page.locator("#happened")).to_contain_text(result)  # where the last tap left it
+    player.in_view(page.locator("#happened"))
+    page.close()
+
+
+SEATED = [c for c in CASES if c.id in ("run-hamster-run-v2.1", "rats-standard")]
+
+
+@pytest.mark.parametrize("case", SEATED, ids=[c.id for c in SEATED])
+def test_a_whole_game_with_each_player_on_their_phone(
+    browser: Browser, served: tuple[Table, int, Path], case: Case
+) -> None:
+    """Each player's moves from their own phone (the seat page at phone size: a Pluck
+    allocation, a rat's dice and cards), NEXT from the tablet."""
+    table, port, path = served
+    base = f"http://127.0.0.1:{port}"
+    page = browser.new_page(viewport=TABLET)
+    page.goto(base)
+    unlock(page)
+    start(page, case)
+    expect(page.locator("#game-title")).to_contain_text(case.rules)
+    token = page.evaluate("token")
+    seats = page.request.get(f"{base}/api/seats", headers={"X-Table-Token": token}).json()
+    phones = []
+    for seat in seats["seats"]:
+        phone = browser.new_page(viewport=PHONE)
+        phone.goto(f"{base}/seat/{seat['code']}")
+        expect(phone.locator("#seat-title")).to_contain_text(seat["name"])
+        phones.append(phone)
+    player = Player(page, table, find_game(case.game), TABLET, phones)
+    play_to_the_end(player, case.seed)
+    # Every move the players made went through their own phones; only NEXT is the tablet's.
+    assert player.fallbacks == 0 and player.on_phones > 0
+    assert player.outcomes > 0
+    assert bool(player.entered) == case.hand_dice
+    assert stored_dice(path) == player.entered
+    result = table.public_state(with_log=False)["result"]
+    assert result
+    for phone in phones:
+        expect(phone.locator("#prompt")).to_contain_text(result)
+        phone.close()
+    expect(page.locator("#happened")).to_contain_text(result)
     player.in_view(page.locator("#happened"))
     page.close()
 
