@@ -1,11 +1,17 @@
 """A whole game of every served game, played to its end on the page in Chromium, as a table
 plays it: each action is a tap on the page's own controls (the game's bot only decides which
-one), every die is one the test rolled and set in the page's dice picker, never one the
-companion made up. After every action the outcome it produced is on screen (inside the
-viewport, not merely somewhere in the page), and at the end the result is.
+one), every die the players roll is one the test rolled and set in the page's dice picker,
+never one the companion made up (classic Run, Hamster, Run!'s alligators are the only dice
+the rules give the companion). After every action with an outcome line (a test's winner, a
+roll, a flood, a Chomp!) that line is on screen, inside the viewport and not merely somewhere
+in the page; at the end the result is.
 
-The games are the shortest the rules allow: two players (Rats: four, one round), seeds with
-short games, a real (non-demo) game started through the API as the page starts one.
+Each game is played on the tablet page at tablet size (1280x800) and again at phone size
+(390x844); Run, Hamster, Run! and Rats once more with each player's moves on their own phone
+(the seat page at phone size) and NEXT on the tablet. The games are the shortest the rules
+allow: two players (Rats: four, one round), seeds with short games, a real game (no demo, no
+"roll for us") started through the API as the page starts one. The dice are checked in the
+SQLite file itself: each event's dice are exactly the faces the test set for it.
 """
 
 from __future__ import annotations
@@ -75,14 +81,12 @@ class Player:
         page: Page,
         table: Table,
         spec: GameSpec[Any],
-        viewport: ViewportSize,
         phones: list[Page] | None = None,
     ):
         self.page = page
         self.phones = phones or []
         self.table = table
         self.spec = spec
-        self.viewport = viewport
         self.entered: list[int] = []  # every die the test rolled and set on the page
         self.actions = 0
         self.outcomes = 0  # actions whose outcome line was checked in view
@@ -429,7 +433,7 @@ def test_a_whole_game_on_the_page(
     unlock(page)
     start(page, case)
     expect(page.locator("#game-title")).to_contain_text(case.rules)
-    player = Player(page, table, find_game(case.game), viewport)
+    player = Player(page, table, find_game(case.game))
     play_to_the_end(player, case.seed)
     assert player.outcomes > 0
     assert bool(player.entered) == case.hand_dice  # the players' own dice went in by hand
@@ -466,7 +470,7 @@ def test_a_whole_game_with_each_player_on_their_phone(
         phone.goto(f"{base}/seat/{seat['code']}")
         expect(phone.locator("#seat-title")).to_contain_text(seat["name"])
         phones.append(phone)
-    player = Player(page, table, find_game(case.game), TABLET, phones)
+    player = Player(page, table, find_game(case.game), phones)
     play_to_the_end(player, case.seed)
     # Every move the players made went through their own phones; only NEXT is the tablet's.
     assert player.fallbacks == 0 and player.on_phones > 0
