@@ -68,7 +68,7 @@ CASES = [
     Case("hamster-wheel", "standard", ("Ann", "Bo"), 15, False),
     Case("hamsterdam", "full", ("Ann", "Bo"), 13, True),
     Case("hamsterdam", "classic", ("Ann", "Bo"), 25, True),
-    Case("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 17, True, {"rounds": 1}),
+    Case("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 33, True, {"rounds": 1}),
 ]
 
 
@@ -320,6 +320,25 @@ def _rats_controls(player: Player, event: Event, state: dict[str, Any], page: Pa
         row = box.locator(".rat-entry").first
         tap = row.locator("button.face", has_text=str(face)).first.click
         player.act(tap, [face], page)
+        return True
+    if event.name == "reroll":  # 2 Hate: tap the die (any rat's), then what it shows now
+        view = state["view"]
+        nest, challenge = view.get("nest") or {}, view.get("challenge") or {}
+        contest = nest.get("fight") or challenge
+        owner = args["owner"]
+        die = contest["rolls"][owner]["dice"][args["die"]]
+        if die["face"] == 1 or event.seat in die["rerolled_by"]:
+            return False  # the page offers no re-roll of that die
+        name = view["rats"][owner]["name"]
+        label = f"re-roll {name}'s d{die['size']} showing {die['face']}"
+        face = int(event.given[0])
+        panel = box.locator(".rat-reroll")
+
+        def reroll() -> None:
+            panel.get_by_role("button", name=label, exact=True).first.click()
+            panel.locator("button.face", has_text=str(face)).first.click()
+
+        player.act(reroll, [face], page)
         return True
     if event.name == "challenge":
         target = state["view"]["rats"][args["target"]]["name"]
