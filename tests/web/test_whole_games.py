@@ -31,6 +31,7 @@ from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.flow import step
+from companion.engine.readings import DICE, DiceSeen, Reading
 from companion.engine.session import GameHeader
 from companion.engine.spec import GameSpec
 from companion.games import find_game
@@ -118,6 +119,8 @@ class Player:
         shown = "lastHappened" if page is self.page else "lastNotes"
         before_seq = page.locator("body").get_attribute("data-seq") or "0"
         before_text = page.evaluate(shown)
+        if dice:
+            self.demo_camera_sees(dice)
         tap()
         try:
             expect(page.locator("body")).not_to_have_attribute("data-seq", before_seq)
@@ -135,6 +138,19 @@ class Player:
             expect(banner).to_have_text(text)
             self.in_view(banner, page)
             self.outcomes += 1
+
+    def demo_camera_sees(self, dice: list[int]) -> None:
+        """The simulated (demo) camera reads other faces than the players rolled, sure of
+        them: in a real game that is shown at most, never played."""
+        seq = self.table.public_state(with_log=False)["seq"]
+        seen = DiceSeen(
+            values=tuple(6 if d != 6 else 5 for d in dice),
+            confidences=(0.99,) * len(dice),
+            auto_accept=True,
+            demo=True,
+        )
+        self.table.observe(Reading(DICE, seen, source="camera")).result(timeout=10)
+        assert self.table.public_state(with_log=False)["seq"] == seq  # nothing was applied
 
     def click_phone_choice(self, page: Page, seat: int, index: int) -> None:
         """Tap, on a seat's phone, the button it drew for its ``index``-th legal move."""
