@@ -223,18 +223,28 @@ class Player:
         page = self.page_for(event.seat)
         if page is not self.page:
             state = self.page_state(page)
-        for index, choice in enumerate(state["legal"]):
-            if (
-                choice["name"] == event.name
-                and choice["seat"] == event.seat
-                and choice["args"] == json.loads(json.dumps(dict(event.args)))
-            ):
-                if page is not self.page:
-                    assert event.seat is not None
-                    self.click_phone_choice(page, event.seat, index)
-                else:
-                    self.click_choice(index, tuple(event.given)[: int(choice.get("dice", 0))])
-                return True
+        wanted = json.loads(json.dumps(dict(event.args)))
+        same = [
+            index
+            for index, choice in enumerate(state["legal"])
+            if choice["name"] == event.name and choice["seat"] == event.seat
+        ]
+        # the button for exactly that move, else one that says more (Hamsterdam's specials
+        # name the piece too)
+        exact = [i for i in same if state["legal"][i]["args"] == wanted]
+        fuller = [
+            i
+            for i in same
+            if all(state["legal"][i]["args"].get(key) == value for key, value in wanted.items())
+        ]
+        for index in (exact or fuller)[:1]:
+            if page is not self.page:
+                assert event.seat is not None
+                self.click_phone_choice(page, event.seat, index)
+            else:
+                rolled = int(state["legal"][index].get("dice", 0))
+                self.click_choice(index, tuple(event.given)[:rolled])
+            return True
         return GAME_CONTROLS.get(self.spec.name, _no_control)(self, event, state, page)
 
 
