@@ -198,3 +198,65 @@ def test_the_allocation_form_says_how_many_chips_to_split(
     expect(page.locator("#toast")).to_be_visible()
     expect(form.locator('input[name="scamper"]')).to_have_value("0")  # the refused split is gone
     page.close()
+
+
+def test_the_buttons_a_tap_leaves_stay_put_when_the_live_stream_repeats_it(
+    browser: Browser, server: str
+) -> None:
+    """The tablet's own tap comes back twice (its reply, then the live stream): the buttons
+    drawn from the reply must not be replaced by the repeat, or a quick next tap is lost."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server)
+    unlock(page)
+    # Mark on the page when the reply and the live stream have brought the change, and count
+    # how often the buttons are drawn anew.
+    page.evaluate(
+        """() => {
+        source.addEventListener('change', (m) => {
+          document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); });
+        const reply = send;
+        send = async (...args) => {
+          const sent = await reply(...args);
+          document.body.dataset.replied = String(state.seq);
+          return sent;
+        };
+        window.drawn = 0;
+        new MutationObserver(() => { window.drawn += 1; })
+          .observe(document.getElementById('choices'), { childList: true });
+        }"""
+    )
+    page.locator("#choices .choice-group button").first.click()  # Alice places her hamster
+    expect(page.locator("body")).to_have_attribute("data-replied", "1")
+    expect(page.locator("body")).to_have_attribute("data-streamed", "1")
+    assert page.evaluate("window.drawn") == 1  # drawn once for the change, not twice
+    page.close()
+
+
+def test_a_phone_draws_its_own_tap_once_too(browser: Browser, server: str) -> None:
+    """The same on a player's phone (the seat page): its tap's buttons stay put."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    login = page.request.post(f"{server}/api/login", data={"pin": PIN}).json()
+    seats = page.request.get(f"{server}/api/seats", headers={"X-Table-Token": login["token"]})
+    page.goto(f"{server}/seat/{seats.json()['seats'][0]['code']}")  # Alice's phone
+    moves = page.locator("#mine .choice-group button")
+    expect(moves.first).to_be_visible()
+    page.evaluate(
+        """() => {
+        source.addEventListener('change', (m) => {
+          document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); });
+        const reply = send;
+        send = async (...args) => {
+          const sent = await reply(...args);
+          document.body.dataset.replied = String(state.seq);
+          return sent;
+        };
+        window.drawn = 0;
+        new MutationObserver(() => { window.drawn += 1; })
+          .observe(document.getElementById('mine'), { childList: true });
+        }"""
+    )
+    moves.first.click()  # Alice places her hamster from her phone
+    expect(page.locator("body")).to_have_attribute("data-replied", "1")
+    expect(page.locator("body")).to_have_attribute("data-streamed", "1")
+    assert page.evaluate("window.drawn") == 1
+    page.close()

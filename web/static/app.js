@@ -47,9 +47,17 @@ function token_(hamster, current) {
     title: hamster.name }, hamster.name.slice(0, 2));
 }
 
+// The tablet's own tap is answered twice, by the reply and then by the live stream, with the
+// same event and state: the second is not drawn again, so a quick next tap never lands on a button that
+// is being replaced (the tap was lost).
+let drawnJson = "";
+
 function applyState(next, event) {
   const fullLog = Array.isArray(next.log);
   const gameChanged = state && next.game_id !== state.game_id;
+  const json = fullLog ? "" : `${event ? event.seq : ""}#${canonical(next)}`;
+  if (json && json === drawnJson && !gameChanged) return;
+  drawnJson = json;
   state = Object.assign({}, state || {}, next);
   if (fullLog) log = next.log.slice();
   else if (gameChanged) { refresh(); return; }
@@ -117,6 +125,8 @@ let lastHappened = null;
 
 function showHappened(view) {
   const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
+  // The end of the game is the outcome of the last action: its result shows there too.
+  if (state.over && state.result && !lines.includes(state.result)) lines.push(state.result);
   const text = lines.join(" ");
   if (lastHappened === null) { lastHappened = text; return; }  // the page just opened
   if (!text || text === lastHappened) return;

@@ -29,6 +29,13 @@ function keep(panel, key, build) {
   return made;
 }
 
+// JSON with every object's keys in order (a reply and the live stream order them differently),
+// to tell the stream's repeat of a change the page already drew.
+function canonical(value) {
+  return JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
 function toast(message) {
   const box = $("toast");
   box.textContent = message;

@@ -25,7 +25,7 @@ async function api(path, body) {
 async function send(path, body) {
   try {
     const data = await api(path, body);
-    if (data.state) { state = Object.assign({}, state, data.state); render(); }
+    if (data.state) show(data.state);
     return true;
   } catch (error) {
     if (error.status === 401) { forget(); return false; }
@@ -82,6 +82,18 @@ function render() {
   $("seat-choices").hidden = mine.length === 0;
 }
 
+// The phone's own tap is answered twice (the reply, then the live stream) with the same
+// state: the repeat is not drawn again, so a quick next tap never lands on a replaced button.
+let drawnJson = "";
+
+function show(next) {
+  const json = canonical(next);
+  if (json === drawnJson) return;
+  drawnJson = json;
+  state = Object.assign({}, state, next);
+  render();
+}
+
 async function refresh() {
   try {
     state = await api("/api/state");
@@ -99,9 +111,7 @@ function connect() {
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
   source.addEventListener("change", (message) => {
-    const data = JSON.parse(message.data);
-    state = Object.assign({}, state, data.state);
-    render();
+    show(JSON.parse(message.data).state);
   });
   source.addEventListener("reset", refresh);
   source.addEventListener("end", () => { source.close(); refresh().then(connect); });

@@ -183,7 +183,9 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
           "aria-label": c.name, onclick: () => ratMove(seat, over ? "discard" : "play", { card: c.card }) }, c.short))));
     }
   } else if (myTurn && view.deck_mode !== "phone" && rat.cards > 0) {
-    parts.push(cardPicker(seat));
+    // Kept across redraws (the stream, a waking tablet): a suit tapped stays tapped.
+    parts.push(keep(panel, `card-${seat}-${state.round}`,
+      () => cardPicker(seat)));
   }
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
