@@ -317,3 +317,15 @@ def test_the_choice_against_the_alligators_is_made_with_the_allocation() -> None
     assert ham(state, 0).chomp_trait == 1
     with pytest.raises(IllegalMoveError, match="not a trait to test"):
         act(state, 1, "allocate", scamper=3, mettle=2, friskiness=2, against_alligators="luck")
+
+
+def test_classic_alligator_dice_are_shown_with_their_values() -> None:
+    # The companion rolls the alligators' dice in classic: each value is on the table's
+    # notes, so nobody has to trust a result without the roll behind it.
+    s = _pit("classic", 1, [("A", 0, 1, (1, 3, 1)), ("B", 5, 2, (3, 2, 2))])
+    after = nxt(s, given=[1, 1, "0", 2, "alligator", 2, 6])  # type: ignore[arg-type]
+    notes = " ".join(after.G.notes)
+    assert "Alligator die 1" in notes and "another alligator" in notes
+    assert "Alligator 1 rolls 1: Chomp! on A" in notes
+    assert "die 2 + 3 = 5" in notes and "bite die 2" in notes
+    assert "Alligator 2 rolls 6: no Chomp!" in notes

@@ -245,27 +245,40 @@ def alligators(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
 
 
 def _alligators_classic(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
+    """Classic phase 6. Every die the alligators roll is named with its value in the
+    notes, so the table sees the roll behind each Chomp!, not only its result."""
     pit = game.in_pit()
-    if pit and draws.die("does another alligator arrive?") <= len(pit):
-        game = replace(game, alligators=game.alligators + 1).note(
-            f"Another alligator slides into the Pit ({game.alligators + 1})."
-        )
     if not pit:
         return game.note("Nobody is in the Pit: the alligators go hungry.")
-    for _ in range(game.alligators):
+    arrival = draws.die("does another alligator arrive?")
+    if arrival <= len(pit):
+        game = replace(game, alligators=game.alligators + 1).note(
+            f"Alligator die {arrival} (at most {len(pit)} in the Pit): another alligator "
+            f"slides into the Pit ({game.alligators + 1})."
+        )
+    else:
+        game = game.note(
+            f"Alligator die {arrival} (more than {len(pit)} in the Pit): no new alligator."
+        )
+    for number in range(1, game.alligators + 1):
         pit = game.in_pit()
         if not pit:
             break
-        if draws.die("does this alligator Chomp!?") > len(pit):
+        roll = draws.die("does this alligator Chomp!?")
+        if roll > len(pit):
+            game = game.note(f"Alligator {number} rolls {roll}: no Chomp!.")
             continue
         seat = draws.pick(pit, "who gets Chomp!-ed")
+        game = game.note(f"Alligator {number} rolls {roll}: Chomp! on {game.hamsters[seat].name}.")
         game = _chomp_classic(game, ctx, seat, draws)
     return game
 
 
 def _chomp_classic(game: Belt, ctx: Ctx, seat: int, draws: Draws) -> Belt:
     hamster = game.hamsters[seat]
-    gator = draws.die("the alligator's Mettle (d6 + 3)") + 3
+    mettle_die = draws.die("the alligator's Mettle (d6 + 3)")
+    gator = mettle_die + 3
+    game = game.note(f"The alligator's Mettle: die {mettle_die} + 3 = {gator}.")
     mettle = hamster.traits[METTLE]
     won = mettle > 0 and draws.hat({seat: mettle, "alligator": gator}, "Chomp!") == seat
     game = chips.record_test(
@@ -286,6 +299,7 @@ def _chomp_classic(game: Belt, ctx: Ctx, seat: int, draws: Draws) -> Belt:
             f"Chomp! {hamster.name} fights the alligator off and loses a Mettle chip."
         )
     bite = draws.die("Pluck lost to the Chomp!")
+    game = game.note(f"The alligator wins; bite die {bite}.")
     if hamster.pluck <= bite:
         return _eaten(game, seat, f"Chomp! {hamster.name} loses {bite} Pluck and is eaten.")
     return game.with_hamster(seat, chips.lose(hamster, bite)).note(
