@@ -28,7 +28,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from companion.config import Config, MqttConfig, load_config
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
-from companion.mqtt.board import BoardClient
+from companion.mqtt.board import BoardClient, tournament
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
@@ -493,3 +493,35 @@ def test_the_doctor_says_whether_the_event_broker_takes_this_tables_login(
         assert list(check_event_broker(MqttConfig())) == []  # no [mqtt]: nothing to check
     finally:
         server.stop()
+
+
+def test_a_tournament_keeps_each_finished_game_after_the_table_moves_on(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """A table finishes a game and starts the next: a board opened afterwards still counts
+    the finished game's winner (the broker keeps each result), and only once."""
+    address = Broker("127.0.0.1", broker.port)
+    publishers = publish(tables[:1], address)
+    try:
+        tables[0].play(20_000)
+        public = tables[0].table.public_state(None, with_log=False)
+        assert public["over"]
+        winners = [e["name"] for e in public["standings"] if e["leads"]]
+        assert winners
+        header = GameHeader("hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3)
+        tables[0].table.new_game(header)
+        assert eventually(lambda: publishers[0].published >= 2)
+        late = BoardClient(address)
+        late.start()
+        try:
+            late.wait_caught_up()
+            assert eventually(lambda: len(late.board.results()) == 1)
+            assert eventually(lambda: late.board.tables()["table-1"]["game"] == "hamster-wheel")
+            totals = {t.name: t for t in tournament(late.board.tables(), late.board.results())}
+            assert all(totals[name].wins == 1 for name in winners)
+            assert sum(t.wins for t in totals.values()) == len(winners)
+        finally:
+            late.stop()
+    finally:
+        for publisher in publishers:
+            publisher.stop()

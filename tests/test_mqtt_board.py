@@ -56,7 +56,7 @@ def test_a_finished_game_counts_wins_and_players_beaten_by_name_across_tables() 
         "t3": state("t3", ["Ann", "Dee"], [2, 1], over=False),
     }
     totals = {t.name: t for t in tournament(tables)}
-    assert (totals["Ann"].wins, totals["Ann"].beaten, totals["Ann"].tables) == (1, 2, 3)
+    assert (totals["Ann"].wins, totals["Ann"].beaten, totals["Ann"].games) == (1, 2, 3)
     assert (totals["Bo"].wins, totals["Bo"].beaten) == (1, 2)
     assert totals["Dee"].leading == 1 and totals["Dee"].wins == 0
     assert [t.name for t in tournament(tables)][:2] == ["Ann", "Bo"]
@@ -94,7 +94,30 @@ def test_standings_across_tables_add_up(games: list[tuple[list[str], bool, Any]]
         ranks = [1 + sum(1 for o in ranks if o < r) for r in ranks]  # competition ranks
         tables[f"t{index}"] = state(f"t{index}", players, ranks, over)
     totals = tournament(tables)
-    assert sum(t.tables for t in totals) == sum(len(p) for p, _, _ in games)
+    assert sum(t.games for t in totals) == sum(len(p) for p, _, _ in games)
     leaders = sum(1 for s in tables.values() if s["over"] for e in s["standings"] if e["leads"])
     assert sum(t.wins for t in totals) == leaders
     assert len({t.name for t in totals}) == len(totals)
+
+
+def test_a_tournament_counts_every_finished_game_of_the_evening_once() -> None:
+    # Table t1 finished game 1 (Ann won) and now plays game 2; the broker keeps game 1.
+    first = {**state("t1", ["Ann", "Bo"], [1, 2], over=True), "game_id": 1}
+    second = {**state("t1", ["Ann", "Bo"], [2, 1], over=False), "game_id": 2}
+    totals = {t.name: t for t in tournament({"t1": second}, [first])}
+    assert (totals["Ann"].wins, totals["Ann"].beaten, totals["Ann"].games) == (1, 1, 2)
+    assert totals["Bo"].leading == 1 and totals["Bo"].wins == 0
+    # A finished game both kept on the broker and still on the table counts once.
+    again = {t.name: t for t in tournament({"t1": first}, [first])}
+    assert again["Ann"].wins == 1 and again["Ann"].games == 1
+
+
+def test_the_board_keeps_finished_games_and_forgets_one_an_undo_reopened() -> None:
+    board = Board("hamster")
+    finished = {**state("t1", ["Ann", "Bo"], [1, 2], over=True), "game_id": 4}
+    board.take("hamster/t1/results/4", json.dumps(finished).encode())
+    board.take("hamster/t1/results/5", json.dumps(state("t1", ["Cy"], [1], False)).encode())
+    board.take("hamster/t1/results/6", b"not json")
+    assert [(r["table"], r["game_id"]) for r in board.results()] == [("t1", 4)]
+    board.take("hamster/t1/results/4", b"")  # reopened by an undo
+    assert board.results() == []

@@ -25,7 +25,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.mqtt.connect import Broker, BrokerError, client_id, make_client, refusal
-from companion.mqtt.topics import FORMAT, ONLINE, ONLINE_WORD, STATE
+from companion.mqtt.topics import FORMAT, ONLINE, ONLINE_WORD, RESULTS, STATE
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class PlayerTotal:
     """One player's tournament line across the tables on the board."""
 
     name: str
-    tables: int = 0
+    games: int = 0  # games counted: finished ones and the one being played
     wins: int = 0  # finished games this player won (or shared)
     beaten: int = 0  # players placed below them in finished games
     leading: int = 0  # running games this player leads now
@@ -52,12 +52,16 @@ class Board:
         self._lock = threading.Lock()
         self._states: dict[str, dict[str, Any]] = {}
         self._online: dict[str, bool] = {}
+        self._results: dict[tuple[str, str], dict[str, Any]] = {}  # (table, game id)
         self.changed = threading.Event()
 
     def take(self, topic: str, payload: bytes) -> None:
         """A message from the broker; anything that is not a table's state or presence
         (or is not this format) is ignored, so a stray publisher cannot break the board."""
         parts = topic.split("/")
+        if len(parts) == 4 and parts[0] == self.prefix and parts[2] == RESULTS:
+            self._take_result(parts[1], parts[3], payload)
+            return
         if len(parts) != 3 or parts[0] != self.prefix:
             return
         _, table, kind = parts
@@ -83,6 +87,29 @@ class Board:
             return
         self.changed.set()
 
+    def _take_result(self, table: str, game_id: str, payload: bytes) -> None:
+        """A finished game kept on the broker (an empty payload: reopened by an undo)."""
+        data: Any = None
+        if payload:
+            try:
+                data = json.loads(payload)
+            except ValueError:
+                log.warning("board: %s sent a result that is not JSON; ignored", table)
+                return
+            if not isinstance(data, dict) or data.get("format") != FORMAT or not data.get("over"):
+                return
+        with self._lock:
+            if data is None:
+                self._results.pop((table, game_id), None)
+            else:
+                self._results[(table, game_id)] = {**data, "table": table}
+        self.changed.set()
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every finished game the broker keeps, each with its table's name."""
+        with self._lock:
+            return [dict(result) for _, result in sorted(self._results.items())]
+
     def tables(self) -> dict[str, dict[str, Any]]:
         """Each table's last state (with ``online``), by table name, sorted by name."""
         with self._lock:
@@ -92,11 +119,27 @@ class Board:
             }
 
 
-def tournament(tables: Mapping[str, Mapping[str, Any]]) -> list[PlayerTotal]:
+def tournament(
+    tables: Mapping[str, Mapping[str, Any]], results: Iterable[Mapping[str, Any]] = ()
+) -> list[PlayerTotal]:
     """Standings across tables by player name: wins first, then players beaten, then
-    games led now. A name at two tables is one person (the café's usual case)."""
+    games led now. A name at two tables is one person (the café's usual case).
+
+    Every finished game counts once: those the broker keeps (``results``) and any table
+    whose current state is a finished game not among them; running games count as led.
+    """
+    games: dict[tuple[str, Any], Mapping[str, Any]] = {
+        (str(r.get("table")), r.get("game_id")): r for r in results
+    }
+    for name, state in tables.items():
+        if state.get("game") is None:
+            continue
+        if state.get("over"):
+            games.setdefault((name, state.get("game_id")), state)
+        else:
+            games[(name, "playing")] = state
     totals: dict[str, PlayerTotal] = {}
-    for state in tables.values():
+    for state in games.values():
         entries = state.get("standings") or []
         over = bool(state.get("over"))
         for entry in entries:
@@ -106,7 +149,7 @@ def tournament(tables: Mapping[str, Mapping[str, Any]]) -> list[PlayerTotal]:
             below = sum(1 for other in entries if int(other.get("rank", 1)) > rank)
             totals[name] = PlayerTotal(
                 name,
-                tables=old.tables + 1,
+                games=old.games + 1,
                 wins=old.wins + (1 if over and entry.get("leads") else 0),
                 beaten=old.beaten + (below if over else 0),
                 leading=old.leading + (1 if not over and entry.get("leads") else 0),
@@ -125,7 +168,11 @@ def leaders_line(state: Mapping[str, Any]) -> str:
     )
 
 
-def render(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) -> str:
+def render(
+    tables: Mapping[str, Mapping[str, Any]],
+    now: float | None = None,
+    results: Iterable[Mapping[str, Any]] = (),
+) -> str:
     """The board as text: one line per table, then the tournament's standings."""
     now = time.time() if now is None else now
     if not tables:
@@ -145,10 +192,10 @@ def render(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) ->
             f"{phase[:24]:<24} {leaders_line(state)}{mark}"
         )
     lines += ["", "Standings across tables (wins, then players beaten, then games led now):"]
-    for place, total in enumerate(tournament(tables), 1):
+    for place, total in enumerate(tournament(tables, results), 1):
         lines.append(
             f"{place:>3}. {total.name:<16} wins {total.wins}  beaten {total.beaten}  "
-            f"leading {total.leading}  tables {total.tables}"
+            f"leading {total.leading}  games {total.games}"
         )
     return "\n".join(lines)
 
@@ -196,7 +243,8 @@ class BoardClient:
 
     def json(self) -> dict[str, Any]:
         """The board for a page, with the broker's refusal (if any) as ``off``."""
-        return {**board_json(self.board.tables()), "off": self.refused or None}
+        board = board_json(self.board.tables(), results=self.board.results())
+        return {**board, "off": self.refused or None}
 
     def _connected(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
@@ -208,7 +256,12 @@ class BoardClient:
             return
         self._answered.set()
         client.subscribe(
-            [(f"{self.prefix}/+/{STATE}", 1), (f"{self.prefix}/+/{ONLINE}", 1), (self._probe, 1)]
+            [
+                (f"{self.prefix}/+/{STATE}", 1),
+                (f"{self.prefix}/+/{ONLINE}", 1),
+                (f"{self.prefix}/+/{RESULTS}/+", 1),
+                (self._probe, 1),
+            ]
         )
 
     def _subscribed(
@@ -223,7 +276,11 @@ class BoardClient:
         self.board.take(message.topic, bytes(message.payload))
 
 
-def board_json(tables: Mapping[str, Mapping[str, Any]], now: float | None = None) -> dict[str, Any]:
+def board_json(
+    tables: Mapping[str, Mapping[str, Any]],
+    now: float | None = None,
+    results: Iterable[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
     """The board for a page (``/api/board``): the same facts as :func:`render`, as data."""
     now = time.time() if now is None else now
     rows = []
@@ -251,8 +308,8 @@ def board_json(tables: Mapping[str, Mapping[str, Any]], now: float | None = None
                 "wins": t.wins,
                 "beaten": t.beaten,
                 "leading": t.leading,
-                "tables": t.tables,
+                "games": t.games,
             }
-            for t in tournament(tables)
+            for t in tournament(tables, results)
         ],
     }

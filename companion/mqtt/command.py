@@ -99,7 +99,7 @@ def board(
         try:
             client.wait_caught_up(timeout)
             if once:
-                click.echo(render(client.board.tables()))
+                click.echo(render(client.board.tables(), results=client.board.results()))
                 return
             _follow(client)
         finally:
@@ -121,7 +121,7 @@ def _follow(client: BoardClient) -> None:
     previous = signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
         while not stopping.is_set():
-            click.echo(CLEAR + render(client.board.tables()))
+            click.echo(CLEAR + render(client.board.tables(), results=client.board.results()))
             if client.refused:
                 raise BrokerError(client.refused)
             while not client.board.changed.wait(REDRAW) and not terminal:

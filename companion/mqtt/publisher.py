@@ -52,6 +52,7 @@ class TablePublisher:
         self.topics = topics
         self.dropped = 0  # events lost because the broker was away for too long
         self.published = 0  # state payloads handed to the broker
+        self._results_sent: set[int] = set()  # finished games kept on the broker
         self._client = make_client(broker, client_id(f"hamster-{topics.table}"))
         self._client.will_set(topics.online, OFFLINE_WORD, qos=QOS, retain=True)
         self._client.on_connect = self._connected
@@ -175,7 +176,20 @@ class TablePublisher:
         if self._state_dirty:
             self._state_dirty = False
             public = self.table.public_state(None, with_log=False)
-            client.publish(
-                self.topics.state, state_payload(self.topics.table, public), qos=QOS, retain=True
-            )
+            payload = state_payload(self.topics.table, public)
+            client.publish(self.topics.state, payload, qos=QOS, retain=True)
             self.published += 1
+            self._result(public, payload)
+
+    def _result(self, public: dict[str, Any], payload: bytes) -> None:
+        """Keep a finished game's final state on the broker for the tournament; take it
+        back if an undo reopens the game."""
+        game_id = public.get("game_id")
+        if not isinstance(game_id, int):
+            return
+        if public.get("over"):
+            self._client.publish(self.topics.result(game_id), payload, qos=QOS, retain=True)
+            self._results_sent.add(game_id)
+        elif game_id in self._results_sent:
+            self._client.publish(self.topics.result(game_id), b"", qos=QOS, retain=True)
+            self._results_sent.discard(game_id)

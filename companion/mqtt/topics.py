@@ -16,6 +16,10 @@ Topics (``prefix`` defaults to ``hamster``):
 ``<prefix>/<table>/online``
     retained, QoS 1: ``online`` while the table is connected, ``offline`` (its Last Will,
     sent by the broker when the Pi vanishes, or by the table when it stops).
+``<prefix>/<table>/results/<game id>``
+    retained, QoS 1: the final state of each game finished at the table (emptied again if
+    an undo reopens it), so a tournament's standings count every game of the evening, not
+    only the one each table is playing now, and a board opened late still sees them all.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-STATE, EVENTS, ONLINE = "state", "events", "online"
+STATE, EVENTS, ONLINE, RESULTS = "state", "events", "online", "results"
 ONLINE_WORD, OFFLINE_WORD = "online", "offline"
 FORMAT = 1  # bumped if a field changes meaning; boards ignore payloads of another format
 
@@ -75,6 +79,9 @@ class Topics:
     @property
     def online(self) -> str:
         return self.of(ONLINE)
+
+    def result(self, game_id: int) -> str:
+        return self.of(f"{RESULTS}/{game_id}")
 
 
 def default_table_name() -> str:

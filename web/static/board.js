@@ -33,7 +33,7 @@ function drawStandings(standings) {
   body.replaceChildren();
   standings.forEach((s, index) => {
     const row = document.createElement("tr");
-    for (const value of [index + 1, s.name, s.wins, s.beaten, s.leading, s.tables]) {
+    for (const value of [index + 1, s.name, s.wins, s.beaten, s.leading, s.games]) {
       cell(row, value);
     }
     body.appendChild(row);
