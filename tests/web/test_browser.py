@@ -200,6 +200,27 @@ def test_the_allocation_form_says_how_many_chips_to_split(
     page.close()
 
 
+# Marks on the page when the reply and the live stream have brought a change, and counts
+# how often the buttons in the given element are drawn anew.
+COUNT_REDRAWS = """(id) => {
+  source.addEventListener('change', (m) => {
+    document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); });
+  const reply = send;
+  send = async (...args) => {
+    const sent = await reply(...args);
+    document.body.dataset.replied = String(state.seq);
+    return sent;
+  };
+  window.drawn = 0;
+  new MutationObserver(() => { window.drawn += 1; })
+    .observe(document.getElementById(id), { childList: true });
+}"""
+
+
+def count_redraws(page: Page, element: str) -> None:
+    page.evaluate(COUNT_REDRAWS, element)
+
+
 def test_the_buttons_a_tap_leaves_stay_put_when_the_live_stream_repeats_it(
     browser: Browser, server: str
 ) -> None:
@@ -208,23 +229,7 @@ def test_the_buttons_a_tap_leaves_stay_put_when_the_live_stream_repeats_it(
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(server)
     unlock(page)
-    # Mark on the page when the reply and the live stream have brought the change, and count
-    # how often the buttons are drawn anew.
-    page.evaluate(
-        """() => {
-        source.addEventListener('change', (m) => {
-          document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); });
-        const reply = send;
-        send = async (...args) => {
-          const sent = await reply(...args);
-          document.body.dataset.replied = String(state.seq);
-          return sent;
-        };
-        window.drawn = 0;
-        new MutationObserver(() => { window.drawn += 1; })
-          .observe(document.getElementById('choices'), { childList: true });
-        }"""
-    )
+    count_redraws(page, "choices")
     page.locator("#choices .choice-group button").first.click()  # Alice places her hamster
     expect(page.locator("body")).to_have_attribute("data-replied", "1")
     expect(page.locator("body")).to_have_attribute("data-streamed", "1")
@@ -240,21 +245,7 @@ def test_a_phone_draws_its_own_tap_once_too(browser: Browser, server: str) -> No
     page.goto(f"{server}/seat/{seats.json()['seats'][0]['code']}")  # Alice's phone
     moves = page.locator("#mine .choice-group button")
     expect(moves.first).to_be_visible()
-    page.evaluate(
-        """() => {
-        source.addEventListener('change', (m) => {
-          document.body.dataset.streamed = String(JSON.parse(m.data).state.seq); });
-        const reply = send;
-        send = async (...args) => {
-          const sent = await reply(...args);
-          document.body.dataset.replied = String(state.seq);
-          return sent;
-        };
-        window.drawn = 0;
-        new MutationObserver(() => { window.drawn += 1; })
-          .observe(document.getElementById('mine'), { childList: true });
-        }"""
-    )
+    count_redraws(page, "mine")
     moves.first.click()  # Alice places her hamster from her phone
     expect(page.locator("body")).to_have_attribute("data-replied", "1")
     expect(page.locator("body")).to_have_attribute("data-streamed", "1")

@@ -25,20 +25,25 @@ from web import create_app
 pytestmark = pytest.mark.browser
 
 
-def test_a_roll_shows_at_the_top_and_stays_in_the_recent_list(
-    browser: Browser, tmp_path: Path
-) -> None:
+def hamsterdam_at_first_roll(store: Store) -> Table:
+    """A classic Hamsterdam table the bot has played up to its first roll."""
     players = ("Ann", "Bo", "Cy")
-    store = Store(tmp_path / "companion.sqlite3")
     table = Table(store, GameDefaults(players=players))
     table.new_game(GameHeader("hamsterdam", "classic", players, 3))
     spec, rng = find_game("hamsterdam"), random.Random(3)
-    while True:  # the bot plays up to the first roll
+    while True:
         state = table.snapshot.state
         assert state is not None and spec.bot is not None
         if state.ctx.phase == "roll" and getattr(state.G, "dice", None) is None:
-            break
+            return table
         bot_turn(spec.bot, state, rng, lambda e: table.submit(e).result(timeout=10))
+
+
+def test_a_roll_shows_at_the_top_and_stays_in_the_recent_list(
+    browser: Browser, tmp_path: Path
+) -> None:
+    store = Store(tmp_path / "companion.sqlite3")
+    table = hamsterdam_at_first_roll(store)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
@@ -69,17 +74,8 @@ def test_the_outcome_is_in_view_wherever_the_page_was_scrolled(
 ) -> None:
     """A phone scrolled down to its buttons still sees what the tap did (it used to appear
     at the top of the page only, above the screen)."""
-    players = ("Ann", "Bo", "Cy")
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
-    table.new_game(GameHeader("hamsterdam", "classic", players, 3))
-    spec, rng = find_game("hamsterdam"), random.Random(3)
-    while True:  # the bot plays up to the first roll
-        state = table.snapshot.state
-        assert state is not None and spec.bot is not None
-        if state.ctx.phase == "roll" and getattr(state.G, "dice", None) is None:
-            break
-        bot_turn(spec.bot, state, rng, lambda e: table.submit(e).result(timeout=10))
+    table = hamsterdam_at_first_roll(store)
     phone: ViewportSize = {"width": 390, "height": 844}
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport=phone)
