@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.model import CLASSIC, METTLE, Belt, Hamster
+from companion.games.run_hamster_run.rounds import chomp_trait, pit_queue
 
 Chance = Fraction | float  # exact where cheap, floating point where the walk is long
 MOST_SHOWN = 4  # the nearest hamsters a Mettle test is shown against
@@ -210,21 +211,19 @@ def _classic(game: Belt) -> dict[str, Any]:
 
 
 def _v21(game: Belt) -> dict[str, Any]:
-    pit = game.in_pit()
-    rank = {seat: i for i, seat in enumerate(game.initiative)}
-    queue = sorted(pit, key=lambda s: (game.hamsters[s].traits[METTLE], -rank.get(s, 99)))
-    gators: dict[int, Fraction] = {game.alligators + 1: Fraction(1)}  # a hamster is in the Pit
-    any_chomp = Fraction(0)
+    arrived = game.alligators + 1  # a hamster is in the Pit
+    gators: dict[int, Fraction] = {arrived: Fraction(1)}
     hamsters = []
-    clean = Fraction(1)  # the chance nobody has lost a test so far
-    for seat in queue:
+    # While nobody has lost, the count has not dropped: every test so far was against the
+    # arrival count, so "nobody Chomp!-ed" is a plain product.
+    nobody = Fraction(1)
+    for seat in pit_queue(game, game.in_pit()):
         hamster = game.hamsters[seat]
         if hamster.pluck == 0:
             hamsters.append(_line(seat, hamster, Fraction(1), Fraction(1)))
-            any_chomp += clean
-            clean = Fraction(0)
+            nobody = Fraction(0)
             continue
-        mine = hamster.traits[_chomp_trait(hamster)]
+        mine = hamster.traits[chomp_trait(hamster)]
         lost = eaten = Fraction(0)
         after: dict[int, Fraction] = {}
         for count, chance in gators.items():
@@ -234,20 +233,10 @@ def _v21(game: Belt) -> dict[str, Any]:
                 eaten += chance * lose
             after[max(count - 1, 1)] = after.get(max(count - 1, 1), Fraction(0)) + chance * lose
             after[count] = after.get(count, Fraction(0)) + chance * (1 - lose)
-        # While nobody has lost, the count has not dropped: it is still the arrival count.
-        clean_lost = Fraction(game.alligators + 1, mine + game.alligators + 1)
-        any_chomp += clean * clean_lost
-        clean *= 1 - clean_lost
+        nobody *= Fraction(mine, mine + arrived)
         gators = after
         hamsters.append(_line(seat, hamster, lost, eaten))
-    return {"arrives": 100, "any_chomp": percent(any_chomp), "exact": True, "hamsters": hamsters}
-
-
-def _chomp_trait(hamster: Hamster) -> int:
-    """The trait a v2.1 hamster tests against the alligators, as the phase itself picks it."""
-    if hamster.chomp_trait is not None and hamster.traits[hamster.chomp_trait] > 0:
-        return hamster.chomp_trait
-    return max(range(3), key=lambda t: (hamster.traits[t], t == METTLE, t == 0))
+    return {"arrives": 100, "any_chomp": percent(1 - nobody), "exact": True, "hamsters": hamsters}
 
 
 def _line(seat: int, hamster: Hamster, chomped: Chance, eaten: Chance) -> dict[str, Any]:

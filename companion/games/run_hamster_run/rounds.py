@@ -317,17 +317,12 @@ def _alligators_v21(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
         game = replace(game, alligators=game.alligators - 1).note(
             f"The Pit is empty: take an alligator out ({game.alligators - 1})."
         )
-    rank = {seat: i for i, seat in enumerate(game.initiative)}
-    # Lowest Mettle first; ties go to the lower initiative (ruling).
-    queue = sorted(pit, key=lambda s: (game.hamsters[s].traits[METTLE], -rank.get(s, 99)))
-    for seat in queue:
+    for seat in pit_queue(game, pit):
         hamster = game.hamsters[seat]
         if hamster.pluck == 0:
             game = _eaten(game, seat, f"{hamster.name} has no Pluck left to resist and is eaten.")
             continue
-        trait = max(range(3), key=lambda t: (hamster.traits[t], t == METTLE, t == 0))
-        if hamster.chomp_trait is not None and hamster.traits[hamster.chomp_trait] > 0:
-            trait = hamster.chomp_trait  # the player chose it at allocation
+        trait = chomp_trait(hamster)
         mine = hamster.traits[trait]
         won = draws.hat({seat: mine, "alligator": game.alligators}, "Chomp!") == seat
         game = chips.record_test(
@@ -358,6 +353,21 @@ def _alligators_v21(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
                 f"One alligator leaves the Pit, full ({game.alligators - 1} left)."
             )
     return game
+
+
+def pit_queue(game: Belt, pit: list[int]) -> list[int]:
+    """v2.1: the order Pit hamsters face the alligators: lowest Mettle first, ties to the
+    lower initiative (ruling)."""
+    rank = {seat: i for i, seat in enumerate(game.initiative)}
+    return sorted(pit, key=lambda s: (game.hamsters[s].traits[METTLE], -rank.get(s, 99)))
+
+
+def chomp_trait(hamster: Hamster) -> int:
+    """v2.1: the trait a hamster tests against the alligators: the one its player chose at
+    allocation while it has chips, else its largest (Mettle, then Scamper, on a tie)."""
+    if hamster.chomp_trait is not None and hamster.traits[hamster.chomp_trait] > 0:
+        return hamster.chomp_trait
+    return max(range(3), key=lambda t: (hamster.traits[t], t == METTLE, t == 0))
 
 
 def _eaten(game: Belt, seat: int, sentence: str) -> Belt:
