@@ -223,8 +223,9 @@ class DiceReader:
             out: NDArray[np.float32] = self._net.forward()[0]
         return out
 
-    def face_probabilities(self, crops: list[Image]) -> NDArray[np.float64]:
-        """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the classifiers."""
+    def face_probabilities(self, crops: list[Image], *, taught: bool = True) -> NDArray[np.float64]:
+        """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the classifiers;
+        with this table's taught head (when there is one and ``taught``) for the faces."""
         blob = faces_input(crops)
         total = np.zeros((len(crops), 7), np.float64)
         with self._lock:
@@ -233,9 +234,9 @@ class DiceReader:
                 total += _softmax(np.asarray(net.forward(), np.float64))
         result: NDArray[np.float64] = total / len(self._faces)
         head = self.head
-        if head is not None:
+        if head is not None and taught:
             _, features = self.face_features(crops)
-            result[:, 1:] = (1.0 - result[:, :1]) * head.probabilities(features)
+            result[:, 1:] = (1.0 - result[:, :1]) * head.probabilities(features, result)
         return result
 
     def face_features(self, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -275,12 +276,23 @@ class DiceReader:
         if not candidates:
             return []
         crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
-        second = self.face_probabilities(crops)
+        head = self.head
+        shipped = self.face_probabilities(crops, taught=False)
+        taught = self.face_probabilities(crops) if head is not None else shipped
         kept = []
-        for candidate, faces in zip(candidates, second, strict=True):
-            # A taught head knows this table's dice better than the first look does.
-            weight = FRAME_WEIGHT if self.head is None else 0.0
-            die = judge(candidate, faces, 1.0, self.temperature, weight)
+        for candidate, faces, plain in zip(candidates, taught, shipped, strict=True):
+            if head is None:
+                die = judge(candidate, faces, 1.0, self.temperature, FRAME_WEIGHT)
+            else:
+                # A taught head knows this table's dice better than the first look does,
+                # so it alone says which face shows; but a die is applied without asking
+                # only when the shipped reader is sure of that face too (a head taught
+                # on a few rolls can be sure and wrong).
+                die = judge(candidate, faces, 1.0, self.temperature, 0.0)
+                if die is not None and die.value is not None:
+                    agree = face_confidences(candidate, plain, self.temperature, FRAME_WEIGHT)
+                    sure = min(die.confidence, float(agree[die.value - 1]))
+                    die = dataclasses.replace(die, confidence=round(sure, 3))
             if die is not None:
                 kept.append((candidate, die))
         sides = side_faces(frame, [(c.x, c.y, c.size) for c, _ in kept])
@@ -367,15 +379,28 @@ def judge(
         return None
     best = int(np.argmax(joint))
     readable = float(joint[best]) / total * (1.0 - not_a_die) >= READABLE
-    soft = temper(second, temperature)
-    calibrated = candidate.faces**frame_weight * soft[1:]
-    confidence = float(calibrated[best] / calibrated.sum()) * (1.0 - float(soft[0]))
+    confidence = float(face_confidences(candidate, second, temperature, frame_weight)[best])
     return Die(
         value=best + 1 if readable else None,
         centre=(candidate.x / scale, candidate.y / scale),
         size=candidate.size / scale,
         confidence=round(confidence, 3),
     )
+
+
+def face_confidences(
+    candidate: Candidate,
+    second: NDArray[np.float64],
+    temperature: float = FACE_TEMPERATURE,
+    frame_weight: float = FRAME_WEIGHT,
+) -> NDArray[np.float64]:
+    """How sure the reader is of each face 1-6 (the confidence :func:`judge` gives the
+    face it reads): both looks' joint probability with the close-up tempered, times the
+    close-up's share for "a die"."""
+    soft = temper(second, temperature)
+    calibrated = candidate.faces**frame_weight * soft[1:]
+    result: NDArray[np.float64] = calibrated / calibrated.sum() * (1.0 - float(soft[0]))
+    return result
 
 
 def temper(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:

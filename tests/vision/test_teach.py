@@ -38,14 +38,14 @@ from tests.vision.odd_dice import confirm_rolls, odd_roll
 def test_odd_dice_are_read_wrong_out_of_the_box_and_right_after_teaching(
     tmp_path: Path,
 ) -> None:
-    """30 confirmed rolls: every 3rd (10) held out, 20 fitted; figures on the held-out 10."""
+    """30 confirmed rolls, each read by a head fitted on the other two thirds."""
     reader = DiceReader()
     right, total = confirm_rolls(reader, tmp_path, rolls=30, seed=1)
     assert right < 0.8 * total  # the shipped reader misreads this set
     report = teach(reader, tmp_path)
-    assert (report.fit_rolls, report.held_rolls) == (20, 10)
+    assert report.rolls == 30 and report.kept
     assert report.before < 0.8
-    assert report.after >= 0.9
+    assert report.after >= max(0.85, report.before + 0.3)  # rolls each head never saw
     assert report.accepted_wrong == 0
     assert "held out" in report.lines()[0]
     assert reader.head is not None and load_head(tmp_path / HEAD_FILE) is not None
@@ -59,7 +59,7 @@ def test_odd_dice_are_read_wrong_out_of_the_box_and_right_after_teaching(
             near = [d for d in dice if abs(d.centre[0] - x) < 15 and abs(d.centre[1] - y) < 15]
             found += bool(near)
             read_right += bool(near) and near[0].value == value
-    assert read_right >= 0.8 * found
+    assert read_right >= 0.9 * found
 
 
 def test_teaching_with_no_examples_is_one_sentence(tmp_path: Path) -> None:
@@ -81,9 +81,9 @@ def test_cli_prints_held_out_figures(tmp_path: Path, monkeypatch: pytest.MonkeyP
     confirm_rolls(DiceReader(), tmp_path, rolls=12, seed=2)
     result = CliRunner().invoke(dice_cli, ["teach", "--data-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "held out" in result.output and "fitting part" in result.output
+    assert "held out" in result.output and "taught without them" in result.output
     figures = json.loads(result.output.strip().splitlines()[-1])
-    assert figures["held_rolls"] >= 3 and 0.0 <= figures["after"] <= 1.0
+    assert figures["parts"] == 3 and 0.0 <= figures["after"] <= 1.0
 
 
 def test_storage_is_bounded_and_drops_the_oldest_rolls(tmp_path: Path) -> None:
@@ -184,3 +184,55 @@ def test_a_sure_camera_roll_is_not_kept_nobody_confirmed_it(
     assert watcher.saver is not None
     watcher.saver.flush()
     assert store.load() == []
+
+
+SKOVY = Path(__file__).resolve().parents[2] / "datasets" / "dice-skovy"
+
+
+def test_a_head_that_reads_a_real_table_no_better_is_not_used(tmp_path: Path) -> None:
+    """Real photos of two coloured dice the reader never learned from, which the shipped
+    model already reads well: a head fitted on 20 of these rolls read the held-out ones
+    no better, so teaching keeps the shipped model and drops an earlier head."""
+    from bench.teach_photos import confirm
+    from companion.vision.dice_eval import load_labels
+
+    rolls = load_labels(SKOVY / "labels.json")
+    random.Random(0).shuffle(rolls)
+    reader = DiceReader()
+    kept, total = confirm(reader, SKOVY, rolls[:20], tmp_path)
+    assert kept >= 0.9 * total
+    (tmp_path / HEAD_FILE).write_bytes(b"an earlier head")
+    report = teach(reader, tmp_path)
+    assert report.after <= report.before and not report.kept
+    assert reader.head is None and not (tmp_path / HEAD_FILE).exists()
+    assert "keeps the shipped model" in report.lines()[-1]
+
+
+def test_a_taught_head_alone_cannot_apply_a_die_the_shipped_reader_doubts() -> None:
+    """A head taught on a few rolls can be sure and wrong: a die is applied without asking
+    only when the shipped reader is sure of the same face."""
+    from companion.vision.dice import AUTO_ACCEPT
+    from companion.vision.teach import TaughtHead
+
+    frame, _, _ = odd_roll(np.random.default_rng(3))
+    reader = DiceReader()
+    shipped = reader.read(frame)
+    size = reader.face_features([np.zeros((32, 32, 3), np.uint8)])[1].shape[1]
+    always_six = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 50.0])  # sure of a six, whatever it sees
+    reader.head = TaughtHead(
+        np.zeros(size), np.ones(size), np.zeros((size, 6)), always_six, anchored=False
+    )
+    taught = reader.read(frame)
+    assert taught and all(die.value == 6 for die in taught)
+    for die in taught:
+        nearest = min(shipped, key=lambda s: np.hypot(*np.subtract(s.centre, die.centre)))
+        if nearest.value != 6:
+            assert die.confidence < AUTO_ACCEPT
+    assert any(s.value != 6 for s in shipped)
+
+
+def test_a_head_saved_before_anchoring_is_read_as_it_was_fitted(tmp_path: Path) -> None:
+    path = tmp_path / HEAD_FILE
+    np.savez(path, mean=np.zeros(3), scale=np.ones(3), weights=np.zeros((3, 6)), bias=np.zeros(6))
+    head = load_head(path)
+    assert head is not None and not head.anchored

@@ -57,6 +57,8 @@ class Case:
     seed: int
     hand_dice: bool  # the players roll dice in this game (all but v2.1 and the Wheel)
     options: dict[str, Any] = field(default_factory=dict)
+    # moves the seed's game must reach through the page's own forms (rarer parts of a game)
+    covers: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -66,10 +68,18 @@ class Case:
 CASES = [
     Case("run-hamster-run", "classic", ("Ann", "Bo"), 32, True),
     Case("run-hamster-run", "v2.1", ("Ann", "Bo"), 19, False),
-    Case("hamster-wheel", "standard", ("Ann", "Bo"), 15, False),
+    Case("hamster-wheel", "standard", ("Ann", "Bo"), 8, False, covers=("higher_powers",)),
     Case("hamsterdam", "full", ("Ann", "Bo"), 13, True),
     Case("hamsterdam", "classic", ("Ann", "Bo"), 25, True),
-    Case("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 33, True, {"rounds": 1}),
+    Case(
+        "rats",
+        "standard",
+        ("Ann", "Bo", "Cy", "Di"),
+        3,
+        True,
+        {"rounds": 1},
+        covers=("scrap", "mate", "offer", "steal"),  # a nest challenge: its own test below
+    ),
 ]
 
 
@@ -101,6 +111,12 @@ class Player:
 
     def page_state(self, page: Page | None = None) -> dict[str, Any]:
         return dict((page or self.page).evaluate("state"))
+
+    def settled(self, page: Page) -> None:
+        """Wait until ``page`` shows the table's latest change: a phone learns of a tap on
+        the tablet from the live stream, a moment later."""
+        seq = self.table.public_state(with_log=False)["seq"]
+        expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
 
     def in_view(self, locator: Locator, page: Page | None = None) -> None:
         box = locator.bounding_box()
@@ -201,6 +217,7 @@ class Player:
     # -------------------------------------------------------------- the bot's event
     def perform(self, event: Event, rng: random.Random) -> bool:
         """Tap the page's control for ``event`` if the page has one; False if not."""
+        self.settled(self.page)
         state = self.page_state()
         if event.kind == NEXT:
             due = state.get("next_dice") or []
@@ -222,6 +239,7 @@ class Player:
             return True
         page = self.page_for(event.seat)
         if page is not self.page:
+            self.settled(page)  # the phone has drawn the latest change (it arrives live)
             state = self.page_state(page)
         wanted = json.loads(json.dumps(dict(event.args)))
         same = [
@@ -291,8 +309,19 @@ def _wheel_controls(player: Player, event: Event, state: dict[str, Any], page: P
 
         player.act(fail, [])
         return True
+    by_hand = page.locator("#allocate details.hw-by-hand")
+    if event.name == "higher_powers":  # pieces fell between turns: the by-hand form
+        form = by_hand.locator("form").filter(has=page.locator("h2", has_text="Higher Powers"))
+
+        def set_aside() -> None:
+            if by_hand.get_attribute("open") is None:
+                by_hand.locator("summary").click()
+            _wheel_counts(form, list(args["fell"]))
+            form.locator("button[type=submit]").click()
+
+        player.act(set_aside, [])
+        return True
     if event.name == "turn_wheel":
-        by_hand = page.locator("#allocate details.hw-by-hand")
 
         def turn() -> None:
             if by_hand.get_attribute("open") is None:
@@ -424,6 +453,12 @@ COMPANION_DICE = {
 }
 
 
+def stored_moves(path: Path) -> set[str]:
+    """The names of every move the store holds (the SQLite file itself)."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return {name for (name,) in db.execute("SELECT name FROM events WHERE kind = 'move'")}
+
+
 def stored_dice(path: Path) -> list[int]:
     """Every die the players rolled, as the store holds it (the SQLite file itself).
 
@@ -483,6 +518,7 @@ def test_a_whole_game_on_the_page(
     assert player.outcomes > 0
     assert bool(player.entered) == case.hand_dice  # the players' own dice went in by hand
     assert stored_dice(path) == player.entered  # every die stored is one the test set
+    assert set(case.covers) <= stored_moves(path)  # the rarer forms were reached and worked
     result = table.public_state(with_log=False)["result"]
     assert result
     expect(page.locator("#prompt")).to_contain_text(result)
@@ -522,6 +558,7 @@ def test_a_whole_game_with_each_player_on_their_phone(
     assert player.outcomes > 0
     assert bool(player.entered) == case.hand_dice
     assert stored_dice(path) == player.entered
+    assert set(case.covers) <= stored_moves(path)
     result = table.public_state(with_log=False)["result"]
     assert result
     for phone in phones:
@@ -556,4 +593,37 @@ def test_a_suit_tapped_in_the_rats_card_picker_survives_a_redraw(
     expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
     picker.locator("button", has_text="10♣").click()
     expect(page.locator(".rat-challenge .card.big")).to_have_text("10♣")
+    page.close()
+
+
+def test_a_rat_challenges_the_dominant_rat_from_the_page(
+    browser: Browser, served: tuple[Table, int, Path]
+) -> None:
+    """The nest's challenge of the Dominant Rat and the answer to it, tapped on the page
+    (the whole game's seed does not reach one): the game is played by the bot up to the
+    moment a rat challenges, then the challenge and everything up to its answer are taps."""
+    table, port, path = served
+    table.new_game(GameHeader("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 0, {"rounds": 1}))
+    spec, rng = find_game("rats"), random.Random(0)
+    bot = bot_of(spec)
+    for _ in range(MAX_ACTIONS):
+        state = table.snapshot.state
+        assert state is not None and not state.ctx.over, "no challenge in this game"
+        event = next(e for e in bot(state, rng) if e.kind == NEXT or _legal(spec, state, e))
+        if state.ctx.phase == "nest" and event.name == "challenge":
+            break
+        table.submit(event).result(timeout=10)
+    page = browser.new_page(viewport=TABLET)
+    page.goto(f"http://127.0.0.1:{port}")
+    unlock(page)
+    player = Player(page, table, spec)
+    assert player.perform(event, rng), "the page offers no challenge"
+    for _ in range(20):  # the answer, and any dice before it, as taps
+        if "answer" in stored_moves(path):
+            break
+        state = table.snapshot.state
+        assert state is not None
+        assert any(player.perform(e, rng) for e in bot(state, rng) if _legal(spec, state, e))
+    assert {"challenge", "answer"} <= stored_moves(path)
+    assert player.outcomes > 0
     page.close()
