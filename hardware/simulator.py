@@ -916,8 +916,8 @@ COLOURED_PIPS: tuple[tuple[BGR, BGR], ...] = (
     ((20, 120, 240), (25, 25, 25)),  # orange, black pips
     ((150, 60, 20), (45, 190, 235)),  # blue, gold pips
 )
-# Marbled dice: body, swirl colours, pips. The last swirl is near the pip colour on
-# purpose: a reader must tell a streak from a pip by shape, not by colour alone.
+# Marbled dice: body, swirl colours, pips. ``_vary_die`` adds one more wisp close to the
+# pip colour on purpose: a reader must tell a streak from a pip by shape, not colour.
 MARBLED: tuple[tuple[BGR, tuple[BGR, ...], BGR], ...] = (
     ((160, 70, 25), ((235, 225, 215), (60, 25, 10)), (240, 240, 240)),  # blue/white
     ((50, 130, 40), ((20, 40, 15), (220, 235, 220)), (235, 235, 235)),  # green/black
@@ -961,6 +961,8 @@ def _vary_die(die: Die, rng: np.random.Generator) -> Die:
     if style == "marbled":
         body, streaks, pips = MARBLED[int(rng.integers(len(MARBLED)))]
         seed = int(rng.integers(2**31))
+        wisp = tuple(round(0.8 * p + 0.2 * b) for p, b in zip(pips, body, strict=True))
+        streaks = (*streaks, (wisp[0], wisp[1], wisp[2]))
         return replace(
             die, colour=body, pip_colour=pips, style=style, streaks=streaks, pattern_seed=seed
         )

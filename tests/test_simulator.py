@@ -196,7 +196,9 @@ def test_varied_scenes_draw_every_look_and_keep_the_truth() -> None:
     assert {die.style for die in dice} == {"plain", "marbled", "translucent"}
     black_or_white = {(20, 20, 20), (240, 240, 240)}
     assert any(die.style == "plain" and die.pip_colour not in black_or_white for die in dice)
-    assert any(die.streaks for die in dice if die.style == "marbled")
+    for die in dice:  # every marbled die has a wisp a reader could mistake for pip paint
+        if die.style == "marbled":
+            assert min(np.abs(np.subtract(st, die.pip_colour)).max() for st in die.streaks) < 60
     assert len({scene.table_colour for scene in scenes}) > 2
     assert {scene.table_texture for scene in scenes} > {"cloth"}
     for scene in scenes[:4]:
