@@ -10,7 +10,7 @@ failing frame can be rebuilt exactly from its seed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -104,6 +104,11 @@ class BeltScene:
     asterisk_markers: bool = False  # stickers 4 and 5 from the marker sheet on its end tabs
 
 
+DieStyle = Literal["plain", "marbled", "translucent"]
+DIE_STYLES: tuple[DieStyle, ...] = ("plain", "marbled", "translucent")
+TableTexture = Literal["cloth", "wood", "felt"]
+
+
 @dataclass(frozen=True)
 class Die:
     """One die lying on the table, in table units (a die's edge is ``size``)."""
@@ -114,15 +119,26 @@ class Die:
     size: float = 1.0
     colour: BGR = (235, 235, 235)
     pip_colour: BGR = (20, 20, 20)
+    # The looks players' dice really have; the defaults draw the flat plain die of old.
+    style: DieStyle = "plain"
+    streaks: tuple[BGR, ...] = ()  # marbled: the swirl colours laid over ``colour``
+    see_through: float = 0.45  # translucent: share of the table that shows through the body
+    pattern_seed: int = 0  # marbled: which swirl (a seed, so the scene stays plain data)
 
 
 @dataclass(frozen=True)
 class DiceScene:
-    """Dice on a bare table of ``table_size`` die edges; ``markers`` adds corners 10..13."""
+    """Dice on a bare table of ``table_size`` die edges; ``markers`` adds corners 10..13.
+
+    ``table_colour`` None keeps the grey cloth of ``TABLE_COLOUR``; ``table_texture`` adds
+    wood grain or felt fuzz to whichever colour the table is.
+    """
 
     dice: tuple[Die, ...]
     table_size: tuple[float, float] = (12.0, 9.0)
     markers: bool = False
+    table_colour: BGR | None = None
+    table_texture: TableTexture = "cloth"
 
 
 PieceShape = Literal["disc", "square", "triangle"]
@@ -188,17 +204,35 @@ class _Plane:
     SHIFT = 4
 
     def __init__(
-        self, bounds: tuple[float, float, float, float], ppu: float, rng: np.random.Generator
+        self,
+        bounds: tuple[float, float, float, float],
+        ppu: float,
+        rng: np.random.Generator,
+        table: BGR = TABLE_COLOUR,
+        texture: TableTexture = "cloth",
     ):
         self.x0, self.y0, x1, y1 = bounds
         self.ppu = ppu
+        self.table = table
         width, height = round((x1 - self.x0) * ppu), round((y1 - self.y0) * ppu)
         # The cloth's faint blotches: a coarse random tint, smoothly enlarged.
-        texture = np.array(TABLE_COLOUR, np.float32) + rng.normal(0.0, 5.0, (6, 8, 1))
-        coarse = np.clip(texture, 0, 255).astype(np.uint8)
+        blotches = np.array(table, np.float32) + rng.normal(0.0, 5.0, (6, 8, 1))
+        coarse = np.clip(blotches, 0, 255).astype(np.uint8)
         self.image: Image = np.asarray(
             cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC), np.uint8
         )
+        if texture != "cloth":  # only then: the default cloth must draw exactly as before
+            self.image = _table_texture(self.image, texture, ppu, rng)
+
+    @classmethod
+    def blank(cls, origin: Point, ppu: float, shape: tuple[int, int]) -> _Plane:
+        """An empty one-channel raster on this plane's pixel grid, to draw masks on."""
+        plane = cls.__new__(cls)
+        plane.x0, plane.y0 = origin
+        plane.ppu = ppu
+        plane.table = TABLE_COLOUR
+        plane.image = np.zeros(shape, np.uint8)
+        return plane
 
     def px(self, point: Point) -> tuple[int, int]:
         scale = self.ppu * (1 << self.SHIFT)
@@ -563,12 +597,16 @@ def _pose_for(
 
 
 def _plane_for(
-    pose: Homography, region: tuple[float, float, float, float], rng: np.random.Generator
+    pose: Homography,
+    region: tuple[float, float, float, float],
+    rng: np.random.Generator,
+    table: BGR = TABLE_COLOUR,
+    texture: TableTexture = "cloth",
 ) -> _Plane:
     """A plane raster a little sharper than the camera will see it, with a table margin."""
     ppu = min(1.3 * _pixels_per_unit(pose, region), 120.0)
     x0, y0, x1, y1 = region
-    return _Plane((x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0), ppu, rng)
+    return _Plane((x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0), ppu, rng, table, texture)
 
 
 BELT_REGION = (BELT_X0 - 1.6, BELT_Y0 - 1.6, BELT_X1 + 1.6, BELT_Y1 + 1.6)
@@ -605,37 +643,180 @@ _PIPS: Mapping[int, tuple[Point, ...]] = {
 }
 
 
+_CORNERS: tuple[tuple[int, int], ...] = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+_WHITE: BGR = (255, 255, 255)
+
+
 def _draw_die(plane: _Plane, die: Die) -> NDArray[np.float64]:
-    """A die's top face with rounded corners and its pips; returns its corners (table units)."""
+    """A die's top face with rounded corners and its pips; returns its corners (table units).
+
+    A plain die is filled straight onto the table; the other looks need per-pixel colour,
+    so they draw the same shapes as masks and blend (see ``_draw_styled_die``).
+    """
     c, s = math.cos(math.radians(die.angle_deg)), math.sin(math.radians(die.angle_deg))
 
     def at(dx: float, dy: float) -> Point:
         return (die.centre[0] + dx * c - dy * s, die.centre[1] + dx * s + dy * c)
 
     half = die.size / 2
-    corner = die.size * 0.12
-    outline = [at(half * sx, half * sy) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    outline = [at(half * sx, half * sy) for sx, sy in _CORNERS]
+    # A translucent die lets light through, so it casts a paler shadow.
+    darkness = 0.8 if die.style == "translucent" else 0.65
     plane.poly(
-        [at(half * sx + 0.05, half * sy + 0.06) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
-        _shade(TABLE_COLOUR, 0.65),
+        [at(half * sx + 0.05, half * sy + 0.06) for sx, sy in _CORNERS],
+        _shade(plane.table, darkness),
     )
-    plane.poly(
-        [at(half * sx, half * sy - corner * sy) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
-        _shade(die.colour, 0.85),
-    )
-    plane.poly(
-        [at(half * sx - corner * sx, half * sy) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))],
-        _shade(die.colour, 0.85),
-    )
-    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-        plane.disc(at((half - corner) * sx, (half - corner) * sy), corner, _shade(die.colour, 0.85))
-    inner = half * 0.9
-    plane.poly(
-        [at(inner * sx, inner * sy) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))], die.colour
-    )
-    for px, py in _PIPS[die.value]:
-        plane.disc(at(px * die.size * 0.26, py * die.size * 0.26), die.size * 0.085, die.pip_colour)
+    if die.style == "plain":
+        rim = _shade(die.colour, 0.85)
+        _die_body(plane, die, at, rim, die.colour)
+        _die_pips(plane, die, at, die.pip_colour)
+    else:
+        _draw_styled_die(plane, die, at)
     return np.array(outline, np.float64)
+
+
+def _die_body(
+    plane: _Plane, die: Die, at: Callable[[float, float], Point], rim: BGR, top: BGR | None
+) -> None:
+    """The rounded outline in ``rim`` and, unless ``top`` is None, the flat top face."""
+    half = die.size / 2
+    corner = die.size * 0.12
+    plane.poly([at(half * sx, half * sy - corner * sy) for sx, sy in _CORNERS], rim)
+    plane.poly([at(half * sx - corner * sx, half * sy) for sx, sy in _CORNERS], rim)
+    for sx, sy in _CORNERS:
+        plane.disc(at((half - corner) * sx, (half - corner) * sy), corner, rim)
+    if top is not None:
+        _die_top(plane, die, at, top)
+
+
+def _die_top(plane: _Plane, die: Die, at: Callable[[float, float], Point], top: BGR) -> None:
+    inner = die.size / 2 * 0.9
+    plane.poly([at(inner * sx, inner * sy) for sx, sy in _CORNERS], top)
+
+
+def _die_pips(plane: _Plane, die: Die, at: Callable[[float, float], Point], colour: BGR) -> None:
+    for px, py in _PIPS[die.value]:
+        plane.disc(at(px * die.size * 0.26, py * die.size * 0.26), die.size * 0.085, colour)
+
+
+def _draw_styled_die(plane: _Plane, die: Die, at: Callable[[float, float], Point]) -> None:
+    """A marbled or translucent die: masks of body, top and pips in a window round the
+    die, a per-pixel body colour, then body and pips blended over the table."""
+    reach = die.size * 0.8  # past the corners at any angle
+    ppu = plane.ppu
+    height, width = plane.image.shape[:2]
+    ix0 = max(0, math.floor((die.centre[0] - reach - plane.x0) * ppu))
+    iy0 = max(0, math.floor((die.centre[1] - reach - plane.y0) * ppu))
+    ix1 = min(width, math.ceil((die.centre[0] + reach - plane.x0) * ppu) + 1)
+    iy1 = min(height, math.ceil((die.centre[1] + reach - plane.y0) * ppu) + 1)
+    if ix1 <= ix0 or iy1 <= iy0:
+        return
+    origin = (plane.x0 + ix0 / ppu, plane.y0 + iy0 / ppu)
+    shape = (iy1 - iy0, ix1 - ix0)
+    body, top, pips = (_Plane.blank(origin, ppu, shape) for _ in range(3))
+    _die_body(body, die, at, _WHITE, _WHITE)
+    _die_top(top, die, at, _WHITE)
+    _die_pips(pips, die, at, _WHITE)
+    body_a, top_a, pip_a = (
+        layer.image.astype(np.float32)[..., None] / 255.0 for layer in (body, top, pips)
+    )
+
+    # Each pixel's place on the die: u along its first edge, v along the second, -0.5..0.5.
+    xs = origin[0] + np.arange(shape[1], dtype=np.float32)[None, :] / ppu - die.centre[0]
+    ys = origin[1] + np.arange(shape[0], dtype=np.float32)[:, None] / ppu - die.centre[1]
+    c, s = math.cos(math.radians(die.angle_deg)), math.sin(math.radians(die.angle_deg))
+    u = np.asarray((xs * c + ys * s) / die.size, np.float32)
+    v = np.asarray((-xs * s + ys * c) / die.size, np.float32)
+
+    under = plane.image[iy0:iy1, ix0:ix1].astype(np.float32)
+    colour = np.array(die.colour, np.float32)
+    pip_strength = 1.0
+    if die.style == "marbled":
+        face = _marble(die, u, v)
+        rim_colour = face * 0.85
+    else:  # translucent: the table shows through, more so across the thin top than the rim
+        t = die.see_through
+        filtered = under * (0.35 + 0.65 * colour / 255.0)  # the plastic tints what it shows
+        glow = 1.0 + 0.12 * np.clip(1.0 - 2.0 * np.maximum(np.abs(u), np.abs(v)), 0.0, 1.0)
+        face = np.asarray(((1.0 - t) * colour + t * filtered) * glow[..., None], np.float32)
+        rim_colour = (1.0 - t * 0.5) * colour * 0.7 + t * 0.5 * filtered
+        pip_strength = 0.85  # painted pips on clear plastic look a little washed out
+    surface = rim_colour * (1.0 - top_a) + face * top_a
+    blended = under * (1.0 - body_a) + surface * body_a
+    if die.style == "translucent":  # the underside's pips, faint and mirrored, seen through
+        ghost = _Plane.blank(origin, ppu, shape)
+        _die_pips(ghost, replace(die, value=7 - die.value), lambda x, y: at(-x, y), _WHITE)
+        ghost_a = ghost.image.astype(np.float32)[..., None] / 255.0 * 0.18 * top_a
+        blended = blended * (1.0 - ghost_a) + np.array(die.pip_colour, np.float32) * ghost_a
+    pip_a = pip_a * pip_strength
+    blended = blended * (1.0 - pip_a) + np.array(die.pip_colour, np.float32) * pip_a
+    plane.image[iy0:iy1, ix0:ix1] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
+
+
+def _smooth_noise(
+    rng: np.random.Generator, u: NDArray[np.float32], v: NDArray[np.float32], cells: int
+) -> NDArray[np.float32]:
+    """Low-frequency noise (about ``cells`` bumps across a die) sampled at ``u``, ``v``."""
+    grid = rng.normal(0.0, 1.0, (cells + 3, cells + 3)).astype(np.float32)
+    fine = np.asarray(cv2.resize(grid, (64, 64), interpolation=cv2.INTER_CUBIC), np.float32)
+    map_x = ((u + 0.5) * 40.0 + 12.0).astype(np.float32)
+    map_y = ((v + 0.5) * 40.0 + 12.0).astype(np.float32)
+    return np.asarray(
+        cv2.remap(fine, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), np.float32
+    )
+
+
+def _marble(die: Die, u: NDArray[np.float32], v: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The die's colour with swirling streaks of each streak colour: soft bands whose course
+    is bent by smooth noise (a domain warp) and that fade in and out along their length,
+    the first broad, the others narrower wisps. Fixed to the die (u, v), so the swirl turns
+    with it, and drawn from its ``pattern_seed`` alone."""
+    rng = np.random.default_rng(die.pattern_seed)
+    face = np.broadcast_to(np.array(die.colour, np.float32), (*u.shape, 3)).copy()
+    for k, streak in enumerate(die.streaks):
+        warp = float(rng.uniform(0.2, 0.35))
+        wu = u + warp * _smooth_noise(rng, u, v, 2)
+        wv = v + warp * _smooth_noise(rng, u, v, 2)
+        theta = float(rng.uniform(0, math.pi))
+        along = wu * math.cos(theta) + wv * math.sin(theta)
+        frequency = float(rng.uniform(1.0, 1.8)) if k == 0 else float(rng.uniform(1.8, 3.0))
+        wave = np.abs(np.sin(math.pi * frequency * along + float(rng.uniform(0, 6.3))))
+        width = 0.6 if k == 0 else float(rng.uniform(0.25, 0.4))
+        band = np.clip(1.0 - wave / width, 0.0, 1.0)
+        band = band * band * (3.0 - 2.0 * band)  # smoothstep: soft-edged, not a drawn line
+        fade = np.clip(0.6 + 0.6 * _smooth_noise(rng, u, v, 3), 0.0, 1.0)
+        weight = (band * fade * float(rng.uniform(0.75, 0.95)))[..., None]
+        face = face * (1.0 - weight) + np.array(streak, np.float32) * weight
+    return face
+
+
+def _table_texture(
+    image: Image, texture: TableTexture, ppu: float, rng: np.random.Generator
+) -> Image:
+    """Wood grain (wavy bands along the table's length) or felt fuzz (fine speckle) over
+    the table colour, so the dice reader cannot lean on a smooth background."""
+    height, width = image.shape[:2]
+    base = image.astype(np.float32)
+    if texture == "wood":
+        ys = np.arange(height, dtype=np.float32)[:, None] / ppu
+        xs = np.arange(width, dtype=np.float32)[None, :] / ppu
+        coarse = rng.normal(0.0, 1.0, (4, 10)).astype(np.float32)
+        wander = np.asarray(
+            cv2.resize(coarse, (width, height), interpolation=cv2.INTER_CUBIC), np.float32
+        )
+        period = float(rng.uniform(0.12, 0.25))
+        rings = np.sin(2 * math.pi * (ys + 0.06 * wander + 0.004 * xs) / period)
+        grain = np.abs(rings) ** 6  # thin dark late-wood lines, not even waves
+        streaks = rng.normal(0.0, 1.0, (max(1, height // 2), 1)).astype(np.float32)
+        fibres = np.asarray(
+            cv2.resize(streaks, (width, height), interpolation=cv2.INTER_LINEAR), np.float32
+        )
+        factor = 1.0 - 0.12 * grain + 0.035 * fibres + 0.03 * wander
+    else:  # felt
+        speckle = rng.normal(0.0, 1.0, (height, width)).astype(np.float32)
+        speckle = np.asarray(cv2.GaussianBlur(speckle, (0, 0), 0.8), np.float32)
+        factor = 1.0 + 0.10 * speckle
+    return np.asarray(np.clip(base * factor[..., None], 0, 255), np.uint8)
 
 
 def render_dice(scene: DiceScene, rng: np.random.Generator, conditions: Conditions) -> Rendered:
@@ -643,7 +824,8 @@ def render_dice(scene: DiceScene, rng: np.random.Generator, conditions: Conditio
     width, height = scene.table_size
     region = (0.0, 0.0, width, height)
     pose = _pose_for(conditions, region, rng)
-    plane = _plane_for(pose, region, rng)
+    table = TABLE_COLOUR if scene.table_colour is None else scene.table_colour
+    plane = _plane_for(pose, region, rng, table, scene.table_texture)
     if scene.markers:
         _draw_markers(plane, table_marker_layout(scene.table_size))
     outlines = [_draw_die(plane, die) for die in scene.dice]
@@ -667,8 +849,14 @@ def random_dice_scene(
     count: int,
     table_size: tuple[float, float] = (12.0, 9.0),
     touching: bool = False,
+    varied: bool = False,
 ) -> DiceScene:
-    """``count`` dice of random faces, colours and angles; ``touching`` packs them in pairs."""
+    """``count`` dice of random faces, colours and angles; ``touching`` packs them in pairs.
+
+    ``varied`` also draws the looks players really own (coloured pips, marbled and
+    translucent bodies, a table of another colour and grain). Its extra random draws come
+    after the ones a default scene makes, so ``varied=False`` scenes stay as they were.
+    """
     palette: tuple[tuple[BGR, BGR], ...] = (
         ((235, 235, 235), (20, 20, 20)),
         ((30, 30, 190), (240, 240, 240)),
@@ -704,8 +892,83 @@ def random_dice_scene(
                 break
         else:
             raise ValueError(f"Cannot fit {count} dice on a {table_size} table.")
-        dice.append(Die(int(rng.integers(1, 7)), centre, angle, 1.0, body, pips))
-    return DiceScene(dice=tuple(dice), table_size=table_size)
+        die = Die(int(rng.integers(1, 7)), centre, angle, 1.0, body, pips)
+        dice.append(_vary_die(die, rng) if varied else die)
+    if not varied:
+        return DiceScene(dice=tuple(dice), table_size=table_size)
+    table_colour, textures = VARIED_TABLES[int(rng.integers(len(VARIED_TABLES)))]
+    texture = textures[int(rng.integers(len(textures)))]
+    return DiceScene(
+        dice=tuple(dice), table_size=table_size, table_colour=table_colour, table_texture=texture
+    )
+
+
+# Body and pip colours of plain dice with coloured pips (BGR).
+COLOURED_PIPS: tuple[tuple[BGR, BGR], ...] = (
+    ((40, 200, 230), (35, 35, 195)),  # yellow, red pips
+    ((30, 30, 190), (45, 190, 235)),  # red, gold pips
+    ((235, 235, 235), (35, 35, 195)),  # white, red pips
+    ((235, 235, 235), (170, 80, 30)),  # white, blue pips
+    ((25, 25, 25), (50, 185, 230)),  # black, gold pips
+    ((25, 25, 25), (40, 40, 200)),  # black, red pips
+    ((60, 150, 50), (40, 215, 240)),  # green, yellow pips
+    ((130, 40, 110), (240, 240, 240)),  # purple, white pips
+    ((20, 120, 240), (25, 25, 25)),  # orange, black pips
+    ((150, 60, 20), (45, 190, 235)),  # blue, gold pips
+)
+# Marbled dice: body, swirl colours, pips. ``_vary_die`` adds one more wisp close to the
+# pip colour on purpose: a reader must tell a streak from a pip by shape, not colour.
+MARBLED: tuple[tuple[BGR, tuple[BGR, ...], BGR], ...] = (
+    ((160, 70, 25), ((235, 225, 215), (60, 25, 10)), (240, 240, 240)),  # blue/white
+    ((50, 130, 40), ((20, 40, 15), (220, 235, 220)), (235, 235, 235)),  # green/black
+    ((35, 35, 180), ((40, 180, 230), (25, 20, 90)), (235, 235, 235)),  # red/yellow
+    ((120, 40, 110), ((230, 215, 230), (60, 20, 50)), (230, 230, 230)),  # purple/white
+    ((40, 40, 40), ((210, 210, 210), (110, 110, 110)), (40, 190, 230)),  # black/grey, gold
+    ((200, 215, 225), ((70, 100, 140), (45, 60, 90)), (30, 30, 30)),  # cream/brown, black
+    ((30, 150, 220), ((20, 80, 180), (30, 30, 40)), (25, 25, 25)),  # amber/orange, black
+)
+# Translucent bodies (the colour the plastic tints things) and their painted pips.
+TRANSLUCENT: tuple[tuple[BGR, BGR], ...] = (
+    ((40, 40, 200), (240, 240, 240)),  # red
+    ((200, 110, 30), (240, 240, 240)),  # blue
+    ((60, 170, 50), (240, 240, 240)),  # green
+    ((40, 170, 230), (30, 30, 30)),  # amber
+    ((160, 60, 140), (240, 240, 240)),  # purple
+    ((225, 225, 220), (30, 30, 30)),  # clear/smoke
+    ((50, 45, 45), (240, 240, 240)),  # smoky black
+)
+# Table colours (None: the default grey cloth) with the surfaces each may have.
+VARIED_TABLES: tuple[tuple[BGR | None, tuple[TableTexture, ...]], ...] = (
+    (None, ("cloth",)),
+    ((225, 228, 230), ("cloth",)),  # white tray
+    ((40, 62, 98), ("wood", "cloth")),  # dark wood
+    ((95, 140, 185), ("wood",)),  # light wood
+    ((30, 30, 33), ("felt", "cloth")),  # black felt
+    ((45, 105, 35), ("felt",)),  # green felt
+    ((130, 75, 35), ("felt", "cloth")),  # blue
+)
+
+
+def _vary_die(die: Die, rng: np.random.Generator) -> Die:
+    """Restyle a plain die: plain / marbled / translucent about 50/25/25, plain ones half
+    the time with coloured pips."""
+    style = DIE_STYLES[int(rng.choice(3, p=[0.5, 0.25, 0.25]))]
+    if style == "plain":
+        if rng.random() < 0.5:
+            return die
+        body, pips = COLOURED_PIPS[int(rng.integers(len(COLOURED_PIPS)))]
+        return replace(die, colour=body, pip_colour=pips)
+    if style == "marbled":
+        body, streaks, pips = MARBLED[int(rng.integers(len(MARBLED)))]
+        seed = int(rng.integers(2**31))
+        wisp = tuple(round(0.8 * p + 0.2 * b) for p, b in zip(pips, body, strict=True))
+        streaks = (*streaks, (wisp[0], wisp[1], wisp[2]))
+        return replace(
+            die, colour=body, pip_colour=pips, style=style, streaks=streaks, pattern_seed=seed
+        )
+    body, pips = TRANSLUCENT[int(rng.integers(len(TRANSLUCENT)))]
+    see_through = float(rng.uniform(0.3, 0.6))
+    return replace(die, colour=body, pip_colour=pips, style=style, see_through=see_through)
 
 
 def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:

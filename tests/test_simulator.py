@@ -6,7 +6,9 @@ the picture), every vision figure built on it would be meaningless.
 
 from __future__ import annotations
 
+import hashlib
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -21,6 +23,7 @@ from hardware.simulator import (
     Conditions,
     DiceScene,
     Die,
+    Rendered,
     WheelPiece,
     WheelScene,
     random_belt_scene,
@@ -144,3 +147,111 @@ def test_wheel_video_keeps_the_camera_still_and_rolls_the_wheel() -> None:
     angles = [scene.angle_deg for scene, _ in video]
     assert len(set(angles)) > 6
     assert len({scene.parallax for scene, _ in video}) == 1  # one camera, one tilt
+
+
+def _digest(rendered: Rendered) -> str:
+    """A short hash of a frame and its dice truth, to notice any change in the pixels."""
+    digest = hashlib.sha256(rendered.frame.tobytes())
+    for truth in rendered.dice:
+        corners = truth.corners.round(6).tolist()
+        digest.update(repr((truth.value, truth.centre, corners)).encode())
+    return digest.hexdigest()[:16]
+
+
+def test_default_renders_are_bit_identical_to_before_the_varied_dice() -> None:
+    """New looks are opt-in: every existing caller (belt camera, demo dice, the training
+    renders already measured) must keep its exact frames for the same seed. The hashes were
+    taken on the simulator before the varied looks were added (OpenCV 4.11 on x86-64; a
+    different OpenCV build may round anti-aliasing differently and need them re-taken)."""
+    hashes = {}
+    for seed in (0, 1, 2):
+        rng = np.random.default_rng(seed)
+        scene = random_dice_scene(rng, 5, touching=seed == 1)
+        conditions = HARD if seed else Conditions.random(rng, hand_chance=0.5)
+        hashes[f"random{seed}"] = _digest(render_dice(scene, rng, conditions))
+    dice = (Die(6, (3.0, 3.0), 20.0), Die(1, (4.02, 3.0), 20.0, colour=(30, 30, 190)))
+    explicit = render_dice(
+        DiceScene(dice, markers=True), np.random.default_rng(5), Conditions(perspective=0.5)
+    )
+    hashes["explicit"] = _digest(explicit)
+    belt = render_belt(random_belt_scene(np.random.default_rng(4)), np.random.default_rng(9), HARD)
+    hashes["belt"] = _digest(belt)
+    hashes["wheel"] = _digest(render_wheel(WheelScene(), np.random.default_rng(3), HARD))
+    assert hashes == {
+        "random0": "0f13d27cddfdaf09",
+        "random1": "3f17e3ebfc8c625e",
+        "random2": "56eb1f459c60f425",
+        "explicit": "6e60a53d9a4b74bd",
+        "belt": "08097983ee112891",
+        "wheel": "4fd3eb02a7ff4b90",
+    }
+
+
+def test_varied_scenes_draw_every_look_and_keep_the_truth() -> None:
+    """``varied=True`` must really deliver the new looks (else training sees none) and the
+    ground truth must still list every die with its value."""
+    rng = np.random.default_rng(12)
+    scenes = [random_dice_scene(rng, 8, touching=k % 2 == 0, varied=True) for k in range(12)]
+    dice = [die for scene in scenes for die in scene.dice]
+    assert {die.style for die in dice} == {"plain", "marbled", "translucent"}
+    black_or_white = {(20, 20, 20), (240, 240, 240)}
+    assert any(die.style == "plain" and die.pip_colour not in black_or_white for die in dice)
+    for die in dice:  # every marbled die has a wisp a reader could mistake for pip paint
+        if die.style == "marbled":
+            assert min(np.abs(np.subtract(st, die.pip_colour)).max() for st in die.streaks) < 60
+    assert len({scene.table_colour for scene in scenes}) > 2
+    assert {scene.table_texture for scene in scenes} > {"cloth"}
+    for scene in scenes[:4]:
+        rendered = render_dice(scene, rng, HARD)
+        assert [truth.value for truth in rendered.dice] == [die.value for die in scene.dice]
+        assert all(1 <= truth.value <= 6 for truth in rendered.dice)
+        for truth in rendered.dice:
+            assert 0 <= truth.centre[0] < 640 and 0 <= truth.centre[1] < 480
+
+
+def test_a_dice_look_does_not_move_the_die() -> None:
+    """The looks change colours only: outline and centre in the truth stay put."""
+    truths = []
+    for style in ("plain", "marbled", "translucent"):
+        die = Die(5, (5.0, 4.0), 30.0, 1.5, style=style, streaks=((230, 230, 230),))
+        rendered = render_dice(
+            DiceScene((die,)), np.random.default_rng(2), Conditions(perspective=0.7)
+        )
+        truths.append(rendered.dice[0])
+    for truth in truths[1:]:
+        assert truth.centre == truths[0].centre
+        assert np.array_equal(truth.corners, truths[0].corners)
+
+
+def _face_pixels(die: Die, scene: DiceScene) -> np.ndarray:
+    """Grey levels on a grid over a one-pip die's top face, clear of the pip and the rim."""
+    rendered = render_dice(scene, np.random.default_rng(3), Conditions())
+    grid = np.linspace(-0.33, 0.33, 15)
+    spots = [(u, v) for u in grid for v in grid if max(abs(u), abs(v)) > 0.16]
+    points = np.array(
+        [(die.centre[0] + u * die.size, die.centre[1] + v * die.size) for u, v in spots]
+    )
+    pixels = np.round(project(rendered.board_to_image, points)).astype(int)
+    gray = cv2.cvtColor(rendered.frame, cv2.COLOR_BGR2GRAY).astype(float)
+    return np.asarray(gray[pixels[:, 1], pixels[:, 0]])
+
+
+def test_a_marbled_die_has_texture_a_plain_one_lacks() -> None:
+    blue, white, navy = (160, 70, 25), (235, 225, 215), (60, 25, 10)
+    plain = Die(1, (6.0, 4.5), 0.0, 3.0, blue, (240, 240, 240))
+    marbled = replace(plain, style="marbled", streaks=(white, navy), pattern_seed=4)
+    plain_std = _face_pixels(plain, DiceScene((plain,))).std()
+    marbled_std = _face_pixels(marbled, DiceScene((marbled,))).std()
+    assert plain_std < 3.0
+    assert marbled_std > 15.0
+
+
+def test_a_translucent_die_shows_the_table_through_it() -> None:
+    die = Die(1, (6.0, 4.5), 20.0, 3.0, (40, 40, 200), (240, 240, 240), style="translucent")
+    dark = _face_pixels(die, DiceScene((die,), table_colour=(30, 30, 33))).mean()
+    light = _face_pixels(die, DiceScene((die,), table_colour=(225, 228, 230))).mean()
+    assert dark + 25 < light
+    solid = replace(die, style="plain")
+    on_dark = _face_pixels(solid, DiceScene((solid,), table_colour=(30, 30, 33))).mean()
+    on_light = _face_pixels(solid, DiceScene((solid,), table_colour=(225, 228, 230))).mean()
+    assert abs(on_dark - on_light) < 3  # an opaque die does not

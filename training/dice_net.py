@@ -136,7 +136,13 @@ def load_photos(data_dir: Path) -> list[Frame]:
 
 
 def render_frames(count: int, rng: np.random.Generator) -> list[Frame]:
-    """Simulated overhead frames of dice of many colours, some touching."""
+    """Simulated overhead frames of dice of many colours, some touching.
+
+    Every other frame is ``varied`` (marbled and translucent dice, coloured pips, other
+    tables), so the networks meet the dice players own. Alternating by index rather than
+    by a random flag keeps the share exactly half and adds no draw of its own; the varied
+    frames' extra draws do shift the stream, so later frames differ from older runs.
+    """
     frames = []
     for index in range(count):
         table = float(rng.uniform(11.0, 20.0))
@@ -145,6 +151,7 @@ def render_frames(count: int, rng: np.random.Generator) -> list[Frame]:
             int(rng.integers(1, 10)),
             table_size=(table, table * 0.75),
             touching=bool(rng.random() < 0.4),
+            varied=index % 2 == 1,
         )
         conditions = simulator.Conditions.random(rng, hand_chance=0.15)
         rendered = simulator.render_dice(scene, rng, conditions)
