@@ -118,7 +118,9 @@ def detector_view(
     Returns the near-misses (it sees a die where no labelled die is near) and, for each
     labelled die, the (x, y, size) it found there (NaN when it missed the die).
     """
-    net = reader.DiceReader(detector)
+    # Only the detector's grid is used; the shipped close-up stands in for the one being
+    # trained, so a detector in a folder of its own (no dice_face.onnx beside it) works.
+    net = reader.DiceReader(detector, reader.FACE_MODEL_PATHS)
     hard: dict[str, np.ndarray] = {}
     seen: dict[str, np.ndarray] = {}
     for frame in photos:
@@ -260,6 +262,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=4000)
     parser.add_argument("--batch", type=int, default=48)
     parser.add_argument("--renders", type=int, default=300)
+    parser.add_argument(
+        "--varied-renders", action="store_true", help="every other render with varied dice looks"
+    )
     parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--widths", default="16,32,64", help="channels of the three stages")
@@ -276,7 +281,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     photos = load_photos(args.data)
     train_photos, held = split(photos, args.holdout, args.seed) if args.holdout else (photos, [])
-    renders = render_frames(args.renders, np.random.default_rng(args.seed + 1))
+    renders = render_frames(args.renders, np.random.default_rng(args.seed + 1), args.varied_renders)
     hard, seen = detector_view(train_photos, args.detector) if args.detector.exists() else ({}, {})
     print(
         f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out, "

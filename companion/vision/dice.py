@@ -71,6 +71,9 @@ DUPLICATE_GAP = 0.65
 # Frames are reduced to this longest side before reading: dice in a board-game camera
 # view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
 WORK_SIDE = 640
+# A big frame may be looked at up to this much wider than WORK_SIDE when that lets it be
+# shrunk by a whole factor (see ``_work_image``): 4032 px -> 672 px.
+MAX_WORK_STRETCH = 1.25
 
 # When the first look finds dice smaller than SMALL pixels (a top face under ~40 px) and
 # the camera gave more pixels than WORK_SIDE, the region holding them is read again so a
@@ -415,8 +418,23 @@ def temper(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np
 
 
 def _work_image(frame: Image) -> tuple[Image, float]:
-    """The frame at working size, padded (by edge replication) to a multiple of PAD."""
-    scale = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+    """The frame at working size, padded (by edge replication) to a multiple of PAD.
+
+    A frame several times WORK_SIDE is averaged over whole k x k blocks (k = how many
+    times WORK_SIDE fits in its long side), which OpenCV does several times faster than
+    averaging by fractional weights: a 4032x3024 photo becomes 672x504 in about a third of
+    the time a 640x480 shrink takes, and its dice come out a little larger, not smaller.
+    """
+    side = max(frame.shape[:2])
+    factor = side // WORK_SIDE
+    if factor >= 2 and side / factor <= WORK_SIDE * MAX_WORK_STRETCH:
+        h, w = frame.shape[:2]
+        size = (w // factor, h // factor)
+        work = cv2.resize(
+            frame[: size[1] * factor, : size[0] * factor], size, interpolation=cv2.INTER_AREA
+        )
+        return _padded(work), 1.0 / factor
+    scale = min(1.0, WORK_SIDE / side)
     work = frame
     if scale < 1.0:
         size = (round(frame.shape[1] * scale), round(frame.shape[0] * scale))
