@@ -68,8 +68,9 @@ NOT_A_DIE = 0.5
 # least ~1.3 estimated sizes apart; at 0.8 some were merged, at 0.5 some dice counted twice.
 DUPLICATE_GAP = 0.65
 
-# Frames are reduced to this longest side before reading: dice in a board-game camera
-# view are 25-100 px at this size, and it keeps one frame within ~30 ms of one core.
+# Frames are reduced to about this longest side before reading (see ``_work_image``):
+# dice in a board-game camera view are 25-100 px at this size, and it keeps one frame
+# within ~30 ms of one core.
 WORK_SIDE = 640
 # A big frame may be looked at up to this much wider than WORK_SIDE when that lets it be
 # shrunk by a whole factor (see ``_work_image``): 4032 px -> 672 px.
@@ -236,10 +237,17 @@ class DiceReader:
                 net.setInput(blob)
                 total += _softmax(np.asarray(net.forward(), np.float64))
         result: NDArray[np.float64] = total / len(self._faces)
+        return self.with_head(crops, result) if taught else result
+
+    def with_head(self, crops: list[Image], shipped: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The shipped P(not a die, 1..6) of ``crops`` with the faces read by this table's
+        taught head, when there is one (``shipped`` is left as it is)."""
         head = self.head
-        if head is not None and taught:
-            _, features = self.face_features(crops)
-            result[:, 1:] = (1.0 - result[:, :1]) * head.probabilities(features, result)
+        if head is None:
+            return shipped
+        _, features = self.face_features(crops)
+        result = shipped.copy()
+        result[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
         return result
 
     def face_features(self, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -281,7 +289,7 @@ class DiceReader:
         crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
         head = self.head
         shipped = self.face_probabilities(crops, taught=False)
-        taught = self.face_probabilities(crops) if head is not None else shipped
+        taught = self.with_head(crops, shipped)
         kept = []
         for candidate, faces, plain in zip(candidates, taught, shipped, strict=True):
             if head is None:
@@ -422,8 +430,8 @@ def _work_image(frame: Image) -> tuple[Image, float]:
 
     A frame several times WORK_SIDE is averaged over whole k x k blocks (k = how many
     times WORK_SIDE fits in its long side), which OpenCV does several times faster than
-    averaging by fractional weights: a 4032x3024 photo becomes 672x504 in about a third of
-    the time a 640x480 shrink takes, and its dice come out a little larger, not smaller.
+    averaging by fractional weights: a 4032x3024 photo becomes 672x504 in well under half
+    the time a direct shrink to 640x480 takes, and its dice come out a little larger.
     """
     side = max(frame.shape[:2])
     factor = side // WORK_SIDE
