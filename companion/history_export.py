@@ -132,7 +132,11 @@ def bgstats_play(play: Play) -> dict[str, Any]:
 
 def bgstats_link(play: Play) -> str:
     """The documented link that opens BG Stats' import dialog with this play."""
-    return BGSTATS_LINK + quote(json.dumps(bgstats_play(play), separators=(",", ":")), safe="")
+    return _link(bgstats_play(play))
+
+
+def _link(data: Mapping[str, Any]) -> str:
+    return BGSTATS_LINK + quote(json.dumps(data, separators=(",", ":")), safe="")
 
 
 def bgstats_file(plays: Iterable[Play]) -> dict[str, Any]:
@@ -140,5 +144,5 @@ def bgstats_file(plays: Iterable[Play]) -> dict[str, Any]:
     return {
         "format": "BG Stats createPlay data, one entry per game",
         "documentation": BGSTATS_DOC,
-        "plays": [{"data": bgstats_play(p), "link": bgstats_link(p)} for p in plays],
+        "plays": [{"data": data, "link": _link(data)} for data in map(bgstats_play, plays)],
     }

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -33,11 +35,21 @@ def _store() -> Store:
     return companion().table.store
 
 
-def _plays() -> list[history.Play]:
+@contextmanager
+def _answers() -> Iterator[None]:
+    """A history request's errors as answers: a request that cannot be done is a conflict
+    (its sentence says why), a store that cannot be read or written is unavailable."""
     try:
-        return history.plays(_store())
+        yield
+    except history.HistoryError as error:
+        raise ApiError(409, str(error)) from None
     except StoreError as error:
         raise ApiError(503, str(error)) from None
+
+
+def _plays() -> list[history.Play]:
+    with _answers():
+        return history.plays(_store())
 
 
 def _shown(play: history.Play) -> dict[str, Any]:
@@ -117,12 +129,8 @@ def _tickets(app: Flask) -> dict[str, tuple[int, float]]:
 @bp.post("/api/history/<int:game_id>/delete")
 def delete(game_id: int) -> ResponseReturnValue:
     _check_pin(parse_body(request.get_data(cache=True)).get("pin"))
-    try:
+    with _answers():
         history.delete(_store(), game_id)
-    except history.HistoryError as error:
-        raise ApiError(409, str(error)) from None
-    except StoreError as error:
-        raise ApiError(503, str(error)) from None
     ticket = secrets.token_urlsafe(16)
     _tickets(current_app)[ticket] = (game_id, time.time() + history.UNDO_SECONDS)
     return jsonify(
@@ -141,12 +149,8 @@ def undelete(game_id: int) -> ResponseReturnValue:
     held = isinstance(ticket, str) and tickets.get(ticket, (None, 0.0))[0] == game_id
     if not held and not companion().pin.allows(request.headers.get(TOKEN_HEADER)):
         raise ApiError(401, "Undo from the tablet that deleted the game, or unlock with the PIN.")
-    try:
+    with _answers():
         history.undelete(_store(), game_id)
-    except history.HistoryError as error:
-        raise ApiError(409, str(error)) from None
-    except StoreError as error:
-        raise ApiError(503, str(error)) from None
     if held:
         del tickets[str(ticket)]
     return jsonify(restored=game_id, message=f"Game {game_id} is back in the history.")

@@ -227,9 +227,9 @@ class DiceReader:
             out: NDArray[np.float32] = self._net.forward()[0]
         return out
 
-    def face_probabilities(self, crops: list[Image], *, taught: bool = True) -> NDArray[np.float64]:
-        """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the classifiers;
-        with this table's taught head (when there is one and ``taught``) for the faces."""
+    def face_probabilities(self, crops: list[Image]) -> NDArray[np.float64]:
+        """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the shipped
+        classifiers (:meth:`with_head` gives this table's taught reading of them)."""
         blob = faces_input(crops)
         total = np.zeros((len(crops), 7), np.float64)
         with self._lock:
@@ -237,7 +237,7 @@ class DiceReader:
                 net.setInput(blob)
                 total += _softmax(np.asarray(net.forward(), np.float64))
         result: NDArray[np.float64] = total / len(self._faces)
-        return self.with_head(crops, result) if taught else result
+        return result
 
     def with_head(self, crops: list[Image], shipped: NDArray[np.float64]) -> NDArray[np.float64]:
         """The shipped P(not a die, 1..6) of ``crops`` with the faces read by this table's
@@ -288,7 +288,7 @@ class DiceReader:
             return []
         crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
         head = self.head
-        shipped = self.face_probabilities(crops, taught=False)
+        shipped = self.face_probabilities(crops)
         taught = self.with_head(crops, shipped)
         kept = []
         for candidate, faces, plain in zip(candidates, taught, shipped, strict=True):

@@ -45,6 +45,8 @@ MAX_EXAMPLES = 2000
 # MIN_ROLLS confirmed rolls cannot give every part a roll to fit and one to read.
 HOLD_OUT = 3
 MIN_ROLLS = 4
+# Each close-up is learned from in its four right-angle turns.
+TURNS = 4
 # The L2 weight and steps of the logistic regression: strong enough that ~60 crops of
 # 128 features do not simply memorise, few enough steps to take well under a second.
 L2 = 1e-2
@@ -279,12 +281,13 @@ def fit_head(
 
 
 def augmented(examples: Sequence[Example]) -> tuple[list[Image], list[int]]:
-    """Each crop in its four right-angle turns: a die's value does not depend on how it lies."""
+    """Each crop in its TURNS right-angle turns, as stored first: a die's value does not
+    depend on how it lies."""
     crops: list[Image] = []
     values: list[int] = []
     for example in examples:
         crop = example.crop
-        for _ in range(4):
+        for _ in range(TURNS):
             crops.append(crop)
             values.append(example.value)
             crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
@@ -361,19 +364,24 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
             f"Only {len(rolls)} confirmed rolls so far: confirm at least {MIN_ROLLS} rolls "
             "on the tablet, then teach."
         )
+    # Every close-up is read once, in its four turns (rows 4 i .. 4 i + 3; row 4 i as it
+    # was stored): each fit and each reading below takes rows of these readings.
+    crops, turned_values = augmented(examples)
+    shipped, features = close_up_readings(reader, crops)
+    turned = np.array(turned_values, np.int64)
+    turned_rolls = np.repeat([e.roll for e in examples], TURNS)
+    truth = turned[::TURNS]
+    before = float(np.mean(np.argmax(shipped[::TURNS, 1:], axis=1) + 1 == truth))
     # Each roll is read once by a head fitted without it (HOLD_OUT parts, by roll), so
     # every confirmed die counts in the comparison and none is read by a head it taught.
-    truth = np.array([e.value for e in examples])
-    probabilities = shipped_probabilities(reader, [e.crop for e in examples])
-    before = float(np.mean(np.argmax(probabilities[:, 1:], axis=1) + 1 == truth))
     values = np.zeros(len(examples), np.int64)
     confidence = np.zeros(len(examples), np.float64)
     for part in range(HOLD_OUT):
-        held = set(rolls[part::HOLD_OUT])
-        rows = [i for i, e in enumerate(examples) if e.roll in held]
-        head = _fit(reader, [e for e in examples if e.roll not in held])
+        held = np.isin(turned_rolls, rolls[part::HOLD_OUT])
+        head = fit_head(features[~held], turned[~held], shipped[~held])
+        rows = held[::TURNS]
         values[rows], confidence[rows] = taught_reading(
-            reader, head, [examples[i].crop for i in rows]
+            head, features[::TURNS][rows], shipped[::TURNS][rows], reader.temperature
         )
     after = float(np.mean(values == truth))
     sure = confidence >= auto_accept()
@@ -382,7 +390,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     # rolls rarely showed. Then the shipped model stays (and any earlier head is dropped).
     kept = after > before
     if kept:
-        final = _fit(reader, examples)
+        final = fit_head(features, turned, shipped)
         final.save(data_dir / HEAD_FILE)
         reader.head = final
     else:
@@ -407,23 +415,25 @@ def auto_accept() -> float:
 
 
 def taught_reading(
-    reader: Any, head: TaughtHead, crops: list[Image]
+    head: TaughtHead,
+    features: NDArray[np.float64],
+    shipped: NDArray[np.float64],
+    temperature: float,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """Each close-up's value and confidence as the reader with ``head`` gives them.
+    """Each close-up's value and confidence as the reader with ``head`` gives them, from
+    the shipped classifiers' reading of it (``shipped``, ``features``).
 
     The same sums as the reader's with a taught head: the value is the head's (the first
     look's faces do not count), and the confidence is the smaller of the head's and the
     shipped close-up's for that value (the "not a die" share and the temperature
     included), so the accepted share is the one the table would see for these dice.
     """
-    _, features = features_of(reader, crops)
-    plain = shipped_probabilities(reader, crops)
-    probabilities = plain.copy()
-    probabilities[:, 1:] = (1.0 - plain[:, :1]) * head.probabilities(features, plain)
+    probabilities = shipped.copy()
+    probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
     best = np.argmax(probabilities[:, 1:], axis=1)
-    rows = np.arange(len(crops))
-    taught = _confidences(probabilities, reader.temperature)[rows, best]
-    agree = _confidences(plain, reader.temperature)[rows, best]  # the shipped reader's
+    rows = np.arange(len(shipped))
+    taught = _confidences(probabilities, temperature)[rows, best]
+    agree = _confidences(shipped, temperature)[rows, best]  # the shipped reader's
     values: NDArray[np.int64] = (best + 1).astype(np.int64)
     return values, np.asarray(np.minimum(taught, agree), np.float64)
 
@@ -431,31 +441,21 @@ def taught_reading(
 def _confidences(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:
     """Each face's confidence from close-up probabilities alone (``dice.face_confidences``
     with no first look: a stored close-up has none)."""
-    soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / temperature)
-    soft /= soft.sum(axis=1, keepdims=True)
+    from companion.vision.dice import temper  # late: the reader imports this module
+
+    soft = temper(probabilities, temperature)
     result: NDArray[np.float64] = soft[:, 1:] / soft[:, 1:].sum(axis=1, keepdims=True)
     return result * (1.0 - soft[:, :1])
 
 
-def shipped_probabilities(reader: Any, crops: list[Image]) -> NDArray[np.float64]:
-    """The shipped close-up classifiers' P(not a die, 1..6), in batches of BATCH."""
-    parts = [
-        reader.face_probabilities(crops[i : i + BATCH], taught=False)
-        for i in range(0, len(crops), BATCH)
-    ]
-    return np.vstack(parts) if parts else np.zeros((0, 7))
-
-
-def features_of(reader: Any, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """``reader.face_features`` in batches of BATCH (the camera reads in between)."""
-    parts = [reader.face_features(crops[i : i + BATCH]) for i in range(0, len(crops), BATCH)]
-    if not parts:
-        empty: tuple[NDArray[np.float64], NDArray[np.float64]] = reader.face_features([])
-        return empty
-    return np.vstack([p for p, _ in parts]), np.vstack([f for _, f in parts])
-
-
-def _fit(reader: Any, examples: Sequence[Example]) -> TaughtHead:
-    crops, values = augmented(examples)
-    _, features = features_of(reader, crops)
-    return fit_head(features, np.array(values, np.int64), shipped_probabilities(reader, crops))
+def close_up_readings(
+    reader: Any, crops: list[Image]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The shipped classifiers' P(not a die, 1..6) and the features a taught head reads,
+    one row per crop, in batches of BATCH (the camera reads in between)."""
+    shipped, features = [], []
+    for i in range(0, len(crops), BATCH):
+        batch = crops[i : i + BATCH]
+        shipped.append(reader.face_probabilities(batch))
+        features.append(reader.face_features(batch)[1])
+    return np.vstack(shipped), np.vstack(features)
