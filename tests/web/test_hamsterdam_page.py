@@ -237,3 +237,40 @@ def test_flood_odds_show_before_the_roll_and_a_table_can_hide_them(
         expect(page.locator(".dam-head .odds").first).to_be_hidden()  # remembered
         page.close()
     store.close()
+
+
+def test_dice_set_on_a_roll_survive_a_redraw_before_it_is_sent(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The roll's pickers are drawn anew whenever anything changes on the page (a camera
+    note, the live stream): a face a player had set went back to 1 and was played as 1
+    (seen as a wrong stored die in the whole-game test)."""
+    names = ("Ann", "Bo")
+    store = Store(tmp_path / "redraw.sqlite3")
+    table = Table(store, GameDefaults(players=names))
+    table.new_game(GameHeader("hamsterdam", "classic", names, 3))
+    rng = random.Random(1)
+    while True:
+        snapshot = table.snapshot
+        assert snapshot.state is not None
+        if snapshot.state.ctx.phase == "roll" and snapshot.state.G.dice is None:
+            break
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        form = page.locator("#choices form.dice-entry").first
+        form.locator("select").nth(0).select_option("5")
+        form.locator("select").nth(1).select_option("3")
+        page.evaluate("state = null; refresh()")  # everything drawn again, as on a redraw
+        expect(form.locator("select").nth(0)).to_have_value("5")
+        expect(form.locator("select").nth(1)).to_have_value("3")
+        seq = table.public_state(with_log=False)["seq"]
+        form.locator("button[type=submit]").click()
+        expect(page.locator("body")).not_to_have_attribute("data-seq", str(seq))
+        state = table.snapshot.state
+        assert state is not None and state.G.dice is not None
+        assert sorted(state.G.dice) == [3, 5]
+        page.close()
+    store.close()

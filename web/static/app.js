@@ -254,14 +254,29 @@ function renderNextDice() {
         ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))))));
 }
 
+// Faces set on a move's dice pickers, by move: a redraw while a player sets them (a camera
+// note, another phone's move) draws the pickers anew and must keep what was set.
+const pickedDice = new Map();
+
 // A move button; a move that needs dice rolled by hand gets a picker per die first.
 function choiceControl(choice) {
   const move = (given) => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args, given });
   if (!choice.dice) return el("button", { type: "button", onclick: () => move([]) }, choice.label);
-  const pickers = Array.from({ length: choice.dice }, (_, i) =>
-    el("select", { class: "die", "aria-label": `die ${i + 1}` }, ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))));
+  const key = `${choice.seat}|${choice.name}|${JSON.stringify(choice.args)}`;
+  const kept = pickedDice.get(key) || [];
+  const pickers = Array.from({ length: choice.dice }, (_, i) => {
+    const picker = el("select", { class: "die", "aria-label": `die ${i + 1}` },
+      ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v))));
+    if (kept[i]) picker.value = kept[i];
+    picker.addEventListener("change", () => pickedDice.set(key, pickers.map((p) => p.value)));
+    return picker;
+  });
   const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, choice.label));
-  form.addEventListener("submit", (event) => { event.preventDefault(); move(pickers.map((p) => Number(p.value))); });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    pickedDice.delete(key);
+    move(pickers.map((p) => Number(p.value)));
+  });
   return form;
 }
 

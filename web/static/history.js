@@ -23,7 +23,7 @@ function tallies(entries, name) {
 }
 
 function playRow(play) {
-  // Nobody won (the alligators did): the game's own sentence says so better than a name.
+  // Nobody won: the game's own sentence says why better than an empty name list.
   const winners = play.winner_names.length ? play.winner_names.join(", ") : (play.result || "nobody");
   const remove = el("button", { type: "button", class: "small-button", "aria-label": `Delete game ${play.id}`,
     onclick: () => askDelete(play) }, "Delete");
