@@ -108,16 +108,25 @@ def pick_threshold(report: dice_eval.Report) -> tuple[float, list[dict[str, obje
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument(
+        "--faces",
+        type=Path,
+        nargs="+",
+        help="close-up classifier files to calibrate instead of the shipped ones (a candidate)",
+    )
     args = parser.parse_args()
+    faces_files = tuple(args.faces) if args.faces else None
     cv2.setNumThreads(1)
     names = [name for name, _ in dice_eval.load_labels(args.data / "labels.json")]
     part = dice_split.parts(names)
     calibrate = [n for n in names if part[n] == "calibrate"]
-    faces, second, truth = finds(dice.DiceReader(temperature=1.0), args.data, calibrate)
+    faces, second, truth = finds(
+        dice.DiceReader(face_paths=faces_files, temperature=1.0), args.data, calibrate
+    )
     temperature, curve = fit_temperature(faces, second, truth)
     print(f"calibrate part: {len(calibrate)} photos, {len(truth)} finds")
     print(f"  mean NLL at T=1.0: {curve[1.0]:.4f}; at T={temperature}: {curve[temperature]:.4f}")
-    reader = dice.DiceReader(temperature=temperature)
+    reader = dice.DiceReader(face_paths=faces_files, temperature=temperature)
     pick = dice_eval.Report(
         list(dice_eval.iter_results(args.data, reader=reader.read, part="pick"))
     )

@@ -37,10 +37,10 @@ from training.dice_net import (
     DEFAULT_DATA,
     SEED,
     Frame,
+    chosen_photos,
     load_photos,
     photometric,
     render_frames,
-    split,
 )
 
 FACE = reader.FACE
@@ -266,7 +266,13 @@ def main() -> None:
         "--varied-renders", action="store_true", help="every other render with varied dice looks"
     )
     parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
-    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--seed", type=int, default=SEED, help="seed of the held-out split")
+    parser.add_argument(
+        "--member",
+        type=int,
+        default=0,
+        help="ensemble member: another start, batches and renders, the same held-out photos",
+    )
     parser.add_argument("--widths", default="16,32,64", help="channels of the three stages")
     parser.add_argument(
         "--detector",
@@ -275,20 +281,26 @@ def main() -> None:
         help="whole-frame network whose false finds on the photos become 'not a die' examples",
     )
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for torch")
+    parser.add_argument(
+        "--fold", type=int, help="train on every cross-validation fold but this one"
+    )
     args = parser.parse_args()
     a, b, c = (int(w) for w in args.widths.split(","))
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     photos = load_photos(args.data)
-    train_photos, held = split(photos, args.holdout, args.seed) if args.holdout else (photos, [])
-    renders = render_frames(args.renders, np.random.default_rng(args.seed + 1), args.varied_renders)
+    train_photos, held = chosen_photos(photos, args.holdout, args.seed, args.fold)
+    # Member 0 is the shipped classifier as it always was; a further member differs in
+    # everything random except which photos are held out (so its figures stay honest).
+    run_seed = args.seed + 1000 * args.member
+    renders = render_frames(args.renders, np.random.default_rng(run_seed + 1), args.varied_renders)
     hard, seen = detector_view(train_photos, args.detector) if args.detector.exists() else ({}, {})
     print(
         f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out, "
         f"{sum(len(v) for v in hard.values())} near-misses in {len(hard)} photos"
     )
     pool = Pool(train_photos, renders, hard, seen)
-    model = train(pool, args.steps, args.batch, args.seed, (a, b, c))
+    model = train(pool, args.steps, args.batch, run_seed, (a, b, c))
     export(model, args.out)
     print(f"wrote {args.out}")
 

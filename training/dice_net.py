@@ -344,8 +344,31 @@ def split(frames: list[Frame], share: float, seed: int) -> tuple[list[Frame], li
     """Hold out a share of the photos of each source, by image (``dice_split.hold_out``,
     shared with the reader's tools so they know which photos the trainers left out)."""
     kept, held = dice_split.hold_out([f.name for f in frames], share, seed)
+    return _by_name(frames, kept, held)
+
+
+def fold_split(frames: list[Frame], fold: int) -> tuple[list[Frame], list[Frame]]:
+    """(train on, held out) for one cross-validation fold (``dice_split.folds``)."""
+    kept, held = dice_split.fold_split([f.name for f in frames], fold)
+    return _by_name(frames, kept, held)
+
+
+def _by_name(
+    frames: list[Frame], kept: list[str], held: list[str]
+) -> tuple[list[Frame], list[Frame]]:
     by_name = {f.name: f for f in frames}
     return [by_name[n] for n in kept], [by_name[n] for n in held]
+
+
+def chosen_photos(
+    photos: list[Frame], holdout: float, seed: int, fold: int | None
+) -> tuple[list[Frame], list[Frame]]:
+    """(train on, held out): one cross-validation fold left out, or a seeded share, or none."""
+    if fold is not None:
+        if holdout:
+            raise SystemExit("Give --fold or --holdout, not both: each says what is held out.")
+        return fold_split(photos, fold)
+    return split(photos, holdout, seed) if holdout else (photos, [])
 
 
 def main() -> None:
@@ -360,11 +383,15 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, default=dice_net.MODEL_PATH)
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--fold", type=int, help="train on every cross-validation fold but this one"
+    )
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads for torch")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     photos = load_photos(args.data)
-    train_photos, held = split(photos, args.holdout, args.seed) if args.holdout else (photos, [])
+    train_photos, held = chosen_photos(photos, args.holdout, args.seed, args.fold)
     renders = render_frames(args.renders, np.random.default_rng(args.seed + 1), args.varied_renders)
     learn = f"{len(train_photos)} photos + {len(renders)} renders to learn from"
     print(f"{learn}, {len(held)} held out")

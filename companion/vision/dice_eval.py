@@ -118,6 +118,7 @@ class Report:
             "count_accuracy": round(counts_ok / max(1, images), 4),
             "false_dice": false_dice,
             "coverage": round(accepted / max(1, labelled), 4),
+            "applied_unasked": accepted + accepted_false,
             "confident_accuracy": round(accepted_right / max(1, accepted + accepted_false), 4),
             "accepted_wrong": accepted - accepted_right + accepted_false,
             "accepted_false_dice": accepted_false,

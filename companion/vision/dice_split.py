@@ -66,3 +66,36 @@ def parts(names: Sequence[str]) -> dict[str, str]:
         for rank, index in enumerate(order):
             result[group[index]] = PARTS[1 + rank * 3 // len(group)]
     return result
+
+
+# Cross-validation cuts the whole folder into this many folds. Fold 0 is the quarter the
+# shipped whole-frame network never saw (so its models are the ones already measured);
+# the other folds cut the remaining three quarters, by source, into thirds.
+FOLDS = 4
+FOLDS_SEED = 23
+
+
+def folds(names: Sequence[str]) -> dict[str, int]:
+    """Each photo's fold (0..FOLDS-1): a model trained on every other fold may read it.
+
+    Read by fold, every labelled photo is scored by models that never saw it, so the
+    figures pool all the folder's dice instead of one part's few dozen (``training.crossval``).
+    """
+    kept, held = hold_out(names, DETECTOR_HOLDOUT, SEED)
+    result = dict.fromkeys(held, 0)
+    rng = np.random.default_rng(FOLDS_SEED)
+    rest = FOLDS - 1
+    for source in sorted({source_of(n) for n in kept}):
+        group = [n for n in kept if source_of(n) == source]
+        order = rng.permutation(len(group))
+        for rank, index in enumerate(order):
+            result[group[index]] = 1 + rank * rest // len(group)
+    return result
+
+
+def fold_split(names: Sequence[str], fold: int) -> tuple[list[str], list[str]]:
+    """(train on, held out) for one fold, in the names' order."""
+    if not 0 <= fold < FOLDS:
+        raise ValueError(f"There are folds 0 to {FOLDS - 1}; {fold} is not one of them.")
+    chosen = folds(names)
+    return [n for n in names if chosen[n] != fold], [n for n in names if chosen[n] == fold]

@@ -78,7 +78,12 @@ def shots(tmp_path: Path) -> Path:
 
 
 def unlock(page: Page) -> None:
-    """Type the table PIN into the page's dialog, as a player does, and wait for control."""
+    """Type the table PIN into the page's dialog, as a player does, and wait for control.
+
+    The page's scripts are deferred: a tap that lands after the page is drawn but before
+    they ran does nothing (a slow machine showed it), so wait until they have run.
+    """
+    page.wait_for_load_state("domcontentloaded")
     page.click("#lock")
     page.fill("#pin", PIN)
     page.click("#pin-form button.primary")

@@ -1,0 +1,52 @@
+"""Cross-validation of the dice reader: every labelled photo read by models that never saw it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.vision import dice
+from companion.vision.dice_split import FOLDS, fold_split, folds, hold_out
+from training.crossval import binomial_upper, fold_results
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice"
+NAMES = [f"byler_{i}.jpg" for i in range(83)] + [f"matteop65_{i}.jpg" for i in range(117)]
+
+
+def test_every_photo_is_in_one_fold_and_fold_zero_is_the_quarter_the_detector_never_saw() -> None:
+    chosen = folds(NAMES)
+    assert set(chosen) == set(NAMES) and set(chosen.values()) == set(range(FOLDS))
+    _, held = hold_out(NAMES, 0.25, 0)
+    assert {n for n in NAMES if chosen[n] == 0} == set(held)
+    assert folds(list(NAMES)) == chosen, "the same names always give the same folds"
+    for fold in range(FOLDS):
+        train, out = fold_split(NAMES, fold)
+        assert not set(train) & set(out) and len(train) + len(out) == len(NAMES)
+        assert {n.split("_")[0] for n in out} == {"byler", "matteop65"}
+        assert 45 <= len(out) <= 55
+
+
+def test_a_fold_that_does_not_exist_is_named_with_the_ones_that_do() -> None:
+    with pytest.raises(ValueError, match="folds 0 to 3"):
+        fold_split(NAMES, 4)
+
+
+def test_no_error_in_n_trials_bounds_the_rate_near_three_over_n() -> None:
+    assert binomial_upper(0, 600) == pytest.approx(3 / 600, rel=0.01)
+    assert binomial_upper(1, 100) == pytest.approx(0.0466, abs=0.0005)
+    assert binomial_upper(0, 0) == 1.0
+    assert binomial_upper(40, 5000) > 40 / 5000
+
+
+@pytest.mark.skipif(not (DATA / "labels.json").exists(), reason="no dice photos")
+def test_each_photo_is_read_once_by_its_own_folds_models(tmp_path: Path) -> None:
+    for fold in range(FOLDS):
+        folder = tmp_path / f"fold{fold}"
+        folder.mkdir()
+        (folder / "dice_net.onnx").symlink_to(dice.MODEL_PATH)
+        (folder / "dice_face.onnx").symlink_to(dice.FACE_MODEL_PATHS[0])
+    by_fold = fold_results(tmp_path, DATA)
+    files = [r.file for results in by_fold.values() for r in results]
+    assert len(files) == len(set(files)) == 200
+    assert not list(DATA.glob(".fold*")), "nothing is written into the shared photo folder"
