@@ -72,7 +72,7 @@ check-dice: $(TRAIN_PY)
 # trained, with the shipped recipe, on the other three folds (fold 0 is the quarter the
 # shipped detector left out, so it is reused). Seven trainings: ~2 h on 2 cores.
 CROSSVAL := build/crossval
-crossval-dice: $(TRAIN_PY)
+crossval-dice: $(TRAIN_PY) $(STAMP)
 	mkdir -p $(CROSSVAL)/fold0 && cp $(DICE_MODELS)/dice_net.onnx $(CROSSVAL)/fold0/
 	for fold in 1 2 3; do \
 		$(TRAIN_PY) -m training.dice_net --fold $$fold --out $(CROSSVAL)/fold$$fold/dice_net.onnx \
