@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import tempfile
 from pathlib import Path
 
 import cv2
@@ -68,19 +67,13 @@ def binomial_upper(errors: int, trials: int, confidence: float = 0.95) -> float:
 
 def fold_results(models: Path, data: Path) -> dict[int, list[dice_eval.ImageResult]]:
     """Each fold's photos read by that fold's own models."""
-    images = dice_eval.load_labels(data / "labels.json")
-    fold_of = dice_split.folds([name for name, _ in images])
-    labels = json.loads((data / "labels.json").read_text())
+    fold_of = dice_split.folds([name for name, _ in dice_eval.load_labels(data / "labels.json")])
     results: dict[int, list[dice_eval.ImageResult]] = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        for fold in range(dice_split.FOLDS):
-            folder = models / f"fold{fold}"
-            reader = dice.DiceReader(folder / "dice_net.onnx", (folder / "dice_face.onnx",))
-            chosen = {name for name, _ in images if fold_of[name] == fold}
-            subset = Path(scratch) / f"fold{fold}.json"
-            entries = [e for e in labels["images"] if e["file"] in chosen]
-            subset.write_text(json.dumps({**labels, "images": entries}))
-            results[fold] = list(dice_eval.iter_results(data, subset, reader=reader.read))
+    for fold in range(dice_split.FOLDS):
+        folder = models / f"fold{fold}"
+        reader = dice.DiceReader(folder / "dice_net.onnx", (folder / "dice_face.onnx",))
+        chosen = {name for name, at in fold_of.items() if at == fold}
+        results[fold] = list(dice_eval.iter_results(data, reader=reader.read, names=chosen))
     return results
 
 

@@ -30,15 +30,8 @@ def main() -> None:
     args = parser.parse_args()
     _, held = split(load_photos(args.data), args.holdout, args.seed)
     names = {frame.name for frame in held}
-    labels = json.loads((args.data / "labels.json").read_text())
-    subset = {**labels, "images": [e for e in labels["images"] if e["file"] in names]}
-    held_file = args.detector.with_suffix(".holdout.json")
-    held_file.write_text(json.dumps(subset))
-    try:
-        reader = dice.DiceReader(args.detector, tuple(args.faces))
-        results = list(dice_eval.iter_results(args.data, held_file, reader=reader.read))
-    finally:
-        held_file.unlink()
+    reader = dice.DiceReader(args.detector, tuple(args.faces))
+    results = list(dice_eval.iter_results(args.data, reader=reader.read, names=names))
     report = dice_eval.Report(results)
     for source in ("byler", "matteop65"):
         part = dice_eval.Report([r for r in results if r.file.startswith(source)])

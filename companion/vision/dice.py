@@ -230,41 +230,47 @@ class DiceReader:
     def face_probabilities(self, crops: list[Image]) -> NDArray[np.float64]:
         """P(not a die, 1, ..., 6) for each FACE x FACE crop, averaged over the shipped
         classifiers (:meth:`with_head` gives this table's taught reading of them)."""
-        blob = faces_input(crops)
-        total = np.zeros((len(crops), 7), np.float64)
-        with self._lock:
-            for net in self._faces:
-                net.setInput(blob)
-                total += _softmax(np.asarray(net.forward(), np.float64))
-        result: NDArray[np.float64] = total / len(self._faces)
-        return result
+        probabilities, _ = self._close_ups(crops, features=False)
+        return probabilities
 
-    def with_head(self, crops: list[Image], shipped: NDArray[np.float64]) -> NDArray[np.float64]:
-        """The shipped P(not a die, 1..6) of ``crops`` with the faces read by this table's
-        taught head, when there is one (``shipped`` is left as it is)."""
-        head = self.head
-        if head is None:
-            return shipped
-        _, features = self.face_features(crops)
-        result = shipped.copy()
-        result[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
-        return result
+    def face_readings(self, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """The shipped P(not a die, 1..6) and the features a taught head reads (the first
+        classifier's pooled features and its logits), one row per crop, each classifier
+        run once."""
+        return self._close_ups(crops, features=True)
 
-    def face_features(self, crops: list[Image]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The shipped close-up's P(not a die, 1..6) and the features a taught head reads
-        (the first classifier's pooled features and its logits), one row per crop."""
+    def _close_ups(
+        self, crops: list[Image], *, features: bool
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Every classifier run once over the crops; the first also gives its features when
+        asked (a taught head reads them), from the same pass."""
         if not crops:
             return np.zeros((0, 7)), np.zeros((0, 135))
         blob = faces_input(crops)
+        total = np.zeros((len(crops), 7), np.float64)
+        found: NDArray[np.float64] = np.zeros((len(crops), 0))
         with self._lock:
-            net = self._faces[0]
-            net.setInput(blob)
-            pooled, raw = net.forward([FEATURE_LAYER, "logits"])
-        logits: NDArray[np.float64] = np.asarray(raw, np.float64)
-        features: NDArray[np.float64] = np.hstack(
-            [np.asarray(pooled, np.float64).reshape(len(crops), -1), logits]
-        )
-        return _softmax(logits), features
+            for index, net in enumerate(self._faces):
+                net.setInput(blob)
+                if index == 0 and features:
+                    pooled, raw = net.forward([FEATURE_LAYER, "logits"])
+                    found = np.hstack([np.asarray(pooled, np.float64).reshape(len(crops), -1), raw])
+                else:
+                    raw = net.forward()
+                total += _softmax(np.asarray(raw, np.float64))
+        return total / len(self._faces), found
+
+    def with_head(
+        self, shipped: NDArray[np.float64], features: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """The shipped P(not a die, 1..6) with the faces read by this table's taught head,
+        when there is one (``shipped`` is left as it is)."""
+        head = self.head
+        if head is None:
+            return shipped
+        result = shipped.copy()
+        result[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
+        return result
 
     def read(self, frame: Image) -> list[Die]:
         """Every die in a BGR frame, with its value (or None) and confidence.
@@ -288,8 +294,11 @@ class DiceReader:
             return []
         crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
         head = self.head
-        shipped = self.face_probabilities(crops)
-        taught = self.with_head(crops, shipped)
+        if head is None:
+            shipped = taught = self.face_probabilities(crops)
+        else:
+            shipped, features = self.face_readings(crops)
+            taught = self.with_head(shipped, features)
         kept = []
         for candidate, faces, plain in zip(candidates, taught, shipped, strict=True):
             if head is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,8 +221,10 @@ def iter_results(
     labels_file: Path | None = None,
     reader: Callable[[Any], list[Die]] = read_dice,
     part: str | None = None,
+    names: Collection[str] | None = None,
 ) -> Iterator[ImageResult]:
-    """Run the reader on each labelled image (one core, as on the Pi) and match.
+    """Run the reader on each labelled image (one core, as on the Pi) and match; only
+    those of one ``part``, and only those ``names``, when given.
 
     Time is process CPU time, so other load on the machine does not inflate ms_per_image.
     """
@@ -230,6 +232,8 @@ def iter_results(
     labels_path = labels_file or folder / "labels.json"
     image_dir = folder / "images" if (folder / "images").is_dir() else folder
     for name, labelled in select(load_labels(labels_path), part):
+        if names is not None and name not in names:
+            continue
         frame = cv2.imread(str(image_dir / name))
         if frame is None:
             raise FileNotFoundError(image_dir / name)

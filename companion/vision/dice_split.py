@@ -58,13 +58,20 @@ def hold_out(names: Sequence[str], share: float, seed: int) -> tuple[list[str], 
 def parts(names: Sequence[str]) -> dict[str, str]:
     """Each photo's part (one of PARTS), for the names of a labels.json in file order."""
     kept, held = hold_out(names, DETECTOR_HOLDOUT, SEED)
-    result = dict.fromkeys(kept, "train")
-    rng = np.random.default_rng(THIRDS_SEED)
-    for source in sorted({source_of(n) for n in held}):
-        group = [n for n in held if source_of(n) == source]
+    thirds = _cut_by_source(held, 3, THIRDS_SEED)
+    return dict.fromkeys(kept, "train") | {n: PARTS[1 + third] for n, third in thirds.items()}
+
+
+def _cut_by_source(names: Sequence[str], count: int, seed: int) -> dict[str, int]:
+    """Each name's share (0..count-1): every source's names, in a seeded order, cut into
+    ``count`` nearly equal shares (sources in sorted order, one permutation each)."""
+    rng = np.random.default_rng(seed)
+    result: dict[str, int] = {}
+    for source in sorted({source_of(n) for n in names}):
+        group = [n for n in names if source_of(n) == source]
         order = rng.permutation(len(group))
         for rank, index in enumerate(order):
-            result[group[index]] = PARTS[1 + rank * 3 // len(group)]
+            result[group[index]] = rank * count // len(group)
     return result
 
 
@@ -82,15 +89,8 @@ def folds(names: Sequence[str]) -> dict[str, int]:
     figures pool all the folder's dice instead of one part's few dozen (``training.crossval``).
     """
     kept, held = hold_out(names, DETECTOR_HOLDOUT, SEED)
-    result = dict.fromkeys(held, 0)
-    rng = np.random.default_rng(FOLDS_SEED)
-    rest = FOLDS - 1
-    for source in sorted({source_of(n) for n in kept}):
-        group = [n for n in kept if source_of(n) == source]
-        order = rng.permutation(len(group))
-        for rank, index in enumerate(order):
-            result[group[index]] = 1 + rank * rest // len(group)
-    return result
+    rest = _cut_by_source(kept, FOLDS - 1, FOLDS_SEED)
+    return dict.fromkeys(held, 0) | {n: 1 + share for n, share in rest.items()}
 
 
 def fold_split(names: Sequence[str], fold: int) -> tuple[list[str], list[str]]:

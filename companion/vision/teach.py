@@ -352,7 +352,7 @@ NO_EXAMPLES = (
 def teach(reader: Any, data_dir: Path) -> TeachReport:
     """Fit, measure and save the taught head for the examples in ``data_dir``.
 
-    ``reader`` is a :class:`companion.vision.dice.DiceReader` (``face_features``); the
+    ``reader`` is a :class:`companion.vision.dice.DiceReader` (``face_readings``); the
     head it should use from now on is set on it.
     """
     examples = ExampleStore(data_dir / EXAMPLES_DIR).load()
@@ -456,6 +456,7 @@ def close_up_readings(
     shipped, features = [], []
     for i in range(0, len(crops), BATCH):
         batch = crops[i : i + BATCH]
-        shipped.append(reader.face_probabilities(batch))
-        features.append(reader.face_features(batch)[1])
+        probabilities, found = reader.face_readings(batch)
+        shipped.append(probabilities)
+        features.append(found)
     return np.vstack(shipped), np.vstack(features)

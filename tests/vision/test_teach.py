@@ -217,7 +217,7 @@ def test_a_taught_head_alone_cannot_apply_a_die_the_shipped_reader_doubts() -> N
     frame, _, _ = odd_roll(np.random.default_rng(3))
     reader = DiceReader()
     shipped = reader.read(frame)
-    size = reader.face_features([np.zeros((32, 32, 3), np.uint8)])[1].shape[1]
+    size = reader.face_readings([np.zeros((32, 32, 3), np.uint8)])[1].shape[1]
     always_six = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 50.0])  # sure of a six, whatever it sees
     reader.head = TaughtHead(
         np.zeros(size), np.ones(size), np.zeros((size, 6)), always_six, anchored=False

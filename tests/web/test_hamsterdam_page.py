@@ -209,20 +209,25 @@ def test_three_or_four_dams_fit_a_tablet_without_scrolling(
     store.close()
 
 
+def play_to_a_roll(table: Table, rules: str, names: tuple[str, ...]) -> None:
+    """Start a game and let the bot play (seeded) until a player is to roll the dice."""
+    table.new_game(GameHeader("hamsterdam", rules, names, 3))
+    rng = random.Random(1)
+    while True:
+        snapshot = table.snapshot
+        assert snapshot.state is not None
+        if snapshot.state.ctx.phase == "roll" and snapshot.state.G.dice is None:
+            return
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
+
+
 def test_flood_odds_show_before_the_roll_and_a_table_can_hide_them(
     browser: Browser, tmp_path: Path
 ) -> None:
     names = ("Ann", "Bo", "Cy")
     store = Store(tmp_path / "odds.sqlite3")
     odds = Table(store, GameDefaults(players=names))
-    odds.new_game(GameHeader("hamsterdam", "full", names, 3))
-    rng = random.Random(1)
-    while True:
-        snapshot = odds.snapshot
-        assert snapshot.state is not None
-        if snapshot.state.ctx.phase == "roll" and snapshot.state.G.dice is None:
-            break
-        bot_turn(bot.candidates, snapshot.state, rng, lambda e: odds.submit(e).result(5))
+    play_to_a_roll(odds, "full", names)
     with serving(create_app(odds, PIN, heartbeat_seconds=1.0), odds) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
@@ -248,14 +253,7 @@ def test_dice_set_on_a_roll_survive_a_redraw_before_it_is_sent(
     names = ("Ann", "Bo")
     store = Store(tmp_path / "redraw.sqlite3")
     table = Table(store, GameDefaults(players=names))
-    table.new_game(GameHeader("hamsterdam", "classic", names, 3))
-    rng = random.Random(1)
-    while True:
-        snapshot = table.snapshot
-        assert snapshot.state is not None
-        if snapshot.state.ctx.phase == "roll" and snapshot.state.G.dice is None:
-            break
-        bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
+    play_to_a_roll(table, "classic", names)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
