@@ -73,3 +73,25 @@ def test_a_whole_game_is_played_from_the_page(
         assert state["over"] and state["winners"] and turns > 5
         expect(page.locator("#prompt")).to_contain_text("win")
         page.close()
+
+
+@pytest.mark.parametrize("wheel_table", ["3"], indirect=True)
+def test_the_by_hand_panel_stays_open_with_what_was_typed_when_the_page_redraws(
+    browser: Browser, wheel_table: Table
+) -> None:
+    """Anything that changes (a camera note, another phone's move) draws the controls anew:
+    a player typing the wheel's lowest compartment kept losing the open panel mid-entry
+    (seen as a Set button that vanished in the whole-game test)."""
+    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        by_hand = page.locator("#allocate details.hw-by-hand")
+        by_hand.locator("summary").click()
+        by_hand.locator("input[name=lowest]").fill("3")
+        page.evaluate("render()")  # what the live stream does on any change
+        expect(by_hand).to_have_attribute("open", "")
+        expect(by_hand.locator("input[name=lowest]")).to_have_value("3")
+        by_hand.get_by_role("button", name="Set", exact=True).click()
+        expect(page.locator("#log li").first).to_contain_text("3")
+        page.close()

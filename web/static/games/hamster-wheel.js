@@ -98,6 +98,14 @@ function renderForms(view, panel) {
   });
   const byHand = el("details", { class: "hw-by-hand" }, el("summary", {}, "The wheel rolled, or pieces fell between turns…"),
     rolled, ...(view.turn.placed || view.turn.passed ? [] : [higher]));
+  // The panel is drawn anew whenever anything changes (a camera note, another phone's
+  // move): a player who opened it and typed the lowest compartment keeps both.
+  const before = panel.querySelector(".hw-by-hand");
+  if (before && before.open) {
+    byHand.open = true;
+    const typed = before.querySelector("input[name=lowest]");
+    if (typed && typed.value !== typed.defaultValue) rolled.elements.lowest.value = typed.value;
+  }
   panel.replaceChildren(failed, byHand);
 }
 
