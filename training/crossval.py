@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -65,13 +66,20 @@ def binomial_upper(errors: int, trials: int, confidence: float = 0.95) -> float:
     return high
 
 
-def fold_results(models: Path, data: Path) -> dict[int, list[dice_eval.ImageResult]]:
-    """Each fold's photos read by that fold's own models."""
+def fold_results(
+    models: Path,
+    data: Path,
+    folds: Sequence[int] = range(dice_split.FOLDS),
+    views: int = dice.FACE_VIEWS,
+) -> dict[int, list[dice_eval.ImageResult]]:
+    """Each fold's photos read by that fold's own models (each close-up in ``views``
+    symmetric views)."""
     fold_of = dice_split.folds([name for name, _ in dice_eval.load_labels(data / "labels.json")])
     results: dict[int, list[dice_eval.ImageResult]] = {}
-    for fold in range(dice_split.FOLDS):
+    for fold in folds:
         folder = models / f"fold{fold}"
-        reader = dice.DiceReader(folder / "dice_net.onnx", (folder / "dice_face.onnx",))
+        faces = (folder / "dice_face.onnx",)
+        reader = dice.DiceReader(folder / "dice_net.onnx", faces, views=views)
         chosen = {name for name, at in fold_of.items() if at == fold}
         results[fold] = list(dice_eval.iter_results(data, reader=reader.read, names=chosen))
     return results
@@ -81,9 +89,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("models", type=Path, help="folder with fold0/ .. fold3/ model pairs")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument(
+        "--folds", default="0,1,2,3", help="which folds to read, e.g. 1,2,3 (default: all)"
+    )
+    parser.add_argument(
+        "--views",
+        type=int,
+        default=dice.FACE_VIEWS,
+        choices=(1, 4, 8),
+        help="symmetric views of each close-up averaged (default: the shipped reader's)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    by_fold = fold_results(args.models, args.data)
+    chosen = [int(fold) for fold in args.folds.split(",")]
+    by_fold = fold_results(args.models, args.data, chosen, args.views)
     for fold, results in by_fold.items():
         print(f"fold {fold}:", json.dumps(dice_eval.Report(results).figures()))
     pooled = dice_eval.Report([r for results in by_fold.values() for r in results])

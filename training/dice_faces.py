@@ -43,8 +43,6 @@ from training.dice_net import (
     render_frames,
 )
 
-FACE = reader.FACE
-
 
 class FaceNet(nn.Module):
     """Four small conv stages and a global pool: a few million multiply-adds per die."""
@@ -245,7 +243,7 @@ def export(model: FaceNet, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
-        (torch.zeros(1, 3, FACE, FACE),),
+        (torch.zeros(1, 3, reader.FACE, reader.FACE),),
         str(path),
         dynamo=False,
         input_names=["faces"],
@@ -284,7 +282,15 @@ def main() -> None:
     parser.add_argument(
         "--fold", type=int, help="train on every cross-validation fold but this one"
     )
+    parser.add_argument(
+        "--face",
+        type=int,
+        default=reader.FACE,
+        help="close-up side in pixels; the reader cuts dice.FACE, so another size is an experiment",
+    )
     args = parser.parse_args()
+    # The crops are cut and shrunk by the reader's own code, which reads this constant.
+    reader.FACE = args.face
     a, b, c = (int(w) for w in args.widths.split(","))
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)

@@ -112,6 +112,9 @@ FRAME_WEIGHT = 0.5
 # The close-up classifier (trained on crops cut where the whole-frame network puts each
 # die, and on its false finds as "not a die"). A tuple, so an ensemble can be averaged.
 FACE_MODEL_PATHS = (MODEL_PATH.with_name("dice_face.onnx"),)
+# How many symmetric views of each close-up are read and their readings averaged
+# (``views``): 1 reads the crop as cut.
+FACE_VIEWS = 1
 # The close-up classifier's layer whose output (128 pooled features) a taught head reads
 # (``companion dice teach``, companion/vision/teach.py).
 FEATURE_LAYER = "onnx_node!/body/body.16/Flatten"
@@ -164,6 +167,16 @@ def to_face_size(crop: Image) -> Image:
     return cv2.resize(crop, (FACE, FACE), interpolation=cv2.INTER_AREA)
 
 
+def views(crop: Image, count: int) -> list[Image]:
+    """The crop and its symmetric views: ``count`` 1 (itself), 4 (its quarter turns) or 8
+    (each also mirrored). A die shows the same value in all of them, so the classifier's
+    readings of them may be averaged; the crop itself comes first."""
+    turns = [np.rot90(crop, k) for k in range(1 if count == 1 else 4)]
+    if count == 8:
+        turns += [np.ascontiguousarray(turn[:, ::-1]) for turn in turns]
+    return [np.ascontiguousarray(turn) for turn in turns]
+
+
 def faces_input(crops: list[Image]) -> NDArray[np.float32]:
     """FACE x FACE BGR crops as the face classifier's Nx3xFACExFACE input."""
     blob = cv2.dnn.blobFromImages(
@@ -203,7 +216,12 @@ class DiceReader:
         model_path: Path = MODEL_PATH,
         face_paths: tuple[Path, ...] | None = None,
         temperature: float = FACE_TEMPERATURE,
+        views: int = FACE_VIEWS,
     ) -> None:
+        if views not in (1, 4, 8):
+            raise ValueError(
+                "A close-up is read in 1, 4 (its quarter turns) or 8 (also mirrored) views."
+            )
         if face_paths is None:
             face_paths = tuple(model_path.with_name(p.name) for p in FACE_MODEL_PATHS)
         for path in (model_path, *face_paths):
@@ -216,6 +234,8 @@ class DiceReader:
         self._faces = [cv2.dnn.readNetFromONNX(str(path)) for path in face_paths]
         self._lock = threading.Lock()
         self.temperature = temperature
+        #: How many symmetric views of each close-up are read and averaged (``views``).
+        self.views = views
         #: This table's own dice, taught from confirmed rolls (``companion dice teach``):
         #: when set, it reads the face of every close-up instead of the shipped last layer.
         self.head: TaughtHead | None = None
@@ -246,18 +266,23 @@ class DiceReader:
         asked (a taught head reads them), from the same pass."""
         if not crops:
             return np.zeros((0, 7)), np.zeros((0, 135))
-        blob = faces_input(crops)
-        total = np.zeros((len(crops), 7), np.float64)
-        found: NDArray[np.float64] = np.zeros((len(crops), 0))
+        count = len(crops)
+        blob = faces_input([view for crop in crops for view in views(crop, self.views)])
+        total = np.zeros((count, 7), np.float64)
+        found: NDArray[np.float64] = np.zeros((count, 0))
         with self._lock:
             for index, net in enumerate(self._faces):
                 net.setInput(blob)
                 if index == 0 and features:
                     pooled, raw = net.forward([FEATURE_LAYER, "logits"])
-                    found = np.hstack([np.asarray(pooled, np.float64).reshape(len(crops), -1), raw])
+                    # A taught head learned the features of the crop as it was cut.
+                    upright = slice(None, None, self.views)
+                    pooled = np.asarray(pooled, np.float64).reshape(len(raw), -1)
+                    found = np.hstack([pooled[upright], raw[upright]])
                 else:
                     raw = net.forward()
-                total += _softmax(np.asarray(raw, np.float64))
+                each = _softmax(np.asarray(raw, np.float64)).reshape(count, self.views, 7)
+                total += each.mean(axis=1)
         return total / len(self._faces), found
 
     def with_head(

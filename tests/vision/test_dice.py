@@ -22,6 +22,7 @@ from companion.vision.dice import (
     judge,
     read_dice,
     temper,
+    views,
 )
 from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.dice_eval import ImageResult, LabelledDie, Report, evaluate, load_labels
@@ -144,6 +145,30 @@ def test_drawn_rotated_and_touching_dice_read_right(
     _draw_die(frame, (450, 300), 6, 60, 0.0, body, pip)
     values = sorted(d.value for d in read_dice(frame) if d.value is not None)
     assert values == [2, 5, 6]
+
+
+def test_a_close_up_read_in_eight_views_reads_the_same_dice() -> None:
+    frame = _table()
+    for value, spot in enumerate([(120, 120), (320, 140), (520, 120), (200, 340)], start=3):
+        _draw_die(frame, spot, value, 60, 11.0 * value, BLACK, WHITE)
+    plain = DiceReader().read(frame)
+    turned = DiceReader(views=8).read(frame)
+    assert (
+        sorted(d.value or 0 for d in turned) == sorted(d.value or 0 for d in plain) == [3, 4, 5, 6]
+    )
+
+
+def test_the_views_of_a_close_up_are_its_turns_and_mirrors_the_crop_first() -> None:
+    crop = np.arange(32 * 32 * 3, dtype=np.uint8).reshape(32, 32, 3)
+    eight = views(crop, 8)
+    assert np.array_equal(eight[0], crop)
+    assert len({view.tobytes() for view in eight}) == 8
+    assert [len(views(crop, n)) for n in (1, 4)] == [1, 4]
+
+
+def test_a_view_count_without_symmetry_is_refused_with_the_ones_that_work() -> None:
+    with pytest.raises(ValueError, match=r"1, 4 .* or 8"):
+        DiceReader(views=3)
 
 
 def test_blank_square_is_never_given_a_value() -> None:
