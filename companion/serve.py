@@ -315,7 +315,9 @@ def start_camera(
         frozen_after=FROZEN_AFTER if real else None,
         stale_after=STALE_AFTER,
     )
-    use_taught_head(config.data_dir)  # this table's own dice, if they were taught
+    stale = use_taught_head(config.data_dir)  # this table's own dice, if they were taught
+    if stale:
+        log.warning(stale)
     dice = DiceWatcher(
         table,
         stable_frames=config.camera.stable_frames,
@@ -324,6 +326,8 @@ def start_camera(
         examples=ExampleStore(config.data_dir / EXAMPLES_DIR),
     )
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
+    if stale:
+        status = f"{status}. {stale}"
     rig = CameraRig(supervisor, dice, watchers, status)
     holder.append(rig)
     rig.start()

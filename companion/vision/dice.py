@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.side_faces import side_faces
-from companion.vision.teach import HEAD_FILE, TaughtHead, load_head
+from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_fingerprint
 
 # The close-up classifier's logits are divided by this before its confidence is used
 # (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
@@ -232,6 +232,8 @@ class DiceReader:
                 )
         self._net = cv2.dnn.readNetFromONNX(str(model_path))
         self._faces = [cv2.dnn.readNetFromONNX(str(path)) for path in face_paths]
+        #: Which close-up classifiers these are, so a taught head knows it was taught on them.
+        self.fingerprint = model_fingerprint(face_paths)
         self._lock = threading.Lock()
         self.temperature = temperature
         #: How many symmetric views of each close-up are read and averaged (``views``).
@@ -545,11 +547,12 @@ def shared_reader() -> DiceReader:
     return _reader()
 
 
-def use_taught_head(data_dir: Path) -> bool:
-    """Read with this table's taught head from ``data_dir`` when there is one."""
-    head = load_head(data_dir / HEAD_FILE)
-    _reader().head = head
-    return head is not None
+def use_taught_head(data_dir: Path) -> str | None:
+    """Read with this table's taught head from ``data_dir`` when there is one it can use;
+    a sentence for the player when the head there was taught on another model."""
+    reader = _reader()
+    reader.head, why = head_for(data_dir / HEAD_FILE, reader.fingerprint)
+    return why
 
 
 def read_dice(frame: Image) -> list[Die]:

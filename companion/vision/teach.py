@@ -15,6 +15,7 @@ and a held-out part, and before/after are reported on the held-out part only.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -22,7 +23,7 @@ import queue
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +205,11 @@ class TaughtHead:
     forgot faces those rolls rarely showed: on a real set it read fewer dice right than
     the shipped model did (``bench/teach_photos.py``). Heads saved before the correction
     existed (``anchored`` False) are read as they were fitted.
+
+    ``model`` is the fingerprint of the close-up classifiers it was taught on
+    (:func:`model_fingerprint`): their features mean nothing to a head taught on others,
+    so after an update that retrained them the head is set aside (:func:`head_for`).
+    Heads saved before fingerprints existed have "" and are used as before.
     """
 
     mean: NDArray[np.float64]
@@ -211,6 +217,7 @@ class TaughtHead:
     weights: NDArray[np.float64]  # features x 6
     bias: NDArray[np.float64]  # 6
     anchored: bool = True
+    model: str = ""
 
     def probabilities(
         self, features: NDArray[np.float64], shipped: NDArray[np.float64]
@@ -234,6 +241,7 @@ class TaughtHead:
             weights=self.weights,
             bias=self.bias,
             anchored=np.array(self.anchored),
+            model=np.array(self.model),
         )
         os.replace(temporary, path)
 
@@ -251,11 +259,37 @@ def load_head(path: Path) -> TaughtHead | None:
     try:
         with np.load(path) as saved:
             anchored = bool(saved["anchored"]) if "anchored" in saved.files else False
+            model = str(saved["model"]) if "model" in saved.files else ""
             return TaughtHead(
-                saved["mean"], saved["scale"], saved["weights"], saved["bias"], anchored
+                saved["mean"], saved["scale"], saved["weights"], saved["bias"], anchored, model
             )
     except (OSError, KeyError, ValueError):
         return None
+
+
+STALE_HEAD = (
+    "The dice reader was updated since this table's dice were taught, so what it learned "
+    "is set aside: press Teach in the calibration panel (or run 'companion dice teach') "
+    "again; the confirmed rolls are kept."
+)
+
+
+def head_for(path: Path, model: str) -> tuple[TaughtHead | None, str | None]:
+    """The taught head in ``path`` if it was taught on the close-up classifiers with
+    fingerprint ``model``, and a sentence for the player when one was set aside."""
+    head = load_head(path)
+    if head is not None and head.model and head.model != model:
+        return None, STALE_HEAD
+    return head, None
+
+
+def model_fingerprint(paths: Sequence[Path]) -> str:
+    """A short digest of the close-up classifier files, to tell a head which it was
+    taught on (a retrained model has the same layers and a different meaning)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def fit_head(
@@ -390,7 +424,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     # rolls rarely showed. Then the shipped model stays (and any earlier head is dropped).
     kept = after > before
     if kept:
-        final = fit_head(features, turned, shipped)
+        final = replace(fit_head(features, turned, shipped), model=reader.fingerprint)
         final.save(data_dir / HEAD_FILE)
         reader.head = final
     else:

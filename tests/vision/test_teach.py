@@ -18,12 +18,14 @@ from companion.games.hamsterdam import bot
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from companion.vision.dice import DiceReader, Die, shared_reader
+from companion.vision.dice import DiceReader, Die, shared_reader, use_taught_head
 from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.teach import (
     EXAMPLES_DIR,
     HEAD_FILE,
+    INDEX_FILE,
     NO_EXAMPLES,
+    STALE_HEAD,
     ExampleStore,
     TeachError,
     align,
@@ -48,7 +50,9 @@ def test_odd_dice_are_read_wrong_out_of_the_box_and_right_after_teaching(
     assert report.after >= max(0.85, report.before + 0.3)  # rolls each head never saw
     assert report.accepted_wrong == 0
     assert "held out" in report.lines()[0]
-    assert reader.head is not None and load_head(tmp_path / HEAD_FILE) is not None
+    saved = load_head(tmp_path / HEAD_FILE)
+    assert reader.head is not None and saved is not None
+    assert saved.model == reader.fingerprint  # taught on the shipped close-up
     # New rolls the teaching never saw, read whole by the taught reader.
     rng = np.random.default_rng(99)
     read_right = found = 0
@@ -236,3 +240,38 @@ def test_a_head_saved_before_anchoring_is_read_as_it_was_fitted(tmp_path: Path) 
     np.savez(path, mean=np.zeros(3), scale=np.ones(3), weights=np.zeros((3, 6)), bias=np.zeros(6))
     head = load_head(path)
     assert head is not None and not head.anchored
+    assert head.model == ""  # nor which model it was taught on: used as before
+    assert use_taught_head(tmp_path) is None
+    assert shared_reader().head is not None
+    shared_reader().head = None
+
+
+def test_a_head_taught_on_an_earlier_model_is_set_aside_and_the_player_told_to_teach_again(
+    tmp_path: Path,
+) -> None:
+    """After an update retrains the close-up classifier, a head taught on the old one reads
+    features that mean something else: the reader goes back to the shipped model and the
+    player hears how to teach again; the confirmed rolls stay."""
+    from companion.vision.teach import TaughtHead
+
+    size = shared_reader().face_readings([np.zeros((32, 32, 3), np.uint8)])[1].shape[1]
+    old = TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6))
+    (tmp_path / EXAMPLES_DIR).mkdir()
+    (tmp_path / EXAMPLES_DIR / INDEX_FILE).write_text("[]")
+    old_model = "0123456789abcdef"
+    TaughtHead(old.mean, old.scale, old.weights, old.bias, model=old_model).save(
+        tmp_path / HEAD_FILE
+    )
+    shared_reader().head = old
+    try:
+        assert use_taught_head(tmp_path) == STALE_HEAD
+        assert shared_reader().head is None
+        assert "Teach" in STALE_HEAD and "kept" in STALE_HEAD
+        assert (tmp_path / EXAMPLES_DIR / INDEX_FILE).exists()
+        TaughtHead(
+            old.mean, old.scale, old.weights, old.bias, model=shared_reader().fingerprint
+        ).save(tmp_path / HEAD_FILE)
+        assert use_taught_head(tmp_path) is None
+        assert shared_reader().head is not None
+    finally:
+        shared_reader().head = None
