@@ -27,6 +27,8 @@ import cv2
 
 from companion.vision import dice, dice_eval, dice_split
 
+# Each fold's folder holds its whole-frame network and its close-up classifier.
+MODEL_FILES = ("dice_net.onnx", "dice_face.onnx")
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
 
 
@@ -78,8 +80,14 @@ def fold_results(
     results: dict[int, list[dice_eval.ImageResult]] = {}
     for fold in folds:
         folder = models / f"fold{fold}"
-        faces = (folder / "dice_face.onnx",)
-        reader = dice.DiceReader(folder / "dice_net.onnx", faces, views=views)
+        missing = [name for name in MODEL_FILES if not (folder / name).exists()]
+        if missing:
+            raise SystemExit(
+                f"{folder} has no {' or '.join(missing)}: 'make crossval-dice' trains every "
+                "fold's pair (about two hours), or pass the folder that holds fold0/ .. fold3/."
+            )
+        detector, faces = (folder / name for name in MODEL_FILES)
+        reader = dice.DiceReader(detector, (faces,), views=views)
         chosen = {name for name, at in fold_of.items() if at == fold}
         results[fold] = list(dice_eval.iter_results(data, reader=reader.read, names=chosen))
     return results

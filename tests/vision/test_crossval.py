@@ -50,3 +50,9 @@ def test_each_photo_is_read_once_by_its_own_folds_models(tmp_path: Path) -> None
     files = [r.file for results in by_fold.values() for r in results]
     assert len(files) == len(set(files)) == 200
     assert not list(DATA.glob(".fold*")), "nothing is written into the shared photo folder"
+
+
+@pytest.mark.skipif(not (DATA / "labels.json").exists(), reason="no dice photos")
+def test_a_missing_fold_model_says_how_to_train_the_folds(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="make crossval-dice"):
+        fold_results(tmp_path, DATA, [1])
