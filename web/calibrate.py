@@ -33,7 +33,7 @@ from companion.config import CALIBRATION_FILE
 from companion.errors import CompanionError
 from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
 from companion.vision.dice import shared_reader
-from companion.vision.teach import TeachError, teach
+from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
 from web.api import _require_control
 from web.context import companion
 from web.errors import ApiError
@@ -66,14 +66,24 @@ def status() -> ResponseReturnValue:
     try:
         calibration = load_calibration(path)
     except CalibrationError as error:
-        return jsonify(calibrated=False, message=str(error), cells=_cells_from_game())
+        return jsonify(
+            calibrated=False, message=str(error), cells=_cells_from_game(), dice=_dice_teaching()
+        )
     return jsonify(
         calibrated=True,
         message=f"Calibrated {calibration.created} for {len(calibration.colour_profiles)} colours.",
         created=calibration.created,
         colours=sorted(calibration.colour_profiles),
         cells=_cells_from_game(),
+        dice=_dice_teaching(),
     )
+
+
+def _dice_teaching() -> str:
+    """What the panel says about teaching before anyone presses Teach: why this table's
+    taught dice were set aside (an update retrained the reader), else nothing."""
+    _, why = head_for(companion().data_dir / HEAD_FILE, shared_reader().fingerprint)
+    return why or ""
 
 
 @bp.post("/api/calibration")

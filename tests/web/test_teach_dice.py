@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -52,4 +53,24 @@ def test_the_teach_button_shows_what_to_do_first(
         page.click("#calibration-box summary")
         page.click("#btn-teach-dice")
         expect(page.locator("#teach-figures")).to_have_text(NO_EXAMPLES)
+        page.close()
+
+
+def test_the_panel_tells_a_table_whose_taught_dice_an_update_set_aside(
+    table: Table, tmp_path: Path, browser: Browser
+) -> None:
+    """In Chromium: a head taught on an older close-up classifier; opening the calibration
+    panel says so and how to teach again, before anyone presses a button."""
+    from companion.vision.teach import STALE_HEAD, TaughtHead
+
+    size = 135
+    older = TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6), model="old")
+    older.save(tmp_path / HEAD_FILE)
+    app = create_app(table, PIN, heartbeat_seconds=1.0, data_dir=tmp_path)
+    with serving(app, table) as port:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        unlock(page)
+        page.click("#calibration-box summary")
+        expect(page.locator("#teach-figures")).to_have_text(STALE_HEAD)
         page.close()

@@ -344,6 +344,7 @@ async function refreshCalibration() {
     const data = await api("/api/calibration");
     $("calibration-status").textContent = data.message;
     $("calibration-cells").textContent = Object.entries(data.cells || {}).map(([c, [r, l]]) => `${c}: row ${r}, lane ${l}`).join(" · ");
+    if (data.dice && !$("teach-figures").textContent) $("teach-figures").textContent = data.dice;
   } catch (error) { $("calibration-status").textContent = error.message; }
   const image = new Image();
   image.onload = () => { $("calibration-view").src = image.src; };
