@@ -60,7 +60,18 @@ def calibrate() -> None:
 )
 def markers(out_dir: str, square_mm: float) -> None:
     """Write the printable ArUco marker sheets (PNG and PDF)."""
-    for path in write_sheets(Path(out_dir), standard_sheets(square_mm)):
+    try:
+        written = write_sheets(Path(out_dir), standard_sheets(square_mm))
+    except (ValueError, OSError) as error:
+        message = error.strerror if isinstance(error, OSError) and error.strerror else error
+        click.secho(
+            f"Error: cannot write the sheets to {out_dir} ({message}); choose a folder you may "
+            "write to.",
+            fg="red",
+            err=True,
+        )
+        sys.exit(2)
+    for path in written:
         click.echo(path)
 
 

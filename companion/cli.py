@@ -34,6 +34,8 @@ from companion.saved import resume_game, start_game
 from companion.store import Store, StoreDamagedError, backups, restore, salvage
 from companion.vision.dice_cli import dice
 
+# The largest seed the games file can store (SQLite's integers are 64-bit).
+MAX_SEED = 2**63 - 1
 EXPECTED = (CompanionError,)  # every error meant for a person; anything else is a bug
 
 
@@ -74,7 +76,18 @@ class Context:
 pass_context = click.make_pass_decorator(Context)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class CompanionGroup(click.Group):
+    """The command tree: an error meant for a person (a broken config, a damaged games
+    file) that a command did not catch itself is still one sentence, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EXPECTED as error:
+            fail(error)
+
+
+@click.group(cls=CompanionGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--config", "config_file", type=click.Path(dir_okay=False), help="TOML settings file."
 )
@@ -123,7 +136,12 @@ def _status(session: Session[Any], as_json: bool = False, odds: bool = True) -> 
 @click.option(
     "--same-players", is_flag=True, help="The last game's players and colours, in their seats."
 )
-@click.option("--seed", type=int, default=None, help="Seed for the companion's draws.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="Seed for the companion's draws (a whole number from 0).",
+)
 @click.option("--colours", default="", help="Colours in seat order, comma separated.")
 @click.option(
     "--option",
@@ -235,7 +253,10 @@ def _do(obj: Context, event: Event) -> None:
 @pass_context
 def next_(obj: Context, dice: str) -> None:
     """Advance: end the current hamster's turn or move to the next phase."""
-    given = tuple(int(d) for d in dice.split(",") if d.strip()) if dice else ()
+    try:
+        given = tuple(int(d) for d in dice.split(",") if d.strip()) if dice else ()
+    except ValueError:
+        fail(ValueError(f"--dice lists whole numbers separated by commas, e.g. 4,2, not {dice!r}."))
     _do(obj, Event(NEXT, given=given, source="cli"))
 
 
@@ -298,7 +319,18 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
         session.dispatch(event)
     except EXPECTED as error:
         fail(error)
+    except Exception:  # the game could not read typed details; nothing changed
+        fail(ValueError(unreadable(words[1] if len(words) > 1 else "")))
     _status(session, odds=obj.odds)
+
+
+def unreadable(move_name: str) -> str:
+    """The sentence for typed move details the game's code could not read (the move was
+    not recorded): the same answer the page gives."""
+    return (
+        f"The rules cannot read those details for '{move_name}'; check each value "
+        "(in `companion play`, `moves` lists what each move takes)."
+    )
 
 
 @main.command()
@@ -340,7 +372,12 @@ def _play(session: Session[Any], odds: bool = True) -> None:
             elif command == "redo":
                 session.dispatch(Event(REDO, source="cli"))
             else:
-                session.dispatch(_parse_move(session, words))
+                try:
+                    session.dispatch(_parse_move(session, words))
+                except EXPECTED:
+                    raise
+                except Exception:  # typed details the game could not read
+                    raise IllegalMoveError(unreadable(words[1] if len(words) > 1 else "")) from None
         except IllegalMoveError as error:
             click.secho(str(error), fg="red")
     _status(session, odds=odds)
@@ -370,6 +407,13 @@ def replay(obj: Context, file: str, save: bool) -> None:
             except IllegalMoveError as error:
                 raise ScenarioError(
                     f"Event {number} ({event.name or event.kind}): {error}"
+                ) from None
+            except EXPECTED:
+                raise
+            except Exception:  # the file's details, not the replay, are wrong
+                raise ScenarioError(
+                    f"Event {number} ({event.name or event.kind}): "
+                    "the rules cannot read its details; check its values in the file."
                 ) from None
         if save:
             _, stored = start_game(obj.store, header)

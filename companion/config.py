@@ -6,6 +6,7 @@ what would be accepted, in one sentence.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -257,6 +258,16 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
             ) from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{path} is not valid TOML: {error}.") from None
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"{path} is not a text file in UTF-8: save it as UTF-8 text, or point --config "
+                "at the TOML settings file."
+            ) from None
+        except OSError as error:
+            raise ConfigError(
+                f"Cannot read the config file {path} ({error.strerror}); check the path and "
+                "that the companion's user may read it."
+            ) from None
         config = _merge(config, raw, str(path), "")
         _check_camera(config.camera, str(path))
         _check_web(config.web, str(path))
@@ -311,8 +322,14 @@ def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:
             raise ConfigError(f"{source}: {name!r} must be a whole number, not {value!r}.")
         return value
     if isinstance(old, float):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise ConfigError(f"{source}: {name!r} must be a number of seconds, not {value!r}.")
+        unit = FLOAT_UNITS.get(name.rsplit(".", 1)[-1], "a number")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value < 0
+        ):
+            raise ConfigError(f"{source}: {name!r} must be {unit}, not {value!r}.")
         return float(value)
     if isinstance(old, tuple):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -322,6 +339,16 @@ def _coerce(old: Any, value: Any, source: str, name: str, declared: Any) -> Any:
         raise ConfigError(f"{source}: {name!r} must be text in quotes, not {value!r}.")
     return value
 
+
+# What each number setting measures, for the sentence that refuses a bad one.
+FLOAT_UNITS = {
+    "token_hours": "a number of hours",
+    "bounce_time": "a number of seconds",
+    "hold_time": "a number of seconds",
+    "wheel_drift": "a number of table squares",
+}
+# An unlocked tablet stays unlocked at most this long (a year); more is surely a typo.
+MAX_TOKEN_HOURS = 24.0 * 365
 
 MIN_PIN_DIGITS = 6
 MIN_PASSPHRASE = 12
@@ -344,6 +371,11 @@ def pin_problem(pin: str) -> str | None:
 
 
 def _check_web(web: WebConfig, source: str) -> None:
+    if not 0.0 < web.token_hours <= MAX_TOKEN_HOURS:
+        raise ConfigError(
+            f"{source}: 'web.token_hours' must be more than 0 and at most {MAX_TOKEN_HOURS:.0f} "
+            f"hours, not {web.token_hours}; 24 keeps a tablet unlocked for a day."
+        )
     if not 1 <= web.threads <= 256:
         raise ConfigError(
             f"{source}: 'web.threads' must be between 1 and 256, not {web.threads}; 16 is plenty."
@@ -442,6 +474,11 @@ def mqtt_password(mqtt: MqttConfig) -> str:
         return mqtt.password
     try:
         text = Path(mqtt.password_file).expanduser().read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"'mqtt.password_file' {mqtt.password_file!r} is not UTF-8 text; put the password "
+            "on its first line as plain text."
+        ) from None
     except OSError as error:
         raise ConfigError(
             f"Cannot read 'mqtt.password_file' {mqtt.password_file!r} ({error.strerror}); "

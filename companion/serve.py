@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable
@@ -631,8 +633,15 @@ async def _serve_until_signal(
 @click.command()
 @click.option("--simulate", is_flag=True, help="Use every device's simulated twin.")
 @click.option("--host", default=None, help="Address to serve the page on (default from config).")
-@click.option("--port", type=int, default=None, help="Port for the page (default 8080).")
-@click.option("--https-port", type=int, default=None, help="Also serve HTTPS here (e.g. 8443).")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=None, help="Port for the page (default 8080)."
+)
+@click.option(
+    "--https-port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Also serve HTTPS here (e.g. 8443).",
+)
 @click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
 @click.option("--voice", is_flag=True, help="Say each phase and turn aloud (espeak-ng).")
 @click.pass_obj
@@ -660,7 +669,20 @@ def run(
     except cli.EXPECTED as error:
         cli.fail(error)
     except OSError as error:
-        cli.fail(OSError(f"Cannot serve the page: {error.strerror}; try another --port."))
+        cli.fail(OSError(f"Cannot serve the page: {bind_problem(error)}"))
+
+
+def bind_problem(error: OSError) -> str:
+    """Why the page's port could not be opened, and the option that fixes it."""
+    if isinstance(error, socket.gaierror):
+        return f"no such host or address ({error.strerror}); check --host or web.host."
+    if error.errno == errno.EADDRINUSE:
+        return "the port is already in use (another companion?); try another --port."
+    if error.errno == errno.EACCES:
+        return "ports below 1024 need root; use a --port from 1024 up (8080 is the default)."
+    if error.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address; check --host or web.host."
+    return f"{error.strerror or error}; check --host and --port."
 
 
 @click.command(name="pin")

@@ -69,3 +69,11 @@ def test_marker_sheets_are_written(tmp_path: Path) -> None:
     assert code == 0, out
     written = sorted(p.suffix for p in (tmp_path / "sheets").iterdir())
     assert ".pdf" in written and ".png" in written
+
+
+def test_marker_sheets_to_a_folder_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = CliRunner().invoke(main, ["calibrate", "markers", str(blocker / "sheets")])
+    assert result.exit_code == 2 and "cannot write the sheets" in result.output
+    assert "Traceback" not in result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
@@ -165,3 +166,67 @@ def test_rats_from_the_command_line_with_its_own_options(tmp_path: Path) -> None
         assert run(tmp_path, "move", name, "roll", f"dice={dice}")[0] == 0
     code, out = run(tmp_path, "next")
     assert code == 0 and "Ann wins the 9♣" in out
+
+
+def test_a_broken_config_is_one_sentence_for_every_command(tmp_path: Path) -> None:
+    """Some commands read the config outside their own error handling (backups, doctor,
+    calibrate show, dice teach): a broken file gave them a traceback."""
+    from companion.serve import companion_command
+
+    broken = tmp_path / "companion.toml"
+    broken.write_text("[web\nport = 8080\n")
+    for args in (["backups"], ["calibrate", "show"], ["dice", "teach"], ["doctor"]):
+        result = CliRunner().invoke(companion_command, ["--config", str(broken), *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert "is not valid TOML" in result.output and "Traceback" not in result.output
+
+
+def test_a_config_that_is_not_text_says_so(tmp_path: Path) -> None:
+    binary = tmp_path / "companion.toml"
+    binary.write_bytes(b"\xff\xfe[web]")
+    code, out = run(tmp_path, "--config", str(binary), "status")
+    assert code == 2 and "not a text file in UTF-8" in out
+
+
+def test_a_seed_too_big_to_store_and_dice_that_are_not_numbers_are_explained(
+    tmp_path: Path,
+) -> None:
+    code, out = run(tmp_path, "new", "--players", "A,B", "--seed", "99999999999999999999")
+    assert code == 2 and "--seed" in out and "Traceback" not in out
+    assert run(tmp_path, "new", "--players", "A,B", "--seed", "3")[0] == 0
+    code, out = run(tmp_path, "next", "--dice", "a,b")
+    assert code == 2 and "whole numbers separated by commas" in out
+
+
+def test_typed_details_the_game_cannot_read_are_one_sentence_and_change_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.engine.session import Session
+
+    run(tmp_path, "new", "--players", "Alice,Bob", "--seed", "3")
+    before = json.loads(run(tmp_path, "status", "--json")[1])
+    first = before["players"][before["current"]]
+
+    def broken(*_: object, **__: object) -> None:
+        raise TypeError("'NoneType' object is not iterable")
+
+    monkeypatch.setattr(Session, "_prepare", broken)
+    code, out = run(tmp_path, "move", first, "place", "to=[4,2]")
+    assert code == 2 and "cannot read those details for 'place'" in out
+    code, out = run(tmp_path, "play", input=f"{first} place to=[4,2]\nquit\n")
+    assert code == 0 and "cannot read those details for 'place'" in out
+    monkeypatch.undo()
+    assert json.loads(run(tmp_path, "status", "--json")[1]) == before
+
+
+def test_a_port_out_of_range_and_an_unknown_host_name_the_option_to_fix(tmp_path: Path) -> None:
+    from companion.serve import bind_problem, companion_command
+
+    result = CliRunner().invoke(companion_command, ["run", "--port", "99999"])
+    assert result.exit_code == 2 and "1<=x<=65535" in result.output
+    import errno
+    import socket
+
+    unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    assert "check --host" in bind_problem(unknown)
+    assert "already in use" in bind_problem(OSError(errno.EADDRINUSE, "Address in use"))

@@ -85,3 +85,25 @@ def test_a_long_passphrase_is_a_good_pin(tmp_path: Path) -> None:
     path = tmp_path / "companion.toml"
     path.write_text('[web]\npin = "correct horse battery"\n', encoding="utf-8")
     assert load_config(path).web.pin == "correct horse battery"
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[web]\ntoken_hours = nan\n", "number of hours"),
+        ("[web]\ntoken_hours = inf\n", "number of hours"),
+        ("[web]\ntoken_hours = -1\n", "number of hours"),
+        ("[web]\ntoken_hours = 0\n", "more than 0"),
+        ("[camera]\nwheel_drift = -1\n", "number of table squares"),
+        ("[camera]\nwheel_drift = nan\n", "number of table squares"),
+    ],
+)
+def test_number_settings_name_their_unit_and_refuse_what_cannot_work(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    """A token of nan hours made every login a 500, and of 0 hours a login that was
+    already over; each is refused in the unit the setting is measured in."""
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=says):
+        load_config(path)

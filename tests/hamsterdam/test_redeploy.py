@@ -87,3 +87,14 @@ def test_the_balance_report_runs_from_the_spec_alone() -> None:
         report = simulate.simulate("hamsterdam", rules, 3, 12, seed=5, workers=1).as_dict()
         assert report["games"] == 12 and report["unfinished"] == 0
         assert sum(report["win_rate_by_seat"].values()) >= 0.99
+
+
+@pytest.mark.parametrize("specials", [None, 3, "Swimster"])
+def test_special_hamsters_not_given_as_a_list_are_refused_in_one_sentence(
+    specials: object,
+) -> None:
+    """Typed by hand (the command line, a saved file): before, a bare null crashed the
+    command with a TypeError traceback."""
+    state = at(wet_dam(), "redeploy")
+    with pytest.raises(IllegalMoveError, match=r"list of \[name, position\]"):
+        act(state, 0, "redeploy", stacks=[1, 0, 2, 2], specials=specials)

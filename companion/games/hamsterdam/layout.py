@@ -39,7 +39,11 @@ def lay_out(
     """Arrange all of a player's hamsters: ``stacks`` plain counts, ``specials`` [ref, at]."""
     player = game.players[seat]
     plain, pieces = pool(player)
-    if not isinstance(stacks, Sequence) or len(stacks) != len(player.dam):
+    if (
+        not isinstance(stacks, Sequence)
+        or isinstance(stacks, str)
+        or len(stacks) != len(player.dam)
+    ):
         raise IllegalMoveError(
             f"Give {player.name} one plain-hamster count per dam position ({len(player.dam)})."
         )
@@ -59,6 +63,10 @@ def lay_out(
         )
     left = list(pieces)
     on_spot: list[list[Special]] = [[] for _ in player.dam]
+    if not isinstance(specials, Sequence) or isinstance(specials, str):
+        raise IllegalMoveError(
+            "Give the special hamsters as a list of [name, position] (an empty list for none)."
+        )
     for entry in specials:
         if not isinstance(entry, Sequence) or isinstance(entry, str) or len(entry) != 2:
             raise IllegalMoveError("Write each special hamster as [name, position].")
