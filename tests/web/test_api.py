@@ -95,6 +95,29 @@ def test_new_game_from_the_page(client: FlaskClient, token: str) -> None:
     assert few.status_code == 409 and "needs 2 to 5 players" in few.get_json()["error"]
 
 
+def test_a_blank_player_name_is_refused_and_the_game_kept(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    game_id = table.game_id
+    blank = post(client, "/api/game", {"game": "run-hamster-run", "players": ["   ", "b"]}, token)
+    assert blank.status_code == 400
+    assert blank.get_json()["error"] == (
+        "A player's name is blank: type a name for each player (1 to 24 letters)."
+    )
+    assert table.game_id == game_id
+    padded = post(
+        client, "/api/game", {"game": "run-hamster-run", "players": [" Ann ", "Bo"]}, token
+    )
+    assert padded.status_code == 200 and padded.get_json()["state"]["players"] == ["Ann", "Bo"]
+
+
+def test_a_game_left_empty_is_named_as_missing(client: FlaskClient, token: str) -> None:
+    response = post(client, "/api/game", {"game": None, "players": ["Ann", "Bo"]}, token)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert "'game' is missing" in error and "run-hamster-run" in error and "None" not in error
+
+
 def test_malformed_requests_get_a_sentence_not_a_crash(client: FlaskClient, token: str) -> None:
     headers = {"X-Table-Token": token, "Content-Type": "application/json"}
     assert client.post("/api/move", data="{nope", headers=headers).status_code == 400
