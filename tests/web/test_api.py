@@ -80,6 +80,26 @@ def test_secret_allocations_stay_secret_in_the_log(client: FlaskClient, token: s
     assert state["view"]["hamsters"][0]["traits"] is None
 
 
+def test_pluck_is_allocated_in_whole_chips_and_a_refusal_stores_nothing(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3], [1, 4]]):
+        post(client, "/api/move", {"seat": seat, "name": "place", "args": {"to": square}}, token)
+    post(client, "/api/intent", {"intent": "next"}, token)
+    seq = table.public_state()["seq"]
+    for scamper in (2.5, True, "2", None):
+        args = {"scamper": scamper, "mettle": 3, "friskiness": 2}
+        refused = post(client, "/api/move", {"seat": 0, "name": "allocate", "args": args}, token)
+        assert refused.status_code == 409, scamper
+        assert refused.get_json()["error"].startswith("Pluck chips are allocated whole")
+        assert table.public_state()["seq"] == seq
+    state = client.get("/api/state", headers={"X-Table-Token": token}).get_json()
+    assert state["view"]["hamsters"][0]["allocated"] is False
+    args = {"scamper": 2, "mettle": 3, "friskiness": 2}
+    ok = post(client, "/api/move", {"seat": 0, "name": "allocate", "args": args}, token)
+    assert ok.status_code == 200 and table.public_state()["seq"] == seq + 1
+
+
 def test_new_game_from_the_page(client: FlaskClient, token: str) -> None:
     response = post(
         client,
