@@ -180,3 +180,88 @@ def test_the_panel_says_when_taught_dice_were_set_aside_by_an_update(
         head.mean, head.scale, head.weights, head.bias, model=shared_reader().fingerprint
     ).save(tmp_path / HEAD_FILE)
     assert client.get("/api/calibration").get_json()["dice"] == ""
+
+
+def test_cells_that_would_spoil_the_calibration_are_refused_and_the_good_one_kept(
+    table: Table, tmp_path: Path
+) -> None:
+    """Each refusal is one sentence, and the calibration in use is left as it was."""
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    headers = login(client)
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert done.status_code == 200, done.get_json()
+    saved = (tmp_path / CALIBRATION_FILE).read_bytes()
+    refusals = {
+        "empty": ({}, "'cells' maps each hamster's colour to its [row, lane]"),
+        "a list": ([["red", 1, 1]], "'cells' maps each hamster's colour to its [row, lane]"),
+        "unknown colour": (
+            {**ROW_ONE, "mauve": (2, 1)},
+            "'mauve' is not a hamster colour here; use red, blue, yellow, green, purple.",
+        ),
+        "one colour": (
+            {"red": (2, 1)},
+            "The calibration needs every hamster in the game: add blue, yellow, green",
+        ),
+        "huge row": ({**ROW_ONE, "red": (10**30, 1)}, "The red hamster's square is off the belt"),
+        "off the belt": ({**ROW_ONE, "red": (99, 99)}, "rows run 1 to 10 and lanes 1 to 5."),
+        "row 0, the pit": ({**ROW_ONE, "red": (0, 1)}, "The red hamster's square is off the belt"),
+        "fractions": ({**ROW_ONE, "red": (1.5, 1)}, "Give the red hamster's square as [row, lane]"),
+        "true": ({**ROW_ONE, "red": (True, 1)}, "Give the red hamster's square as [row, lane]"),
+        "text": ({**ROW_ONE, "red": "1,1"}, "Give the red hamster's square as [row, lane]"),
+        "shared square": (
+            {**ROW_ONE, "blue": (1, 1)},
+            "The blue and red hamsters are both on row 1, lane 1; give each hamster its own",
+        ),
+    }
+    for case, (cells, sentence) in refusals.items():
+        response = client.post("/api/calibration", json={"cells": cells}, headers=headers)
+        assert response.status_code == 400, case
+        assert sentence in response.get_json()["error"], case
+    assert (tmp_path / CALIBRATION_FILE).read_bytes() == saved
+    assert not (tmp_path / f"{CALIBRATION_FILE}.previous").exists()
+    status = client.get("/api/calibration").get_json()
+    assert status["calibrated"] is True and set(status["colours"]) == set(ROW_ONE)
+
+
+def test_without_a_game_s_hamsters_every_standard_colour_is_needed(
+    table: Table, tmp_path: Path
+) -> None:
+    from companion.engine.session import GameHeader
+
+    table.new_game(GameHeader("hamster-wheel", "standard", ("Ann", "Bo"), 3))
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    response = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert response.status_code == 400
+    assert "add purple to 'cells'" in response.get_json()["error"]
+
+
+def test_a_new_calibration_keeps_the_one_it_replaces_beside_it(
+    table: Table, tmp_path: Path
+) -> None:
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    headers = login(client)
+    first = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert first.status_code == 200 and "previous" not in first.get_json()["message"]
+    good = (tmp_path / CALIBRATION_FILE).read_bytes()
+    second = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert second.status_code == 200
+    assert second.get_json()["message"].endswith(
+        "; the one it replaces is kept as calibration.json.previous."
+    )
+    assert (tmp_path / f"{CALIBRATION_FILE}.previous").read_bytes() == good
+
+
+def test_hamsters_of_the_players_own_colours_are_listed_on_row_one(
+    table: Table, tmp_path: Path
+) -> None:
+    """The panel's one button calibrates with the listed squares: they must name every
+    hamster the calibration needs, not the standard colours nobody is playing."""
+    from companion.engine.session import GameHeader
+
+    header = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), 3, {"colours": ["pink", "teal"]})
+    table.new_game(header)
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    assert client.get("/api/calibration").get_json()["cells"] == {"pink": [1, 1], "teal": [1, 2]}
+    response = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert response.status_code == 400
+    assert "add pink, teal to 'cells'" in response.get_json()["error"]
