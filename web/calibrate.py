@@ -44,6 +44,10 @@ bp = Blueprint("calibration", __name__)
 
 
 def _latest_frame() -> Any:
+    """The camera's newest picture; a 409 in one sentence when it has none to trust."""
+    offline = companion().camera_offline()
+    if offline is not None:
+        raise ApiError(409, offline)
     camera = companion().camera
     frame = camera.latest_frame() if camera is not None else None
     if frame is None:
@@ -169,6 +173,7 @@ def calibrate() -> ResponseReturnValue:
     body = parse_body(raw) if raw.strip() else {}
     given = body.get("cells")
     cells = _cells_from_game() if given is None else _checked_cells(given)
+    _latest_frame()  # a camera that sends no pictures is said so, not asked to settle
     settings = _lock_camera()
     try:
         calibration = calibrate_board(_latest_frame(), cells, camera=settings)

@@ -34,6 +34,9 @@ class LatestFrame:
     def jpeg(self, width: int = 640) -> bytes | None:
         return None
 
+    def offline(self) -> str | None:
+        return None
+
 
 def belt_frame(hamsters: dict[str, Any]) -> Any:
     conditions = Conditions(size=(1280, 960), perspective=0.3, noise=2.0)
@@ -265,3 +268,37 @@ def test_hamsters_of_the_players_own_colours_are_listed_on_row_one(
     response = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
     assert response.status_code == 400
     assert "add pink, teal to 'cells'" in response.get_json()["error"]
+
+
+def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_path: Path) -> None:
+    """The dice watcher keeps the last frame; once the camera's supervisor says it is
+    offline, neither the panel nor a calibration may use that picture as if live."""
+    from companion.watch.dice import DiceWatcher
+
+    line = ["camera live: Pi camera 0"]
+    watcher = DiceWatcher(table, camera_status=lambda: line[0])
+    watcher.process(belt_frame(dict(ROW_ONE)))
+    client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    headers = login(client)
+    assert client.get("/camera.jpg").status_code == 200
+    assert client.get("/calibration.jpg").status_code == 200
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert done.status_code == 200, done.get_json()
+    saved = (tmp_path / CALIBRATION_FILE).read_bytes()
+
+    line[0] = "camera offline: Pi camera 0 was unplugged"
+    sentence = (
+        "The camera is not sending pictures (camera offline: Pi camera 0 was unplugged); "
+        "check it is connected, the companion keeps trying it."
+    )
+    stale = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert stale.status_code == 409 and stale.get_json()["error"] == sentence
+    assert (tmp_path / CALIBRATION_FILE).read_bytes() == saved
+    overlay = client.get("/calibration.jpg")
+    assert overlay.status_code == 409 and overlay.get_json()["error"] == sentence
+    panel = client.get("/camera.jpg")
+    assert panel.status_code == 503 and panel.get_json()["error"] == sentence
+
+    line[0] = "camera live: Pi camera 0 (restarted after: no picture for 10 s)"
+    watcher.process(belt_frame(dict(ROW_ONE)))
+    assert client.get("/camera.jpg").status_code == 200
