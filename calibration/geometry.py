@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -198,6 +199,24 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
     data = asdict(calibration)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+PREVIOUS_SUFFIX = ".previous"  # the calibration a new one replaced, kept beside it
+
+
+def keep_previous(path: Path) -> Path | None:
+    """Copy the calibration at ``path`` beside it (``calibration.json.previous``) before a new
+    one is saved over it: a calibration taken in bad light reads every hamster wrong, and
+    the one that worked must not be lost with it. Only a file that still loads is worth
+    keeping (a damaged one would push out a good copy); None when nothing was kept.
+    """
+    try:
+        load_calibration(path)
+    except CalibrationError:
+        return None
+    previous = path.with_name(path.name + PREVIOUS_SUFFIX)
+    shutil.copy2(path, previous)
+    return previous
 
 
 _REQUIRED = (

@@ -284,15 +284,28 @@ def move() -> ResponseReturnValue:
 def new_game() -> ResponseReturnValue:
     _require_control()
     body = _body()
+    game = body.get("game", "")  # left out: the first game, as ``companion run`` starts
+    if not isinstance(game, str):
+        known = ", ".join(sorted(GAMES))
+        raise ApiError(400, f"'game' is missing: name the game to start, one of: {known}.")
     try:
-        spec = find_game(str(body.get("game", "")))
+        spec = find_game(game)
     except UnknownGameError as error:
         raise ApiError(400, str(error)) from None
     players = body.get("players")
     if not isinstance(players, list) or not all(
-        isinstance(p, str) and 0 < len(p) <= 24 for p in players
+        isinstance(p, str) and 0 < len(p.strip()) <= 24 for p in players
     ):
-        raise ApiError(400, "'players' must be a list of names (1 to 24 letters each).")
+        # A blank name would be stored for ever as a player called "" (names are stripped).
+        blank = isinstance(players, list) and any(
+            isinstance(p, str) and not p.strip() for p in players
+        )
+        raise ApiError(
+            400,
+            "A player's name is blank: type a name for each player (1 to 24 letters)."
+            if blank
+            else "'players' must be a list of names (1 to 24 letters each).",
+        )
     rules = body.get("rules") or spec.rules_default
     if not isinstance(rules, str) or len(rules) > 40:
         raise ApiError(400, "'rules' names a rule set, such as \"v2.1\".")

@@ -25,6 +25,7 @@ from calibration.geometry import (
     CalibrationError,
     CameraSettings,
     calibrate_board,
+    keep_previous,
     load_calibration,
     locate_board,
     save_calibration,
@@ -35,6 +36,7 @@ from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
 from companion.vision.dice import shared_reader
 from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
 from web.api import _require_control
+from web.checks import parse_body
 from web.context import companion
 from web.errors import ApiError
 
@@ -42,6 +44,10 @@ bp = Blueprint("calibration", __name__)
 
 
 def _latest_frame() -> Any:
+    """The camera's newest picture; a 409 in one sentence when it has none to trust."""
+    offline = companion().camera_offline()
+    if offline is not None:
+        raise ApiError(409, offline)
     camera = companion().camera
     frame = camera.latest_frame() if camera is not None else None
     if frame is None:
@@ -49,15 +55,89 @@ def _latest_frame() -> Any:
     return frame
 
 
+def _game_hamsters() -> list[dict[str, Any]]:
+    """The hamsters in the game's public view (none for a game without a belt)."""
+    view = companion().table.public_state(with_log=False).get("view") or {}
+    hamsters = view.get("hamsters") if isinstance(view, dict) else None
+    if not isinstance(hamsters, list):
+        return []
+    return [h for h in hamsters if isinstance(h, dict) and isinstance(h.get("colour"), str)]
+
+
+def _racing(hamsters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hamsters whose pieces are in the race: not eaten, not in the Alligator Pit."""
+    return [h for h in hamsters if not h.get("in_pit") and not h.get("eaten")]
+
+
 def _cells_from_game() -> dict[str, tuple[int, int]]:
     """Where the game has each hamster, by colour; row 1 in colour order before placement."""
-    view = companion().table.public_state(with_log=False).get("view") or {}
-    cells = {
-        h["colour"]: (h["row"], h["lane"])
-        for h in view.get("hamsters", [])
-        if h.get("row") and h.get("lane") and not h.get("in_pit") and not h.get("eaten")
-    }
-    return cells or dict(DEFAULT_CELLS)
+    racing = _racing(_game_hamsters())
+    cells = {h["colour"]: (h["row"], h["lane"]) for h in racing if h.get("row") and h.get("lane")}
+    if racing and len(cells) == len(racing):
+        return cells
+    colours = [h["colour"] for h in racing]
+    if set(colours) <= set(DEFAULT_CELLS):
+        return dict(DEFAULT_CELLS)
+    # Colours of the players' own choosing: each on row 1, in seat order.
+    return {colour: (1, lane) for lane, colour in enumerate(colours, start=1)}
+
+
+def _required_colours() -> list[str]:
+    """The colours a calibration must sample: every hamster in the race (a calibration
+    without one would never see it), else the standard set when no game has hamsters."""
+    colours = [h["colour"] for h in _racing(_game_hamsters())]
+    return colours or list(DEFAULT_CELLS)
+
+
+def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
+    """``{"red": [1, 1], ...}`` as cells on the belt, each a refusal in one sentence.
+
+    A calibration replaces the one in use, so one that would sample too few colours, a
+    square off the belt, or two hamsters on one square is refused before the camera is
+    touched.
+    """
+    example = 'for example {"red": [1, 1], "blue": [1, 2]}'
+    if not isinstance(raw, dict) or not raw:
+        raise ApiError(400, f"'cells' maps each hamster's colour to its [row, lane], {example}.")
+    required = _required_colours()
+    known = list(dict.fromkeys([*DEFAULT_CELLS, *(h["colour"] for h in _game_hamsters())]))
+    cells: dict[str, tuple[int, int]] = {}
+    taken: dict[tuple[int, int], str] = {}
+    for colour, where in raw.items():
+        if colour not in known:
+            raise ApiError(400, f"{colour!r} is not a hamster colour here; use {', '.join(known)}.")
+        if (
+            not isinstance(where, list)
+            or len(where) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in where)
+        ):
+            raise ApiError(
+                400,
+                f"Give the {colour} hamster's square as [row, lane] in whole numbers, {example}.",
+            )
+        row, lane = where
+        if not (1 <= row <= ROWS and 1 <= lane <= LANES):
+            raise ApiError(
+                400,
+                f"The {colour} hamster's square is off the belt: rows run 1 to {ROWS} and "
+                f"lanes 1 to {LANES}.",
+            )
+        if (row, lane) in taken:
+            raise ApiError(
+                400,
+                f"The {taken[(row, lane)]} and {colour} hamsters are both on row {row}, "
+                f"lane {lane}; give each hamster its own square.",
+            )
+        taken[(row, lane)] = colour
+        cells[colour] = (row, lane)
+    missing = [colour for colour in required if colour not in cells]
+    if missing:
+        raise ApiError(
+            400,
+            f"The calibration needs every hamster in the game: add {', '.join(missing)} to "
+            "'cells' with the square each stands on.",
+        )
+    return cells
 
 
 @bp.get("/api/calibration")
@@ -89,13 +169,11 @@ def _dice_teaching() -> str:
 @bp.post("/api/calibration")
 def calibrate() -> ResponseReturnValue:
     _require_control()
-    body = request.get_json(silent=True)
-    cells = _cells_from_game()
-    if isinstance(body, dict) and isinstance(body.get("cells"), dict):
-        try:
-            cells = {str(c): (int(v[0]), int(v[1])) for c, v in body["cells"].items()}
-        except (TypeError, ValueError, IndexError, KeyError):
-            raise ApiError(400, "'cells' maps a colour to [row, lane].") from None
+    raw = request.get_data(cache=True)
+    body = parse_body(raw) if raw.strip() else {}
+    given = body.get("cells")
+    cells = _cells_from_game() if given is None else _checked_cells(given)
+    _latest_frame()  # a camera that sends no pictures is said so, not asked to settle
     settings = _lock_camera()
     try:
         calibration = calibrate_board(_latest_frame(), cells, camera=settings)
@@ -103,10 +181,12 @@ def calibrate() -> ResponseReturnValue:
         raise ApiError(409, str(error)) from None
     path = companion().data_dir / CALIBRATION_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
+    previous = keep_previous(path)
     save_calibration(calibration, path)
+    kept = "" if previous is None else f"; the one it replaces is kept as {previous.name}"
     return jsonify(
         calibrated=True,
-        message=f"Saved: {len(cells)} hamster colours sampled; {_describe(settings)}.",
+        message=f"Saved: {len(cells)} hamster colours sampled; {_describe(settings)}{kept}.",
     )
 
 

@@ -14,11 +14,14 @@ from web.auth import Grant, TablePin
 
 
 class CameraView(Protocol):
-    """What the page needs of the camera: its newest picture, plain and annotated."""
+    """What the page needs of the camera: its newest picture, plain and annotated, and
+    why there is none while the camera sends no pictures."""
 
     def latest_frame(self) -> Any | None: ...
 
     def jpeg(self, width: int = 640) -> bytes | None: ...
+
+    def offline(self) -> str | None: ...
 
 
 @dataclass
@@ -36,6 +39,17 @@ class Companion:
     # Every table at the event, from the broker (``companion.mqtt.board.board_json``); None
     # when this Pi is on no event's broker ([mqtt] without a host).
     event_board: Callable[[], dict[str, Any]] | None = None
+
+    def camera_offline(self) -> str | None:
+        """One sentence when the camera is not sending pictures (its own status line says
+        why), else None: the page must then show no picture rather than an old one."""
+        why = self.camera.offline() if self.camera is not None else None
+        if why is None:
+            return None
+        return (
+            f"The camera is not sending pictures ({why}); check it is connected, "
+            "the companion keeps trying it."
+        )
 
     def devices(self) -> dict[str, str]:
         return self.device_status()

@@ -111,7 +111,11 @@ def manifest() -> Response:
 
 @bp.get("/camera.jpg")
 def camera_view() -> ResponseReturnValue:
-    """The latest camera frame with each die outlined and labelled (404 with no camera)."""
+    """The latest camera frame with each die outlined and labelled (404 with no camera or no
+    picture yet, 503 while the camera sends no pictures)."""
+    offline = companion().camera_offline()
+    if offline is not None:  # the last picture is old: never shown as if live
+        raise ApiError(503, offline)
     camera = companion().camera
     image = camera.jpeg() if camera is not None else None
     if image is None:

@@ -33,6 +33,11 @@ from companion.vision.stabiliser import DiceStabiliser
 from companion.vision.teach import BackgroundSaver, ExampleStore, align
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
+# How the camera supervisor's status line starts while pictures arrive (hardware/camera.py;
+# the page's camera panel goes by the same words). Any other line (offline, hung, stopped,
+# starting) means the last picture kept here is old.
+LIVE = "camera live"
+
 
 @dataclass(frozen=True)
 class DiceView:
@@ -122,13 +127,28 @@ class DiceWatcher(FrameWatcher):
         )
         return self.table.observe(Reading(DICE, seen, source="camera"))
 
+    def offline(self) -> str | None:
+        """The camera's status line while it sends no pictures (offline, hung, stopped or
+        still starting), else None. A watcher with no camera status (frames offered by hand,
+        as in tests) is never offline."""
+        if not callable(self._camera_status):
+            return None
+        line = str(self._camera_status())
+        return None if line.startswith(LIVE) else line
+
     def latest_frame(self) -> Frame | None:
-        """The newest frame as the camera delivered it (for calibration)."""
+        """The newest frame as the camera delivered it (for calibration); None while the
+        camera is offline, so a calibration is never taken from an old picture."""
+        if self.offline() is not None:
+            return None
         with self._lock:
             return None if self._view is None else self._view.frame
 
     def jpeg(self, width: int = 640) -> bytes | None:
-        """The latest frame with each die outlined and labelled, as JPEG for the page."""
+        """The latest frame with each die outlined and labelled, as JPEG for the page; None
+        while the camera is offline (an old picture must not look live)."""
+        if self.offline() is not None:
+            return None
         with self._lock:
             view = self._view
         if view is None:

@@ -62,6 +62,19 @@ def test_allocation_must_use_exactly_the_pluck_in_hand() -> None:
     assert ham(act(s, 0, "allocate", scamper=6, mettle=0, friskiness=0), 0).allocation == (6, 0, 0)
 
 
+def test_a_declaration_without_an_action_says_it_is_missing_and_lists_the_actions() -> None:
+    s = new_game("v2.1", [(1, 1), (1, 2)], [(3, 2, 2), (4, 2, 1)], initiative=[0, 1])
+    seat = s.state.ctx.current
+    assert seat is not None
+    with pytest.raises(IllegalMoveError) as missing:
+        act(s.state, seat, "declare")
+    assert str(missing.value) == (
+        "Say which action the hamster takes: one of Bite, Run, Throw, Rest."
+    )
+    with pytest.raises(IllegalMoveError, match="'dance' is not an action in these rules"):
+        act(s.state, seat, "declare", action="dance")
+
+
 def test_initiative_is_weighted_by_friskiness_and_chipless_hamsters_go_last() -> None:
     s = position(
         "classic",

@@ -80,6 +80,26 @@ def test_secret_allocations_stay_secret_in_the_log(client: FlaskClient, token: s
     assert state["view"]["hamsters"][0]["traits"] is None
 
 
+def test_pluck_is_allocated_in_whole_chips_and_a_refusal_stores_nothing(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3], [1, 4]]):
+        post(client, "/api/move", {"seat": seat, "name": "place", "args": {"to": square}}, token)
+    post(client, "/api/intent", {"intent": "next"}, token)
+    seq = table.public_state()["seq"]
+    for scamper in (2.5, True, "2", None):
+        args = {"scamper": scamper, "mettle": 3, "friskiness": 2}
+        refused = post(client, "/api/move", {"seat": 0, "name": "allocate", "args": args}, token)
+        assert refused.status_code == 409, scamper
+        assert refused.get_json()["error"].startswith("Pluck chips are allocated whole")
+        assert table.public_state()["seq"] == seq
+    state = client.get("/api/state", headers={"X-Table-Token": token}).get_json()
+    assert state["view"]["hamsters"][0]["allocated"] is False
+    args = {"scamper": 2, "mettle": 3, "friskiness": 2}
+    ok = post(client, "/api/move", {"seat": 0, "name": "allocate", "args": args}, token)
+    assert ok.status_code == 200 and table.public_state()["seq"] == seq + 1
+
+
 def test_new_game_from_the_page(client: FlaskClient, token: str) -> None:
     response = post(
         client,
@@ -93,6 +113,29 @@ def test_new_game_from_the_page(client: FlaskClient, token: str) -> None:
     assert bad.status_code == 400 and "no game called" in bad.get_json()["error"]
     few = post(client, "/api/game", {"game": "run-hamster-run", "players": ["Solo"]}, token)
     assert few.status_code == 409 and "needs 2 to 5 players" in few.get_json()["error"]
+
+
+def test_a_blank_player_name_is_refused_and_the_game_kept(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    game_id = table.game_id
+    blank = post(client, "/api/game", {"game": "run-hamster-run", "players": ["   ", "b"]}, token)
+    assert blank.status_code == 400
+    assert blank.get_json()["error"] == (
+        "A player's name is blank: type a name for each player (1 to 24 letters)."
+    )
+    assert table.game_id == game_id
+    padded = post(
+        client, "/api/game", {"game": "run-hamster-run", "players": [" Ann ", "Bo"]}, token
+    )
+    assert padded.status_code == 200 and padded.get_json()["state"]["players"] == ["Ann", "Bo"]
+
+
+def test_a_game_left_empty_is_named_as_missing(client: FlaskClient, token: str) -> None:
+    response = post(client, "/api/game", {"game": None, "players": ["Ann", "Bo"]}, token)
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert "'game' is missing" in error and "run-hamster-run" in error and "None" not in error
 
 
 def test_malformed_requests_get_a_sentence_not_a_crash(client: FlaskClient, token: str) -> None:

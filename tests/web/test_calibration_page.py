@@ -34,6 +34,9 @@ class LatestFrame:
     def jpeg(self, width: int = 640) -> bytes | None:
         return None
 
+    def offline(self) -> str | None:
+        return None
+
 
 def belt_frame(hamsters: dict[str, Any]) -> Any:
     conditions = Conditions(size=(1280, 960), perspective=0.3, noise=2.0)
@@ -180,3 +183,122 @@ def test_the_panel_says_when_taught_dice_were_set_aside_by_an_update(
         head.mean, head.scale, head.weights, head.bias, model=shared_reader().fingerprint
     ).save(tmp_path / HEAD_FILE)
     assert client.get("/api/calibration").get_json()["dice"] == ""
+
+
+def test_cells_that_would_spoil_the_calibration_are_refused_and_the_good_one_kept(
+    table: Table, tmp_path: Path
+) -> None:
+    """Each refusal is one sentence, and the calibration in use is left as it was."""
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    headers = login(client)
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert done.status_code == 200, done.get_json()
+    saved = (tmp_path / CALIBRATION_FILE).read_bytes()
+    refusals = {
+        "empty": ({}, "'cells' maps each hamster's colour to its [row, lane]"),
+        "a list": ([["red", 1, 1]], "'cells' maps each hamster's colour to its [row, lane]"),
+        "unknown colour": (
+            {**ROW_ONE, "mauve": (2, 1)},
+            "'mauve' is not a hamster colour here; use red, blue, yellow, green, purple.",
+        ),
+        "one colour": (
+            {"red": (2, 1)},
+            "The calibration needs every hamster in the game: add blue, yellow, green",
+        ),
+        "huge row": ({**ROW_ONE, "red": (10**30, 1)}, "The red hamster's square is off the belt"),
+        "off the belt": ({**ROW_ONE, "red": (99, 99)}, "rows run 1 to 10 and lanes 1 to 5."),
+        "row 0, the pit": ({**ROW_ONE, "red": (0, 1)}, "The red hamster's square is off the belt"),
+        "fractions": ({**ROW_ONE, "red": (1.5, 1)}, "Give the red hamster's square as [row, lane]"),
+        "true": ({**ROW_ONE, "red": (True, 1)}, "Give the red hamster's square as [row, lane]"),
+        "text": ({**ROW_ONE, "red": "1,1"}, "Give the red hamster's square as [row, lane]"),
+        "shared square": (
+            {**ROW_ONE, "blue": (1, 1)},
+            "The blue and red hamsters are both on row 1, lane 1; give each hamster its own",
+        ),
+    }
+    for case, (cells, sentence) in refusals.items():
+        response = client.post("/api/calibration", json={"cells": cells}, headers=headers)
+        assert response.status_code == 400, case
+        assert sentence in response.get_json()["error"], case
+    assert (tmp_path / CALIBRATION_FILE).read_bytes() == saved
+    assert not (tmp_path / f"{CALIBRATION_FILE}.previous").exists()
+    status = client.get("/api/calibration").get_json()
+    assert status["calibrated"] is True and set(status["colours"]) == set(ROW_ONE)
+
+
+def test_without_a_game_s_hamsters_every_standard_colour_is_needed(
+    table: Table, tmp_path: Path
+) -> None:
+    from companion.engine.session import GameHeader
+
+    table.new_game(GameHeader("hamster-wheel", "standard", ("Ann", "Bo"), 3))
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    response = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert response.status_code == 400
+    assert "add purple to 'cells'" in response.get_json()["error"]
+
+
+def test_a_new_calibration_keeps_the_one_it_replaces_beside_it(
+    table: Table, tmp_path: Path
+) -> None:
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    headers = login(client)
+    first = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert first.status_code == 200 and "previous" not in first.get_json()["message"]
+    good = (tmp_path / CALIBRATION_FILE).read_bytes()
+    second = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert second.status_code == 200
+    assert second.get_json()["message"].endswith(
+        "; the one it replaces is kept as calibration.json.previous."
+    )
+    assert (tmp_path / f"{CALIBRATION_FILE}.previous").read_bytes() == good
+
+
+def test_hamsters_of_the_players_own_colours_are_listed_on_row_one(
+    table: Table, tmp_path: Path
+) -> None:
+    """The panel's one button calibrates with the listed squares: they must name every
+    hamster the calibration needs, not the standard colours nobody is playing."""
+    from companion.engine.session import GameHeader
+
+    header = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), 3, {"colours": ["pink", "teal"]})
+    table.new_game(header)
+    client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
+    assert client.get("/api/calibration").get_json()["cells"] == {"pink": [1, 1], "teal": [1, 2]}
+    response = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert response.status_code == 400
+    assert "add pink, teal to 'cells'" in response.get_json()["error"]
+
+
+def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_path: Path) -> None:
+    """The dice watcher keeps the last frame; once the camera's supervisor says it is
+    offline, neither the panel nor a calibration may use that picture as if live."""
+    from companion.watch.dice import DiceWatcher
+
+    line = ["camera live: Pi camera 0"]
+    watcher = DiceWatcher(table, camera_status=lambda: line[0])
+    watcher.process(belt_frame(dict(ROW_ONE)))
+    client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    headers = login(client)
+    assert client.get("/camera.jpg").status_code == 200
+    assert client.get("/calibration.jpg").status_code == 200
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert done.status_code == 200, done.get_json()
+    saved = (tmp_path / CALIBRATION_FILE).read_bytes()
+
+    line[0] = "camera offline: Pi camera 0 was unplugged"
+    sentence = (
+        "The camera is not sending pictures (camera offline: Pi camera 0 was unplugged); "
+        "check it is connected, the companion keeps trying it."
+    )
+    stale = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
+    assert stale.status_code == 409 and stale.get_json()["error"] == sentence
+    assert (tmp_path / CALIBRATION_FILE).read_bytes() == saved
+    overlay = client.get("/calibration.jpg")
+    assert overlay.status_code == 409 and overlay.get_json()["error"] == sentence
+    panel = client.get("/camera.jpg")
+    assert panel.status_code == 503 and panel.get_json()["error"] == sentence
+
+    line[0] = "camera live: Pi camera 0 (restarted after: no picture for 10 s)"
+    watcher.process(belt_frame(dict(ROW_ONE)))
+    assert client.get("/camera.jpg").status_code == 200

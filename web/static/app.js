@@ -333,6 +333,8 @@ async function refreshCamera() {
   let status = "";
   try { status = (await api("/api/devices")).camera || ""; } catch (_) { return; }
   $("camera-status").textContent = status;
+  // Not live: the status says why, and the last picture is hidden (it would look live).
+  $("camera").hidden = !status.startsWith("camera live");
   if (!status.startsWith("camera live")) { $("camera-box").hidden = !status; return; }
   const image = new Image();
   image.onload = () => { $("camera").src = image.src; $("camera-box").hidden = false; };
@@ -347,7 +349,9 @@ async function refreshCalibration() {
     if (data.dice && !$("teach-figures").textContent) $("teach-figures").textContent = data.dice;
   } catch (error) { $("calibration-status").textContent = error.message; }
   const image = new Image();
-  image.onload = () => { $("calibration-view").src = image.src; };
+  image.onload = () => { $("calibration-view").src = image.src; $("calibration-view").hidden = false; };
+  // No picture (the camera sends none): hide the old one rather than calibrate by it.
+  image.onerror = () => { $("calibration-view").hidden = true; };
   image.src = `/calibration.jpg?t=${Date.now()}`;
 }
 

@@ -83,12 +83,13 @@ def _named(square: Square) -> str:
 
 
 def _action(args: Args, rules: str) -> str:
-    action = str(args.get("action", "")).lower()
+    names = ", ".join(ACTION_TITLES[a] for a in ACTIONS[rules])
+    given = args.get("action")
+    if given is None or (isinstance(given, str) and not given.strip()):
+        raise IllegalMoveError(f"Say which action the hamster takes: one of {names}.")
+    action = str(given).strip().lower()
     if action not in ACTIONS[rules]:
-        names = ", ".join(ACTION_TITLES[a] for a in ACTIONS[rules])
-        raise IllegalMoveError(
-            f"{action or 'That'!r} is not an action in these rules; choose {names}."
-        )
+        raise IllegalMoveError(f"{given!r} is not an action in these rules; choose {names}.")
     return action
 
 

@@ -29,6 +29,7 @@ from companion.games.run_hamster_run.model import (
     REST,
     START_ROWS,
     TRAIT_TITLES,
+    TRAITS,
     Belt,
     Hamster,
     TestRecord,
@@ -100,10 +101,22 @@ def allocate(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     hamster = game.hamsters[seat]
     if hamster.eaten:
         raise IllegalMoveError(f"{hamster.name} has been eaten and is out of the game.")
-    try:
-        split = (int(args["scamper"]), int(args["mettle"]), int(args["friskiness"]))
-    except (KeyError, TypeError, ValueError):
-        raise IllegalMoveError("Give whole numbers for scamper, mettle and friskiness.") from None
+    # Whole numbers only: int() would quietly make 2.5 into 2 (or true into 1) while the
+    # event kept for ever says 2.5, and a replay or a reader of the log would be misled.
+    whole: list[int] = []
+    wrong: list[str] = []
+    for trait in TRAITS:
+        value = args.get(trait)
+        if isinstance(value, int) and not isinstance(value, bool):
+            whole.append(value)
+        else:
+            wrong.append(f"{trait} was missing" if value is None else f"{trait} was {value!r}")
+    if wrong:
+        raise IllegalMoveError(
+            "Pluck chips are allocated whole: give scamper, mettle and friskiness as whole "
+            f"numbers, such as 3, 2 and 2 ({'; '.join(wrong)})."
+        )
+    split = (whole[0], whole[1], whole[2])
     if min(split) < 0 or sum(split) != hamster.pluck:
         raise IllegalMoveError(
             f"{hamster.name} has {hamster.pluck} Pluck to allocate (7 minus {hamster.fatigue} "
