@@ -294,6 +294,10 @@ class Table:
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = _Hub()
         self._snapshot = Snapshot()
+        #: The public state (no log) of the last game that was over when the table moved on
+        #: to another: a reader that was slow to look (the event broker's publisher) still
+        #: sees how it ended, though the table already shows the next game.
+        self.last_finished: dict[str, Any] | None = None
         self._public_cache: dict[
             tuple[int | None, bool, bool], tuple[Snapshot, dict[str, Any]]
         ] = {}
@@ -538,6 +542,9 @@ class Table:
         return game_id
 
     def _switch(self, game_id: int, session: Session[Any], events: list[Event], why: str) -> None:
+        ending = self._snapshot.state
+        if ending is not None and ending.ctx.over:
+            self.last_finished = self.public_state(None, with_log=False)
         self._session, self._game_id, self._pending = session, game_id, None
         self._spoken = ""  # the old game's last sentence is not this game's
         # Notes judged against the old game mean nothing now; lasting ones stay.

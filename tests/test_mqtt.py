@@ -525,3 +525,35 @@ def test_a_tournament_keeps_each_finished_game_after_the_table_moves_on(
     finally:
         for publisher in publishers:
             publisher.stop()
+
+
+def test_a_game_that_ends_as_the_next_one_starts_still_reaches_the_tournament(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """The publisher looked at the table only after the next game had started (a busy
+    Pi, or "same players again" tapped at once): the finished game's result was never
+    sent, so the tournament lost that win. Seen as a one-off failure of the test above."""
+    address = Broker("127.0.0.1", broker.port)
+    (publisher,) = publish(tables[:1], address)
+    try:
+        assert eventually(lambda: publisher.published >= 1)
+        with publisher._lock:  # it cannot publish until the table has moved on
+            tables[0].play(20_000)
+            public = tables[0].table.public_state(None, with_log=False)
+            assert public["over"]
+            header = GameHeader(
+                "hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3
+            )
+            tables[0].table.new_game(header)
+            time.sleep(0.5)  # it takes the old game's events and follows the new game
+        late = BoardClient(address)
+        late.start()
+        try:
+            late.wait_caught_up()
+            assert eventually(lambda: len(late.board.results()) == 1, timeout=10.0)
+            (result,) = late.board.results()
+            assert result["game_id"] == public["game_id"] and result["over"]
+        finally:
+            late.stop()
+    finally:
+        publisher.stop()

@@ -64,6 +64,7 @@ class TablePublisher:
         self._connected_now = False
         self._announce = False  # (re)connected: say online and send the latest state
         self._state_dirty = True
+        self._finished: dict[str, Any] | None = None  # a game that ended as the table moved on
         self._refused = ""
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
 
@@ -151,6 +152,9 @@ class TablePublisher:
             self._events.append(self._event(event))
             self._state_dirty = True
         if sub.ended is not None and sub.ended != "closed" and not self._stopping.is_set():
+            # The table moved on: if the game it left had ended, its result goes out even
+            # when this thread never saw its final state (a new game started at once).
+            self._finished = self.table.last_finished
             sub.close()
             return self._follow(after=0)
         return sub
@@ -173,6 +177,9 @@ class TablePublisher:
             self._state_dirty = True
         while self._events:
             client.publish(self.topics.events, self._events.popleft(), qos=QOS)
+        finished, self._finished = self._finished, None
+        if finished is not None and finished.get("game_id") not in self._results_sent:
+            self._result(finished, state_payload(self.topics.table, finished))
         if self._state_dirty:
             self._state_dirty = False
             public = self.table.public_state(None, with_log=False)

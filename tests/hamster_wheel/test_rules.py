@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -162,3 +163,27 @@ def test_team_play_uses_the_partner_stock_and_ends_by_the_team_rules() -> None:
 def test_what_fell_must_have_been_in_the_wheel() -> None:
     with pytest.raises(IllegalMoveError, match="No red piece is logged"):
         act(start(), "fail", fell=["red"])
+
+
+def test_three_players_choose_the_split_fourth_set_from_the_command_line(tmp_path: Path) -> None:
+    """README's `--option split_fourth=yes`: the page offers the same choice."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), *args])
+        return result.exit_code, result.output
+
+    players = ("--game", "hamster-wheel", "--players")
+    code, out = run("new", *players, "Ann,Bo,Cy", "--option", "split_fourth=yes", "--seed", "1")
+    assert code == 0, out
+    code, out = run("new", *players, "Ann,Bo", "--option", "split_fourth=yes")
+    assert code == 2 and "Only a three-player game splits the fourth set" in out
+    code, out = run("new", *players, "Ann,Bo,Cy", "--option", "split_fourth=maybe")
+    assert code == 2 and "no, yes" in out
+
+
+def test_the_pages_yes_splits_the_fourth_set_as_true_does() -> None:
+    assert start(3, split_fourth="yes").G == start(3, split_fourth=True).G
+    assert start(3, split_fourth="no").G == start(3).G

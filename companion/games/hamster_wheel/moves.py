@@ -41,6 +41,8 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
     if isinstance(sections, bool) or not isinstance(sections, int) or not 6 <= sections <= 24:
         raise IllegalMoveError("A wheel has from 6 to 24 compartments (the published one 12).")
     split = options.get("split_fourth", False)
+    if split in ("yes", "no"):  # as the page and `--option split_fourth=yes` give it
+        split = split == "yes"
     if not isinstance(split, bool):
         raise IllegalMoveError("'split_fourth' is true or false.")
     if split and len(players) != 3:

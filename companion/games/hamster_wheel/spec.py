@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from companion.engine.readings import WHEEL
-from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.spec import (
+    BalanceReport,
+    GameSpec,
+    MoveSpec,
+    Outcome,
+    PhaseSpec,
+    SetupOption,
+    TurnOrder,
+)
 from companion.engine.state import Ctx
 from companion.games.hamster_wheel import bot, moves, table
 from companion.games.hamster_wheel.choices import choices
@@ -87,6 +95,13 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     cues=table.cues,
     cue_words={"failed": "The try failed.", "higher_powers": "Higher powers!"},
     on_read=table.read_means_failed,
+    options={
+        "split_fourth": SetupOption(
+            "Three players: the fourth set",
+            "no",
+            choices=(("no", "left in the box"), ("yes", "split two, two, two")),
+        )
+    },
     by_hand=(
         'Which compartment is lowest: "The wheel rolled" form.',
         "What fell on a failed try: the failed-try form (pre-filled from the camera).",
