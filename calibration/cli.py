@@ -16,11 +16,13 @@ import cv2
 from calibration.geometry import (
     CalibrationError,
     calibrate_board,
+    keep_previous,
     load_calibration,
     locate_board,
     save_calibration,
 )
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
+from companion.tabletop import LANES, ROWS
 
 DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
 
@@ -37,7 +39,16 @@ def parse_cells(text: str) -> dict[str, tuple[int, int]]:
         parts = where.split(",")
         if not sep or len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
             raise click.BadParameter(f"{item!r}: write COLOUR=ROW,LANE, for example red=1,1.")
-        cells[colour] = (int(parts[0]), int(parts[1]))
+        row, lane = int(parts[0]), int(parts[1])
+        if not (1 <= row <= ROWS and 1 <= lane <= LANES):
+            raise click.BadParameter(
+                f"{item!r} is off the belt: rows run 1 to {ROWS} and lanes 1 to {LANES}."
+            )
+        if (row, lane) in cells.values():
+            raise click.BadParameter(f"{item!r}: another hamster is on that square already.")
+        cells[colour] = (row, lane)
+    if not cells:
+        raise click.BadParameter("name each hamster's square, for example red=1,1 blue=1,2.")
     return cells
 
 
@@ -112,10 +123,12 @@ def board(obj: Any, image: str, cells: str) -> None:
         raise click.ClickException(str(error)) from None
     path = calibration_path(obj)
     path.parent.mkdir(parents=True, exist_ok=True)
+    previous = keep_previous(path)
     save_calibration(calibration, path)
+    kept = f" (the one it replaces is kept as {previous.name})" if previous else ""
     click.echo(
         f"Saved {path}: {len(calibration.colour_profiles)} hamster colours, "
-        f"{calibration.image_size[0]}x{calibration.image_size[1]} pictures."
+        f"{calibration.image_size[0]}x{calibration.image_size[1]} pictures{kept}."
     )
 
 

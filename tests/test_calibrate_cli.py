@@ -77,3 +77,23 @@ def test_marker_sheets_to_a_folder_that_cannot_be_made_is_one_sentence(tmp_path:
     result = CliRunner().invoke(main, ["calibrate", "markers", str(blocker / "sheets")])
     assert result.exit_code == 2 and "cannot write the sheets" in result.output
     assert "Traceback" not in result.output
+
+
+def test_cells_off_the_belt_or_shared_are_refused_and_a_good_calibration_is_kept(
+    tmp_path: Path,
+) -> None:
+    """From a review: `--cells ""` saved a calibration with no colours over a working one."""
+    image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
+    assert run(tmp_path, "board", image)[0] == 0
+    saved = (tmp_path / "data").glob("calibration*.json")
+    before = {p.name: p.read_bytes() for p in saved}
+    for cells, says in (
+        ("", "name each hamster's square"),
+        ("red=11,1", "off the belt"),
+        ("red=1,1 blue=1,1", "another hamster is on that square"),
+    ):
+        code, out = run(tmp_path, "board", image, "--cells", cells)
+        assert code == 2 and says in out, out
+    assert {p.name: p.read_bytes() for p in (tmp_path / "data").glob("calibration*.json")} == before
+    code, out = run(tmp_path, "board", image)
+    assert code == 0 and "is kept as calibration.json.previous" in out
