@@ -11,7 +11,10 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import DiceReader, face_crop
-from companion.vision.teach import EXAMPLES_DIR, ExampleStore
+from companion.vision.teach import EXAMPLES_DIR, ExampleStore, TaughtHead
+
+# A taught head reads the close-up's 128 pooled features and its 7 logits.
+FEATURES = 135
 
 BODY, PIP = (150, 60, 30), (60, 220, 240)
 ROWS = {
@@ -74,3 +77,9 @@ def confirm_rolls(reader: DiceReader, data_dir: Path, rolls: int, seed: int) -> 
         if crops:
             store.add_roll(crops, confirmed)
     return right, total
+
+
+def blank_head(model: str = "") -> TaughtHead:
+    """A taught head that changes nothing (all zeros), saved as if taught on ``model``."""
+    size = FEATURES
+    return TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6), model=model)

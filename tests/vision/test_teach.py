@@ -34,7 +34,7 @@ from companion.vision.teach import (
 )
 from companion.watch import dice as watch_dice
 from companion.watch.dice import DiceWatcher
-from tests.vision.odd_dice import confirm_rolls, odd_roll
+from tests.vision.odd_dice import FEATURES, blank_head, confirm_rolls, odd_roll
 
 
 def test_odd_dice_are_read_wrong_out_of_the_box_and_right_after_teaching(
@@ -252,25 +252,18 @@ def test_a_head_taught_on_an_earlier_model_is_set_aside_and_the_player_told_to_t
     """After an update retrains the close-up classifier, a head taught on the old one reads
     features that mean something else: the reader goes back to the shipped model and the
     player hears how to teach again; the confirmed rolls stay."""
-    from companion.vision.teach import TaughtHead
-
     size = shared_reader().face_readings([np.zeros((32, 32, 3), np.uint8)])[1].shape[1]
-    old = TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6))
+    assert size == FEATURES  # what blank_head builds
     (tmp_path / EXAMPLES_DIR).mkdir()
     (tmp_path / EXAMPLES_DIR / INDEX_FILE).write_text("[]")
-    old_model = "0123456789abcdef"
-    TaughtHead(old.mean, old.scale, old.weights, old.bias, model=old_model).save(
-        tmp_path / HEAD_FILE
-    )
-    shared_reader().head = old
+    blank_head(model="0123456789abcdef").save(tmp_path / HEAD_FILE)
+    shared_reader().head = blank_head()
     try:
         assert use_taught_head(tmp_path) == STALE_HEAD
         assert shared_reader().head is None
         assert "Teach" in STALE_HEAD and "kept" in STALE_HEAD
         assert (tmp_path / EXAMPLES_DIR / INDEX_FILE).exists()
-        TaughtHead(
-            old.mean, old.scale, old.weights, old.bias, model=shared_reader().fingerprint
-        ).save(tmp_path / HEAD_FILE)
+        blank_head(model=shared_reader().fingerprint).save(tmp_path / HEAD_FILE)
         assert use_taught_head(tmp_path) is None
         assert shared_reader().head is not None
     finally:

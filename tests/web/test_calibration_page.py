@@ -169,19 +169,14 @@ def test_the_panel_says_when_taught_dice_were_set_aside_by_an_update(
     table: Table, tmp_path: Path
 ) -> None:
     from companion.vision.dice import shared_reader
-    from companion.vision.teach import HEAD_FILE, STALE_HEAD, TaughtHead
+    from companion.vision.teach import HEAD_FILE, STALE_HEAD
+    from tests.vision.odd_dice import blank_head
 
     client = client_for(table, tmp_path, belt_frame(dict(ROW_ONE)))
     assert client.get("/api/calibration").get_json()["dice"] == ""
-    size = 135
-    head = TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6))
-    TaughtHead(head.mean, head.scale, head.weights, head.bias, model="an older model").save(
-        tmp_path / HEAD_FILE
-    )
+    blank_head(model="an older model").save(tmp_path / HEAD_FILE)
     assert client.get("/api/calibration").get_json()["dice"] == STALE_HEAD
-    TaughtHead(
-        head.mean, head.scale, head.weights, head.bias, model=shared_reader().fingerprint
-    ).save(tmp_path / HEAD_FILE)
+    blank_head(model=shared_reader().fingerprint).save(tmp_path / HEAD_FILE)
     assert client.get("/api/calibration").get_json()["dice"] == ""
 
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-import numpy as np
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from companion.table import Table
 from companion.vision.dice import DiceReader, shared_reader
 from companion.vision.teach import HEAD_FILE, NO_EXAMPLES
-from tests.vision.odd_dice import confirm_rolls
+from tests.vision.odd_dice import blank_head, confirm_rolls
 from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
 from web import create_app
@@ -45,15 +46,9 @@ def test_the_teach_button_shows_what_to_do_first(
     table: Table, tmp_path: Path, browser: Browser
 ) -> None:
     """In Chromium: unlock, open the calibration panel, Teach with no confirmed rolls."""
-    app = create_app(table, PIN, heartbeat_seconds=1.0, data_dir=tmp_path)
-    with serving(app, table) as port:
-        page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{port}/")
-        unlock(page)
-        page.click("#calibration-box summary")
+    with calibration_panel(table, tmp_path, browser) as page:
         page.click("#btn-teach-dice")
         expect(page.locator("#teach-figures")).to_have_text(NO_EXAMPLES)
-        page.close()
 
 
 def test_the_panel_tells_a_table_whose_taught_dice_an_update_set_aside(
@@ -61,16 +56,21 @@ def test_the_panel_tells_a_table_whose_taught_dice_an_update_set_aside(
 ) -> None:
     """In Chromium: a head taught on an older close-up classifier; opening the calibration
     panel says so and how to teach again, before anyone presses a button."""
-    from companion.vision.teach import STALE_HEAD, TaughtHead
+    from companion.vision.teach import STALE_HEAD
 
-    size = 135
-    older = TaughtHead(np.zeros(size), np.ones(size), np.zeros((size, 6)), np.zeros(6), model="old")
-    older.save(tmp_path / HEAD_FILE)
+    blank_head(model="old").save(tmp_path / HEAD_FILE)
+    with calibration_panel(table, tmp_path, browser) as page:
+        expect(page.locator("#teach-figures")).to_have_text(STALE_HEAD)
+
+
+@contextmanager
+def calibration_panel(table: Table, tmp_path: Path, browser: Browser) -> Iterator[Page]:
+    """The served page in Chromium, unlocked, with the calibration panel open."""
     app = create_app(table, PIN, heartbeat_seconds=1.0, data_dir=tmp_path)
     with serving(app, table) as port:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         unlock(page)
         page.click("#calibration-box summary")
-        expect(page.locator("#teach-figures")).to_have_text(STALE_HEAD)
+        yield page
         page.close()
