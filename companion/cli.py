@@ -14,6 +14,7 @@ import random
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -320,13 +321,14 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
     except EXPECTED as error:
         fail(error)
     except Exception:  # the game could not read typed details; nothing changed
-        fail(ValueError(unreadable(words[1] if len(words) > 1 else "")))
+        fail(ValueError(unreadable(words)))
     _status(session, odds=obj.odds)
 
 
-def unreadable(move_name: str) -> str:
-    """The sentence for typed move details the game's code could not read (the move was
-    not recorded): the same answer the page gives."""
+def unreadable(words: Sequence[str]) -> str:
+    """The sentence for typed move details (``PLAYER MOVE key=value ...``) the game's code
+    could not read (the move was not recorded): the same answer the page gives."""
+    move_name = words[1] if len(words) > 1 else ""
     return (
         f"The rules cannot read those details for '{move_name}'; check each value "
         "(in `companion play`, `moves` lists what each move takes)."
@@ -377,7 +379,7 @@ def _play(session: Session[Any], odds: bool = True) -> None:
                 except EXPECTED:
                     raise
                 except Exception:  # typed details the game could not read
-                    raise IllegalMoveError(unreadable(words[1] if len(words) > 1 else "")) from None
+                    raise IllegalMoveError(unreadable(words)) from None
         except IllegalMoveError as error:
             click.secho(str(error), fg="red")
     _status(session, odds=odds)

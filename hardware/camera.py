@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from companion.watch.frames import LatestFrameWorker
+from companion.watch.frames import CAMERA_LIVE, LatestFrameWorker
 from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)
@@ -765,7 +765,7 @@ class CameraSupervisor:
                     self._last_frame_at = self._clock()
                     hung_because, self._hung_because = self._hung_because, None
                 if not self._online:
-                    live = f"camera live: {self.source.name}"
+                    live = f"{CAMERA_LIVE}: {self.source.name}"
                     if hung_because is not None:
                         live += f" (restarted after: {hung_because})"
                     self._set_status(live, online=True)

@@ -294,17 +294,13 @@ def new_game() -> ResponseReturnValue:
         raise ApiError(400, str(error)) from None
     players = body.get("players")
     if not isinstance(players, list) or not all(
-        isinstance(p, str) and 0 < len(p.strip()) <= 24 for p in players
+        isinstance(p, str) and len(p.strip()) <= 24 for p in players
     ):
+        raise ApiError(400, "'players' must be a list of names (1 to 24 letters each).")
+    if not all(p.strip() for p in players):
         # A blank name would be stored for ever as a player called "" (names are stripped).
-        blank = isinstance(players, list) and any(
-            isinstance(p, str) and not p.strip() for p in players
-        )
         raise ApiError(
-            400,
-            "A player's name is blank: type a name for each player (1 to 24 letters)."
-            if blank
-            else "'players' must be a list of names (1 to 24 letters each).",
+            400, "A player's name is blank: type a name for each player (1 to 24 letters)."
         )
     rules = body.get("rules") or spec.rules_default
     if not isinstance(rules, str) or len(rules) > 40:

@@ -82,10 +82,10 @@ def _cells_from_game() -> dict[str, tuple[int, int]]:
     return {colour: (1, lane) for lane, colour in enumerate(colours, start=1)}
 
 
-def _required_colours() -> list[str]:
+def _required_colours(hamsters: list[dict[str, Any]]) -> list[str]:
     """The colours a calibration must sample: every hamster in the race (a calibration
     without one would never see it), else the standard set when no game has hamsters."""
-    colours = [h["colour"] for h in _racing(_game_hamsters())]
+    colours = [h["colour"] for h in _racing(hamsters)]
     return colours or list(DEFAULT_CELLS)
 
 
@@ -99,8 +99,9 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
     example = 'for example {"red": [1, 1], "blue": [1, 2]}'
     if not isinstance(raw, dict) or not raw:
         raise ApiError(400, f"'cells' maps each hamster's colour to its [row, lane], {example}.")
-    required = _required_colours()
-    known = list(dict.fromkeys([*DEFAULT_CELLS, *(h["colour"] for h in _game_hamsters())]))
+    hamsters = _game_hamsters()
+    required = _required_colours(hamsters)
+    known = list(dict.fromkeys([*DEFAULT_CELLS, *(h["colour"] for h in hamsters)]))
     cells: dict[str, tuple[int, int]] = {}
     taken: dict[tuple[int, int], str] = {}
     for colour, where in raw.items():

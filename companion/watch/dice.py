@@ -31,12 +31,7 @@ from companion.table import Table
 from companion.vision.dice import AUTO_ACCEPT, Die, face_crop, read_dice
 from companion.vision.stabiliser import DiceStabiliser
 from companion.vision.teach import BackgroundSaver, ExampleStore, align
-from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
-
-# How the camera supervisor's status line starts while pictures arrive (hardware/camera.py;
-# the page's camera panel goes by the same words). Any other line (offline, hung, stopped,
-# starting) means the last picture kept here is old.
-LIVE = "camera live"
+from companion.watch.frames import CAMERA_LIVE, Frame, FrameWatcher, LatestFrameWorker
 
 
 @dataclass(frozen=True)
@@ -134,7 +129,7 @@ class DiceWatcher(FrameWatcher):
         if not callable(self._camera_status):
             return None
         line = str(self._camera_status())
-        return None if line.startswith(LIVE) else line
+        return None if line.startswith(CAMERA_LIVE) else line
 
     def latest_frame(self) -> Frame | None:
         """The newest frame as the camera delivered it (for calibration); None while the

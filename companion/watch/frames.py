@@ -22,6 +22,11 @@ log = logging.getLogger(__name__)
 
 Frame = NDArray[np.uint8]
 
+# How a camera's status line starts while pictures arrive (the supervisor in
+# hardware/camera.py writes it; the page's camera panel goes by the same words). Any other
+# line (offline, hung, stopped, starting) means the last picture kept is old.
+CAMERA_LIVE = "camera live"
+
 
 @dataclass
 class WorkerStats:
