@@ -55,38 +55,26 @@ def _latest_frame() -> Any:
     return frame
 
 
-def _game_hamsters() -> list[dict[str, Any]]:
-    """The hamsters in the game's public view (none for a game without a belt)."""
-    view = companion().table.public_state(with_log=False).get("view") or {}
-    hamsters = view.get("hamsters") if isinstance(view, dict) else None
-    if not isinstance(hamsters, list):
-        return []
-    return [h for h in hamsters if isinstance(h, dict) and isinstance(h.get("colour"), str)]
-
-
-def _racing(hamsters: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The hamsters whose pieces are in the race: not eaten, not in the Alligator Pit."""
-    return [h for h in hamsters if not h.get("in_pit") and not h.get("eaten")]
+def _belt_pieces() -> dict[str, tuple[int, int] | None]:
+    """The game's pieces on the belt, by colour: where it has each (None: not placed yet);
+    empty for a game without a belt."""
+    snap = companion().table.snapshot
+    spec, state = snap.spec, snap.state
+    if spec is None or state is None or spec.belt_pieces is None:
+        return {}
+    return dict(spec.belt_pieces(state.G))
 
 
 def _cells_from_game() -> dict[str, tuple[int, int]]:
-    """Where the game has each hamster, by colour; row 1 in colour order before placement."""
-    racing = _racing(_game_hamsters())
-    cells = {h["colour"]: (h["row"], h["lane"]) for h in racing if h.get("row") and h.get("lane")}
-    if racing and len(cells) == len(racing):
+    """Where the game has each piece, by colour; row 1 in colour order before placement."""
+    pieces = _belt_pieces()
+    cells = {colour: at for colour, at in pieces.items() if at is not None}
+    if pieces and len(cells) == len(pieces):
         return cells
-    colours = [h["colour"] for h in racing]
-    if set(colours) <= set(DEFAULT_CELLS):
+    if set(pieces) <= set(DEFAULT_CELLS):
         return dict(DEFAULT_CELLS)
     # Colours of the players' own choosing: each on row 1, in seat order.
-    return {colour: (1, lane) for lane, colour in enumerate(colours, start=1)}
-
-
-def _required_colours(hamsters: list[dict[str, Any]]) -> list[str]:
-    """The colours a calibration must sample: every hamster in the race (a calibration
-    without one would never see it), else the standard set when no game has hamsters."""
-    colours = [h["colour"] for h in _racing(hamsters)]
-    return colours or list(DEFAULT_CELLS)
+    return {colour: (1, lane) for lane, colour in enumerate(pieces, start=1)}
 
 
 def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
@@ -99,9 +87,11 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
     example = 'for example {"red": [1, 1], "blue": [1, 2]}'
     if not isinstance(raw, dict) or not raw:
         raise ApiError(400, f"'cells' maps each hamster's colour to its [row, lane], {example}.")
-    hamsters = _game_hamsters()
-    required = _required_colours(hamsters)
-    known = list(dict.fromkeys([*DEFAULT_CELLS, *(h["colour"] for h in hamsters)]))
+    # A calibration samples every piece in the race (one left out would never be seen),
+    # else, when no game has pieces on a belt, the standard set.
+    pieces = list(_belt_pieces())
+    required = pieces or list(DEFAULT_CELLS)
+    known = list(dict.fromkeys([*DEFAULT_CELLS, *pieces]))
     cells: dict[str, tuple[int, int]] = {}
     taken: dict[tuple[int, int], str] = {}
     for colour, where in raw.items():

@@ -174,6 +174,10 @@ class GameSpec(Generic[G]):
     board: str = ""
     # camera readings the game consumes, by reading kind (see companion.engine.readings)
     readings: Mapping[str, ReadingRule[G]] = field(default_factory=dict)
+    # the pieces a belt calibration samples, by colour: the (row, lane) where the game has
+    # each piece still racing, or None while it is not placed yet (pieces out of the race
+    # are left out); None: the game has no belt to calibrate
+    belt_pieces: Callable[[G], Mapping[str, tuple[int, int] | None]] | None = None
     # table cues for a change (before, after, ctx after, event): names such as "chomp"
     # that the buzzer, light or voice turn into something players notice
     cues: Cues[G] | None = None

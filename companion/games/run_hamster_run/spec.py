@@ -170,6 +170,7 @@ SPEC: GameSpec[Belt] = GameSpec(
         nobody_wins="alligator_wins",
     ),
     readings=table.READINGS,
+    belt_pieces=table.belt_pieces,
     cues=table.cues,
     cue_words={"chomp": "Chomp!"},
     next_dice=next_dice,

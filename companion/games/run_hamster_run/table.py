@@ -18,6 +18,16 @@ from companion.games.run_hamster_run.model import NOT_PLACED, PIT, Belt, Hamster
 from companion.observations import roll_from_dice
 
 
+def belt_pieces(game: Belt) -> Mapping[str, tuple[int, int] | None]:
+    """Each hamster still racing, by colour: its square, or None before it is placed.
+    Eaten hamsters and those in the Alligator Pit are not on the belt to be sampled."""
+    return {
+        h.colour: None if h.row == NOT_PLACED else (h.row, h.lane)
+        for h in game.hamsters
+        if not h.eaten and not h.in_pit
+    }
+
+
 def report_figures(game: Belt) -> Mapping[str, float]:
     """The balance report's own figures: the belt's speed and the alligators at the end."""
     return {"speed_at_end": game.speed, "alligators_at_end": game.alligators}
