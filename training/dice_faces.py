@@ -103,6 +103,7 @@ class Pool:
     renders: list[Frame]
     hard: dict[str, np.ndarray] = field(default_factory=dict)  # name -> N x 3 (x, y, size)
     seen: dict[str, np.ndarray] = field(default_factory=dict)  # name -> per labelled die
+    invert: float = 0.0  # share of crops turned to their negative (see ``crop_at``)
 
     def __post_init__(self) -> None:
         self.dice = [(f, d) for f, frame in enumerate(self.photos) for d in range(len(frame.dice))]
@@ -152,12 +153,12 @@ def sample(pool: Pool, rng: np.random.Generator) -> tuple[Any, int]:
             cx, cy, size = hard[int(rng.integers(len(hard)))]
             cx += rng.normal(0, 0.06 * size)
             cy += rng.normal(0, 0.06 * size)
-            return crop_at(frame, float(cx), float(cy), float(size), rng), 0
-        return negative(frame, rng)
+            return crop_at(frame, float(cx), float(cy), float(size), rng, pool.invert), 0
+        return negative(frame, rng, pool.invert)
     if from_render:
         frame = pool.renders[int(rng.integers(len(pool.renders)))]
         if not len(frame.dice):
-            return negative(frame, rng)
+            return negative(frame, rng, pool.invert)
         cx, cy, size, value = frame.dice[int(rng.integers(len(frame.dice)))]
     else:
         f, d = pool.dice[int(rng.integers(len(pool.dice)))]
@@ -168,10 +169,10 @@ def sample(pool: Pool, rng: np.random.Generator) -> tuple[Any, int]:
             cx, cy, size = seen[d]
     cx += rng.normal(0, 0.06 * size)
     cy += rng.normal(0, 0.06 * size)
-    return crop_at(frame, float(cx), float(cy), float(size), rng), int(value)
+    return crop_at(frame, float(cx), float(cy), float(size), rng, pool.invert), int(value)
 
 
-def negative(frame: Frame, rng: np.random.Generator) -> tuple[Any, int]:
+def negative(frame: Frame, rng: np.random.Generator, invert: float = 0.0) -> tuple[Any, int]:
     """A crop with no die at its centre: beside a die (half dice, gaps, shadows) or anywhere."""
     dice = frame.dice
     h, w = frame.image.shape[:2]
@@ -184,17 +185,31 @@ def negative(frame: Frame, rng: np.random.Generator) -> tuple[Any, int]:
     else:
         cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     if len(dice) and np.min(np.hypot(dice[:, 0] - cx, dice[:, 1] - cy) / dice[:, 2]) < 0.45:
-        return negative(frame, rng)  # too close to a die's centre to call it "no die"
-    return crop_at(frame, float(cx), float(cy), size, rng), 0
+        return negative(frame, rng, invert)  # too close to a die's centre to call it "no die"
+    return crop_at(frame, float(cx), float(cy), size, rng, invert), 0
 
 
-def crop_at(frame: Frame, cx: float, cy: float, size: float, rng: np.random.Generator) -> Any:
-    """The close-up the reader would take there, with size, turn, mirror and light changes."""
+def crop_at(
+    frame: Frame,
+    cx: float,
+    cy: float,
+    size: float,
+    rng: np.random.Generator,
+    invert: float = 0.0,
+) -> Any:
+    """The close-up the reader would take there, with size, turn, mirror and light changes.
+
+    With probability ``invert`` the crop becomes its photographic negative first: the
+    labelled photos are mostly light dice with dark pips, and a negative of one is a dark
+    die with light pips, the kind the reader misreads most.
+    """
     size *= math.exp(rng.normal(0, 0.12))
     angle = rng.uniform(0, 360)
     crop = reader.face_crop(frame.image, (cx, cy), size, angle, native=True)
     if rng.random() < 0.5:
         crop = np.ascontiguousarray(crop[:, ::-1])
+    if invert and rng.random() < invert:
+        crop = 255 - crop
     return reader.to_face_size(photometric(crop, rng))
 
 
@@ -263,6 +278,12 @@ def main() -> None:
     parser.add_argument(
         "--varied-renders", action="store_true", help="every other render with varied dice looks"
     )
+    parser.add_argument(
+        "--invert",
+        type=float,
+        default=0.0,
+        help="share of training close-ups turned to their negative (an experiment; 0 ships)",
+    )
     parser.add_argument("--out", type=Path, default=reader.FACE_MODEL_PATHS[0])
     parser.add_argument("--seed", type=int, default=SEED, help="seed of the held-out split")
     parser.add_argument(
@@ -305,7 +326,7 @@ def main() -> None:
         f"{len(train_photos)} photos + {len(renders)} renders, {len(held)} held out, "
         f"{sum(len(v) for v in hard.values())} near-misses in {len(hard)} photos"
     )
-    pool = Pool(train_photos, renders, hard, seen)
+    pool = Pool(train_photos, renders, hard, seen, args.invert)
     model = train(pool, args.steps, args.batch, run_seed, (a, b, c))
     export(model, args.out)
     print(f"wrote {args.out}")

@@ -15,6 +15,7 @@ security headers (CSP, no framing, no referrer).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import socket
 import subprocess
@@ -23,6 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
 from a2wsgi import WSGIMiddleware
 from flask import Flask
@@ -103,9 +105,37 @@ def live_streams(flask_app: Flask, *, cap: int) -> LiveStreams:
     return LiveStreams(found.table, heartbeat=found.heartbeat_seconds, cap=cap, grant=found.grant)
 
 
+def read_to_the_end(wsgi_app: WSGIApplication, max_body: int) -> WSGIApplication:
+    """Give Flask a chunked request body (one without a Content-Length) as a sized one.
+
+    a2wsgi hands such a body over without a length and without saying where it ends, and
+    Werkzeug then reads it as empty: a client sending ``Transfer-Encoding: chunked`` had
+    every request refused as "Send a JSON object". Up to one byte more than the limit is
+    read here and passed on with its length, so Flask's MAX_CONTENT_LENGTH answers an
+    oversized body "too large" (413), as it does when the length is given.
+    """
+
+    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if not environ.get("CONTENT_LENGTH"):
+            stream, body = environ["wsgi.input"], bytearray()
+            while len(body) <= max_body:
+                chunk = stream.read(max_body + 1 - len(body))
+                if not chunk:
+                    break
+                body += chunk
+            environ["wsgi.input"] = io.BytesIO(bytes(body))
+            environ["CONTENT_LENGTH"] = str(len(body))
+            # Werkzeug ignores a length beside "chunked"; what is passed on is no longer so.
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
 def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> ASGIApp:
     """``/api/stream`` on the event loop, everything else through Flask on ``threads``."""
-    wsgi = WSGIMiddleware(flask_app, workers=threads)  # type: ignore[arg-type]
+    sized = read_to_the_end(flask_app, int(flask_app.config["MAX_CONTENT_LENGTH"]))
+    wsgi = WSGIMiddleware(sized, workers=threads)  # type: ignore[arg-type]
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":

@@ -50,6 +50,35 @@ def test_a_large_body_is_refused_before_it_is_read(table: Table) -> None:
         assert answer.startswith(b"HTTP/1.1 413"), answer
 
 
+def post_chunked(port: int, path: str, body: bytes) -> tuple[int, dict[str, str]]:
+    """POST ``body`` with ``Transfer-Encoding: chunked`` (no Content-Length), 4 KiB a chunk."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.putrequest("POST", path)
+    connection.putheader("Content-Type", "application/json")
+    connection.putheader("Transfer-Encoding", "chunked")
+    connection.endheaders()
+    for start in range(0, len(body), 4096):
+        part = body[start : start + 4096]
+        connection.send(b"%x\r\n" % len(part) + part + b"\r\n")
+    connection.send(b"0\r\n\r\n")
+    response = connection.getresponse()
+    answer = response.status, json.loads(response.read())
+    connection.close()
+    return answer
+
+
+def test_a_chunked_body_is_read_and_an_oversized_one_is_too_large(table: Table) -> None:
+    """A client that streams its body (no Content-Length) was refused "Send a JSON object"
+    for every request, and a chunked 100 KB body was not called too large."""
+    with serving(create_app(table, PIN), table) as port:
+        status, answer = post_chunked(port, "/api/login", json.dumps({"pin": PIN}).encode())
+        assert status == 200 and answer["token"]
+        status, answer = post_chunked(
+            port, "/api/login", json.dumps({"pin": "1" * 100_000}).encode()
+        )
+        assert status == 413 and "too large" in answer["error"]
+
+
 def test_huge_headers_are_refused(table: Table) -> None:
     with serving(create_app(table, PIN), table) as port:
         connection = socket.create_connection(("127.0.0.1", port), timeout=10)
