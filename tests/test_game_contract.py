@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine.events import MOVE
+from companion.engine.events import MOVE, Event
+from companion.engine.flow import step
 from companion.engine.legal import legal_moves
 from companion.engine.redact import is_secret, public_event
 from companion.engine.serialize import dumps, loads
@@ -158,5 +160,30 @@ def test_standings_rank_every_seat_and_the_winners_lead_at_the_end(name: str) ->
         if ctx.over:
             leading = {entry["seat"] for entry in table if entry["leads"]}
             assert leading == set(session.state.ctx.winners)
+
+    check()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_offered_button_is_accepted_with_the_details_it_carries(name: str) -> None:
+    """A button sends its move's details as the game offered them; a detail the move never
+    reads is refused when made (Hamsterdam's "spread the rest" carried two such and was
+    offered but would have been refused), so each offer is made here as the page makes it."""
+    spec = GAMES[name]
+
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(setups(spec))
+    def check(setup: tuple[str, int, int]) -> None:
+        rules, players, seed = setup
+        names = tuple(f"P{i + 1}" for i in range(players))
+        session = Session(spec, GameHeader(spec.name, rules, names, seed))
+        bot, rng = bot_of(spec), random.Random(seed)
+        while not session.state.ctx.over and len(session.log) < LIMIT // 3:
+            state = session.state
+            for offer in legal_moves(spec, state):
+                given = (1,) * int(offer.get("dice", 0))
+                event = Event(MOVE, name=offer["name"], seat=offer["seat"], args=offer["args"])
+                step(spec, state, replace(event, given=given), record=False, strict=True)
+            bot_turn(bot, state, rng, session.dispatch)
 
     check()

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.evolve import copier_for
+from companion.engine.read_args import ReadArgs, unused_sentence
 from companion.engine.rng import Draws, seed_state
 from companion.engine.spec import GameSpec, PhaseSpec
 from companion.engine.state import Ctx, State
@@ -55,16 +56,26 @@ def apply(spec: GameSpec[G], state: State[G], event: Event) -> State[G]:
 
 
 def step(
-    spec: GameSpec[G], state: State[G], event: Event, *, record: bool = True
+    spec: GameSpec[G],
+    state: State[G],
+    event: Event,
+    *,
+    record: bool = True,
+    strict: bool = False,
 ) -> tuple[State[G], Outcome]:
-    """Apply a move or a NEXT; raise :class:`IllegalMoveError` (and change nothing) if illegal."""
+    """Apply a move or a NEXT; raise :class:`IllegalMoveError` (and change nothing) if illegal.
+
+    ``strict`` (a move being made now, not one replayed from a game's log) also refuses a
+    detail the move never looked at: it would be stored for ever and change nothing, most
+    often a misspelt name. A game stored before this check still replays.
+    """
     ctx = state.ctx
     if ctx.over:
         raise IllegalMoveError(f"The game is over ({ctx.result}); start a new game or undo.")
     draws = Draws(state.rng, event.given, record=record)
     phase = spec.phases[ctx.phase]
     if event.kind == MOVE:
-        game, ctx = _move(spec, phase, state.G, ctx, event, draws)
+        game, ctx = _move(spec, phase, state.G, ctx, event, draws, strict)
     elif event.kind == NEXT:
         game, ctx = _next(spec, phase, state.G, ctx, draws)
     else:
@@ -85,7 +96,13 @@ def step(
 
 
 def _move(
-    spec: GameSpec[G], phase: PhaseSpec[G], game: G, ctx: Ctx, event: Event, draws: Draws
+    spec: GameSpec[G],
+    phase: PhaseSpec[G],
+    game: G,
+    ctx: Ctx,
+    event: Event,
+    draws: Draws,
+    strict: bool = False,
 ) -> tuple[G, Ctx]:
     move = phase.moves.get(event.name)
     if move is None:
@@ -103,7 +120,13 @@ def _move(
             f"It is {name(game, ctx.current)}'s turn, not {name(game, event.seat)}'s, "
             f"to {event.name}."
         )
-    game = move.fn(game, ctx, event.seat, event.args, draws)
+    if strict:
+        args = ReadArgs(event.args)
+        game = move.fn(game, ctx, event.seat, args, draws)
+        if unused := args.unused():
+            raise IllegalMoveError(unused_sentence(event.name, unused, args.read))
+    else:
+        game = move.fn(game, ctx, event.seat, event.args, draws)
     if move.ends_turn and phase.turn is not None:
         ctx = _copy_ctx(ctx, current=phase.turn.next(game, ctx), turn=ctx.turn + 1)
     return game, ctx

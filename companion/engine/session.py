@@ -88,7 +88,7 @@ class Session(Generic[G]):
             raise IllegalMoveError(
                 "A move's values must be plain text, whole or finite numbers, lists and names."
             ) from None
-        logged, change = self._prepare(replace(event, seq=len(self.log) + 1))
+        logged, change = self._prepare(replace(event, seq=len(self.log) + 1), strict=True)
         if self.on_record is not None:
             self.on_record(logged)
         self.log.append(logged)
@@ -111,9 +111,9 @@ class Session(Generic[G]):
     def redo(self, source: str = "") -> Event:
         return self.dispatch(Event(REDO, source=source))
 
-    def _prepare(self, event: Event) -> tuple[Event, Callable[[], None]]:
+    def _prepare(self, event: Event, strict: bool = False) -> tuple[Event, Callable[[], None]]:
         if event.kind in (MOVE, NEXT):
-            new_state, outcome = step(self.spec, self.state, event)
+            new_state, outcome = step(self.spec, self.state, event, strict=strict)
             logged = replace(event, outcome=outcome)
 
             def change() -> None:

@@ -59,6 +59,16 @@ def test_a_move_and_an_illegal_move(client: FlaskClient, token: str, table: Tabl
     assert state["log"][0]["undone"] is True
 
 
+def test_a_misspelt_move_detail_is_refused_by_name(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    seq = table.public_state()["seq"]
+    args = {"to": [5, 3], "hamstr": "Alice"}
+    refused = post(client, "/api/move", {"seat": 0, "name": "place", "args": args}, token)
+    assert refused.status_code == 409 and "'hamstr'" in refused.get_json()["error"]
+    assert table.public_state()["seq"] == seq
+
+
 def test_state_offers_only_legal_moves(client: FlaskClient) -> None:
     legal = client.get("/api/state").get_json()["legal"]
     assert legal and all(choice["name"] == "place" and choice["seat"] == 0 for choice in legal)

@@ -37,7 +37,7 @@ from companion.games.hamsterdam.catalogue import (
     SWIMSTER,
     WHACK_A_MOLE,
 )
-from companion.games.hamsterdam.layout import default_layout, spread_layout
+from companion.games.hamsterdam.layout import default_layout
 from companion.games.hamsterdam.model import (
     ARRANGE,
     PASS,
@@ -160,10 +160,7 @@ def _standing(seat: int, player: Player) -> Iterator[Choice]:
         for i in range(len(player.dam)):
             label = f"{player.name}: {what} on {card(player, i)}"
             yield _choice(seat, "stand", label, at=i + 1, hamster=ref)
-    stacks, specials = spread_layout(player)
-    yield _choice(
-        seat, "spread", f"{player.name}: spread the rest", stacks=stacks, specials=specials
-    )
+    yield _choice(seat, "spread", f"{player.name}: spread the rest")
 
 
 # ----------------------------------------------------------------------------- roll

@@ -98,6 +98,7 @@ def declare(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     """Declare this round's action (lowest initiative first); a target is only a note."""
     hamster = game.hamsters[seat]
     action = _action(args, game.rules)
+    args.get("target")  # taken, so the engine accepts it; a note for the table, not a rule
     if hamster.passed_out and action != REST:
         raise IllegalMoveError(
             f"{hamster.name} has passed out (no Pluck in traits) and may only Rest."
