@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,30 @@ def test_three_players_choose_the_split_fourth_set_from_the_command_line(tmp_pat
 def test_the_pages_yes_splits_the_fourth_set_as_true_does() -> None:
     assert start(3, split_fourth="yes").G == start(3, split_fourth=True).G
     assert start(3, split_fourth="no").G == start(3).G
+
+
+def test_the_table_says_who_starts_and_a_home_made_wheels_size_from_the_command_line(
+    tmp_path: Path,
+) -> None:
+    """The shakiest hand starts (the rules) and a home-made wheel may have other than 12
+    compartments (rulings): both are set-up choices the page and `--option` offer."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), *args])
+        return result.exit_code, result.output
+
+    new = ("new", "--game", "hamster-wheel", "--players", "Ann,Bo,Cy", "--seed", "1")
+    code, out = run(*new, "--option", "first=2", "--option", "sections=10")
+    assert code == 0, out
+    code, out = run("status", "--json")
+    assert code == 0, out
+    status = json.loads(out)
+    assert status["current"] == 2 and status["view"]["wheel"]["sections"] == 10
+    assert start(3, first="2").G == start(3, first=2).G  # the page's "2" as a game file's 2
+    code, out = run(*new, "--option", "sections=30")
+    assert code == 2 and "from 6 to 24" in out
+    code, out = run(*new, "--option", "first=3")
+    assert code == 2 and "from 0 (the first name) to 2" in out

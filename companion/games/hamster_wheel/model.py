@@ -19,6 +19,8 @@ COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "white")  # one
 PYRAMID = "black"  # the black pyramid, a normal piece once it has fallen out
 PIECE_COLOURS = (*COLOURS, PYRAMID)
 SECTIONS = 12
+# Home-made wheels: the rules keep the number of compartments a setting (rulings).
+MIN_SECTIONS, MAX_SECTIONS = 6, 24
 SET_SIZE = len(COLOURS)
 OPENING_OFFSET = 2  # the opening piece goes two compartments clockwise from the pyramid
 TARGETS = ("same", "next", "next2")  # the three ways to place, as the rules name them

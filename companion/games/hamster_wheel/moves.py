@@ -17,6 +17,8 @@ from companion.engine.spec import Args
 from companion.engine.state import Ctx
 from companion.games.hamster_wheel.model import (
     COLOURS,
+    MAX_SECTIONS,
+    MIN_SECTIONS,
     OPENING_OFFSET,
     PIECE_COLOURS,
     PYRAMID,
@@ -38,8 +40,15 @@ TARGET_TITLES = {"same": "the same compartment", "next": "the next free", "next2
 def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> HamsterWheel:
     """Hands by the number of players; the pyramid in the lowest compartment."""
     sections = options.get("sections", SECTIONS)
-    if isinstance(sections, bool) or not isinstance(sections, int) or not 6 <= sections <= 24:
-        raise IllegalMoveError("A wheel has from 6 to 24 compartments (the published one 12).")
+    if (
+        isinstance(sections, bool)
+        or not isinstance(sections, int)
+        or not MIN_SECTIONS <= sections <= MAX_SECTIONS
+    ):
+        raise IllegalMoveError(
+            f"A wheel has from {MIN_SECTIONS} to {MAX_SECTIONS} compartments "
+            f"(the published one {SECTIONS})."
+        )
     split = options.get("split_fourth", False)
     if split in ("yes", "no"):  # as the page and `--option split_fourth=yes` give it
         split = split == "yes"
@@ -58,8 +67,13 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
                 hand[colour] += 1
         out = (COLOURS[-1],)
     first = options.get("first", 0)
+    if isinstance(first, str) and first.isdigit():  # as the page and `--option first=1` give it
+        first = int(first)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
-        raise IllegalMoveError("'first' is the seat of the player with the shakiest hand.")
+        raise IllegalMoveError(
+            f"'first' is the seat of the player with the shakiest hand, from 0 (the first "
+            f"name) to {len(players) - 1}."
+        )
     teams = len(players) == 4
     built = tuple(
         Player(name, hand_of(hand), team=(seat // 2 if teams else None))

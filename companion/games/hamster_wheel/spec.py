@@ -15,10 +15,18 @@ from companion.engine.spec import (
 from companion.engine.state import Ctx
 from companion.games.hamster_wheel import bot, moves, table
 from companion.games.hamster_wheel.choices import choices
-from companion.games.hamster_wheel.model import RULE_SETS, HamsterWheel
+from companion.games.hamster_wheel.model import (
+    MAX_SECTIONS,
+    MIN_SECTIONS,
+    RULE_SETS,
+    SECTIONS,
+    HamsterWheel,
+)
 from companion.games.hamster_wheel.view import prompt, render, view
 
 NAME = "hamster-wheel"
+# The starting seat as the page offers it: seats count from 0 in the game's data.
+FIRSTS = tuple(enumerate(("first", "second", "third", "fourth")))
 
 PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
     "play": PhaseSpec(
@@ -100,7 +108,15 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
             "Three players: the fourth set",
             "no",
             choices=(("no", "left in the box"), ("yes", "split two, two, two")),
-        )
+        ),
+        "first": SetupOption(
+            "Who starts (the shakiest hand)",
+            "0",
+            choices=tuple((str(seat), f"the {place} player named") for seat, place in FIRSTS),
+        ),
+        "sections": SetupOption(
+            "Compartments in the wheel", SECTIONS, minimum=MIN_SECTIONS, maximum=MAX_SECTIONS
+        ),
     },
     by_hand=(
         'Which compartment is lowest: "The wheel rolled" form.',
