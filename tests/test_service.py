@@ -186,3 +186,69 @@ def test_companion_pin_prints_the_address_the_pin_and_a_qr_code(tmp_path: Path) 
     assert "█" in result.output  # the QR code, drawn in blocks
     again = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "pin"])
     assert again.output.split("table PIN: ")[1][:6] == result.output.split("table PIN: ")[1][:6]
+
+
+def _companion(data_dir: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "companion", "--data-dir", str(data_dir), *args]
+
+
+def test_a_second_companion_on_the_same_games_is_refused_and_the_first_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Two companions on one games file each kept their own copy of the game, so a press on
+    one and a tap on the other were stored on a game the other never saw: the second now
+    stops at once, in one sentence, before touching the file, whatever port it was given."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    first = subprocess.Popen(
+        [*_companion(tmp_path, "run", "--simulate", "--host", "127.0.0.1", "--port", str(port))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    try:
+        assert first.stdout is not None
+        assert "table PIN" in first.stdout.readline()
+        other = _free_port()
+        second = subprocess.run(
+            _companion(tmp_path, "run", "--simulate", "--host", "127.0.0.1", "--port", str(other)),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert second.returncode == 2, second.stdout
+        assert "Tablet page" not in second.stdout
+        said = second.stderr.strip()
+        assert said.startswith("Error: Another companion is already running on the games in")
+        assert f"(process {first.pid})" in said and "\n" not in said
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as answer:
+            assert json.load(answer)["game"] == "run-hamster-run"  # the first one goes on
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=20)
+    assert first.returncode == 0
+
+
+def test_a_port_in_use_is_said_before_anything_starts(tmp_path: Path) -> None:
+    """The port was opened last, after the banner with the address and PIN: a port in use
+    read as a started companion followed by an error. Now it is the only line, and the
+    data folder is left as it was."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            _companion(tmp_path / "data", "run", "--host", "127.0.0.1", "--port", str(port)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip() == (
+        "Error: Cannot serve the page: the port is already in use (another companion?); "
+        "try another --port."
+    )
+    assert not (tmp_path / "data" / "companion.sqlite3").exists()
