@@ -252,3 +252,38 @@ def test_a_port_in_use_is_said_before_anything_starts(tmp_path: Path) -> None:
         "try another --port."
     )
     assert not (tmp_path / "data" / "companion.sqlite3").exists()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _unit_values(key: str) -> list[str]:
+    lines = (ROOT / "systemd" / "companion.service").read_text(encoding="utf-8").splitlines()
+    return [line.split("=", 1)[1] for line in lines if line.startswith(f"{key}=")]
+
+
+def test_the_service_may_sound_the_voice() -> None:
+    """With ``[voice] enabled = true`` espeak-ng opens the sound card itself, as the
+    service's user: the unit's closed device list had no ALSA devices and the user was not
+    in the audio group, so the service never spoke although ``companion doctor`` (run as
+    another user) found espeak-ng and a speaker."""
+    assert "audio" in " ".join(_unit_values("SupplementaryGroups")).split()
+    assert _unit_values("DevicePolicy") == ["closed"]
+    assert "char-alsa rw" in _unit_values("DeviceAllow")
+    install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    assert 'usermod -aG gpio,video,audio "$user"' in install
+
+
+def test_the_service_and_the_readme_name_the_same_places() -> None:
+    """README's Pi steps are typed by hand: the program, settings and data folder they
+    name must be the ones the service uses (and the installer's last check reads the same
+    settings as the service)."""
+    command = _unit_values("ExecStart")[0]
+    program, config = command.split()[0], command.split("--config ")[1].split()[0]
+    data = "/var/lib/hamster-companion"
+    assert f"HAMSTER_DATA={data}" in _unit_values("Environment")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"HAMSTER_DATA={data} {program} --config {config} pin" in readme
+    assert f"Settings live in `{config}`, games in\n`{data}`" in readme
+    install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    assert f"--config {config} doctor" in install
