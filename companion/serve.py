@@ -109,6 +109,13 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | N
         table.on_cues(buttons.cue)
     except (ValueError, OSError, RuntimeError) as error:
         return None, f"buttons off: {error}"
+    except Exception as error:  # e.g. lgpio.error('GPIO busy'), an Exception of its own
+        # Buttons are one device among several: pins another program holds must leave the
+        # table running on the page and keyboard, not stop the start with a traceback.
+        return None, (
+            f"buttons off: the GPIO pins could not be claimed ({error}); if another program "
+            "holds them (the service: sudo systemctl stop companion), stop it and start again"
+        )
     return buttons, reason
 
 
