@@ -68,6 +68,9 @@ def test_doctor_reports_this_machine(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "doctor"])
     assert "numpy" in result.output and "OpenCV" in result.output
     assert "no board calibration yet" in result.output
+    # README's command, which works wherever `companion` does (a bare `python -m` needs
+    # the companion's own venv, which on a Pi is /opt/hamster-companion/.venv)
+    assert "`companion calibrate markers DIR`" in result.output
     assert result.exit_code == 0, result.output
 
 
