@@ -11,8 +11,10 @@ STAMP  := $(VENV)/.installed
 ON_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
 
+# A venv without pip is one whose making failed half-way (Debian without python3-venv
+# leaves .venv/bin/python behind): made again, so `make run` works once that is installed.
 $(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	@$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV_FLAGS) $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)

@@ -154,12 +154,15 @@ def _first_problem(current: Mapping[str, Any], section: str = "buttons") -> str 
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "folder", "simulated", "none")
 MAX_STABLE_FRAMES = 100
+#: Picture sizes a camera can be asked for, in pixels (the largest Pi sensor is 4608 wide);
+#: outside them is a typo such as 12800, which the camera would refuse at every restart.
+CAMERA_SIZES: Final = (64, 8192)
 
 
 @dataclass(frozen=True)
 class CameraConfig:
     source: str = "auto"  # auto, picamera2, usb, folder, simulated, none
-    device: str = "0"  # USB index or a path for 'folder'
+    device: str = "0"  # USB index (0 = /dev/video0) or a path; 'folder' needs its folder
     width: int = 1280
     height: int = 960
     stable_frames: int = 5  # a reading (dice, belt, fallen pieces) must hold this many frames
@@ -411,6 +414,21 @@ def _check_game(game: GameDefaults, source: str) -> None:
             f"{source}: 'game.rules' {game.rules!r} is not a rule set of {spec.title}; "
             f"choose one of: {known}."
         )
+    # The table starts its first game with these names (the first max_players of them), so
+    # a list the game refuses would stop the first start with the engine's sentence, which
+    # names neither the file nor the key.
+    players = [name.strip() for name in game.players[: spec.max_players]]
+    if len(players) < spec.min_players or not all(players):
+        raise ConfigError(
+            f"{source}: 'game.players' must name {spec.min_players} to {spec.max_players} "
+            f"players for {spec.title}, not {list(game.players)!r}; e.g. "
+            f'players = ["Red", "Blue", "Yellow", "Green"].'
+        )
+    if len({name.lower() for name in players}) != len(players):
+        raise ConfigError(
+            f"{source}: 'game.players' names a player twice ({list(game.players)!r}); "
+            "give every player a different name."
+        )
 
 
 def _check_camera(camera: CameraConfig, source: str) -> None:
@@ -424,6 +442,22 @@ def _check_camera(camera: CameraConfig, source: str) -> None:
         raise ConfigError(
             f"{source}: 'camera.stable_frames' must be between 1 and {MAX_STABLE_FRAMES} "
             f"frames, not {camera.stable_frames!r}."
+        )
+    low, high = CAMERA_SIZES
+    for key in ("width", "height"):
+        value = getattr(camera, key)
+        if not low <= value <= high:
+            raise ConfigError(
+                f"{source}: 'camera.{key}' must be between {low} and {high} pixels, not "
+                f"{value!r}; the default is {getattr(CameraConfig, key)}."
+            )
+    if camera.source == "folder" and (not camera.device or camera.device.isdigit()):
+        # device's default is the first webcam's number; a folder source would read "0" as
+        # a path and stay offline with a reason that names no setting.
+        raise ConfigError(
+            f"{source}: 'camera.source' = \"folder\" reads the pictures named by "
+            f"'camera.device', which is {camera.device!r}; set device = \"/path/to/photos\" "
+            "(a folder of images or a video file)."
         )
 
 

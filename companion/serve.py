@@ -18,13 +18,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import fcntl
 import logging
+import os
 import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -106,6 +109,13 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | N
         table.on_cues(buttons.cue)
     except (ValueError, OSError, RuntimeError) as error:
         return None, f"buttons off: {error}"
+    except Exception as error:  # e.g. lgpio.error('GPIO busy'), an Exception of its own
+        # Buttons are one device among several: pins another program holds must leave the
+        # table running on the page and keyboard, not stop the start with a traceback.
+        return None, (
+            f"buttons off: the GPIO pins could not be claimed ({error}); if another program "
+            "holds them (the service: sudo systemctl stop companion), stop it and start again"
+        )
     return buttons, reason
 
 
@@ -264,7 +274,6 @@ def start_camera(
     typed on the page instead. Wherever the demo dice run, the belt check watches a
     simulated belt (its frames are not the dice camera's), so a laptop shows it working too.
     """
-    from pathlib import Path
 
     from hardware.camera import (
         CameraSupervisor,
@@ -502,6 +511,65 @@ def https_listen(
     return Listen(host, port, wanted, cert, key), ""
 
 
+class DataFolderBusyError(CompanionError):
+    """Another ``companion run`` already serves the games in this data folder."""
+
+
+LOCK_FILE = "companion.lock"  # in the data folder; holds the running companion's process id
+
+
+def hold_data_folder(data_dir: Path) -> IO[str] | None:
+    """Claim the data folder for this ``companion run`` until the returned file is closed.
+
+    Why: two companions on one games file each keep their own copy of the game in memory,
+    so a press on one and a tap on the other are both stored on a game the other never saw
+    (and ``--fresh`` in the second would move the first one's live file aside). The lock
+    is the kernel's (``flock``), so it ends with the process, even a killed one, and never
+    needs removing by hand. A folder the lock cannot be made in is left to the store, which
+    says what is wrong with it.
+    """
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        handle = open(data_dir / LOCK_FILE, "a+", encoding="utf-8")  # noqa: SIM115
+    except OSError:
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip()
+        handle.close()
+        which = f" (process {holder})" if holder.isdigit() else ""
+        raise DataFolderBusyError(
+            f"Another companion is already running on the games in {data_dir}{which}; stop "
+            "it first (Ctrl-C in its terminal, or `sudo systemctl stop companion` for the "
+            "service), or give this one its own --data-dir."
+        ) from None
+    except OSError:  # a file system without locks: run as before
+        handle.close()
+        return None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+def check_ports(host: str, ports: Iterable[int]) -> None:
+    """Raise the OSError that serving would, before anything starts or is printed.
+
+    Why: the page's port is opened last, after the banner with the address and PIN and
+    after the LAN name was announced, so a port in use (a companion already running) read
+    as a started companion followed by an error. Binding a probe first says it at once;
+    the real server still reports the rare port taken in between.
+    """
+    for port in ports:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as hypercorn does
+            probe.bind((host, port))
+
+
 def serve(
     config: Config,
     *,
@@ -512,7 +580,38 @@ def serve(
     fresh: bool = False,
     voice: bool = False,
 ) -> None:
-    """Build everything, serve until SIGTERM or Ctrl-C, then stop every part cleanly."""
+    """Claim the data folder and check the ports, then build everything and serve until
+    SIGTERM or Ctrl-C, then stop every part cleanly."""
+    folder = hold_data_folder(config.data_dir)
+    try:
+        host = host or config.web.host
+        port = port or config.web.port
+        wanted = https_port if https_port is not None else config.web.https_port
+        check_ports(host, [port, wanted] if wanted else [port])
+        _serve(
+            config,
+            simulate=simulate,
+            host=host,
+            port=port,
+            https_port=https_port,
+            fresh=fresh,
+            voice=voice,
+        )
+    finally:
+        if folder is not None:
+            folder.close()
+
+
+def _serve(
+    config: Config,
+    *,
+    simulate: bool,
+    host: str,
+    port: int,
+    https_port: int | None,
+    fresh: bool,
+    voice: bool,
+) -> None:
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
         with contextlib.suppress(CompanionError):  # a full card: purged another time
@@ -553,8 +652,6 @@ def serve(
         event_board=None if event_board is None else event_board.json,
     )
     streams = live_streams(app, cap=config.web.max_streams)
-    host = host or config.web.host
-    port = port or config.web.port
     listen, https_note = https_listen(config, host, port, https_port)
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {pin}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this

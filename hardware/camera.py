@@ -25,7 +25,8 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
@@ -365,6 +366,26 @@ class Picamera2Source(_SourceBase):
 
 # --------------------------------------------------------------------------- OpenCV sources
 
+#: OpenCV's own log level that prints nothing (cv2.utils.logging.LOG_LEVEL_SILENT).
+OPENCV_SILENT: Final = 0
+
+
+@contextmanager
+def _opencv_quiet() -> Iterator[None]:
+    """Keep OpenCV's own log lines off the console while a capture is opened.
+
+    Why: a webcam number with no camera makes OpenCV print two lines of its internals
+    ("[ WARN:0@0.4] global cap_v4l.cpp:913 open VIDEOIO(V4L2:/dev/video7): can't open
+    camera by index", "[ERROR...] Camera index out of range") at every retry, around the
+    one sentence the supervisor says about it. ``isOpened`` still tells what happened.
+    """
+    before = cv2.getLogLevel()
+    cv2.setLogLevel(OPENCV_SILENT)
+    try:
+        yield
+    finally:
+        cv2.setLogLevel(before)
+
 
 class OpenCVSource(_SourceBase):
     """A USB webcam by index (0 = /dev/video0) or anything VideoCapture opens by path/URL."""
@@ -378,7 +399,8 @@ class OpenCVSource(_SourceBase):
     def start(self) -> None:
         if self._capture is not None:
             return
-        capture = cv2.VideoCapture(self.device)
+        with _opencv_quiet():
+            capture = cv2.VideoCapture(self.device)
         if not capture.isOpened():
             capture.release()
             raise CameraOfflineError(
@@ -439,7 +461,8 @@ class FolderSource(_SourceBase):
                 )
             self._images, self._index = images, 0
         elif self.path.is_file():
-            capture = cv2.VideoCapture(str(self.path))
+            with _opencv_quiet():
+                capture = cv2.VideoCapture(str(self.path))
             if not capture.isOpened():
                 capture.release()
                 raise CameraOfflineError(f"OpenCV cannot open the video {self.path}")

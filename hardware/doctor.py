@@ -213,7 +213,7 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
         yield Finding(
             False,
             "no board calibration yet",
-            "print the marker sheet (`python -m calibration.markers DIR`) and calibrate from "
+            "print the marker sheets (`companion calibrate markers DIR`) and calibrate from "
             "the tablet page; until then, enter dice and positions by hand",
             optional=True,
         )

@@ -13,9 +13,9 @@ apt-get install -y -qq --no-install-recommends \
     python3-venv python3-picamera2 python3-lgpio python3-numpy rsync openssl >/dev/null
 ok "system packages"
 
-echo "2/6 a dedicated user in the gpio and video groups"
+echo "2/6 a dedicated user in the gpio, video and audio groups"
 id -u "$user" >/dev/null 2>&1 || useradd --system --home-dir /var/lib/hamster-companion --shell /usr/sbin/nologin "$user"
-usermod -aG gpio,video "$user"
+usermod -aG gpio,video,audio "$user"
 ok "user $user ($(id -nG "$user" | tr ' ' ','))"
 
 echo "3/6 copy the companion to $prefix"
@@ -43,5 +43,6 @@ systemctl is-active --quiet companion.service && ok "service running" \
     || echo "   warning: the service is not running: journalctl -u companion -n 30"
 
 echo "6/6 checks"
-sudo -u "$user" HAMSTER_DATA=/var/lib/hamster-companion "$prefix/.venv/bin/companion" doctor || true
+sudo -u "$user" HAMSTER_DATA=/var/lib/hamster-companion "$prefix/.venv/bin/companion" \
+    --config /etc/hamster-companion/companion.toml doctor || true
 echo "Done: the tablet page and PIN are in 'journalctl -u companion -n 20'."

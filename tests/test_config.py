@@ -107,3 +107,35 @@ def test_number_settings_name_their_unit_and_refuse_what_cannot_work(
     path.write_text(text)
     with pytest.raises(ConfigError, match=says):
         load_config(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[game]\nplayers = []\n", "'game.players' must name 2 to 5 players"),
+        ("[game]\nplayers = ['Ann']\n", "'game.players' must name 2 to 5 players"),
+        ("[game]\nplayers = ['Ann', ' ']\n", "'game.players' must name 2 to 5 players"),
+        ('[game]\ngame = "rats"\nplayers = ["A", "B", "C"]\n', "must name 4 to 6 players"),
+        ("[game]\nplayers = ['Ann', 'ann']\n", "'game.players' names a player twice"),
+        ("[camera]\nwidth = 0\n", "'camera.width' must be between 64 and 8192 pixels"),
+        ("[camera]\nheight = 96000\n", "'camera.height' must be between 64 and 8192 pixels"),
+        ("[camera]\nsource = 'folder'\n", "reads the pictures named by 'camera.device'"),
+    ],
+)
+def test_settings_the_first_start_would_trip_on_are_named_in_the_file(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    """Players the game refuses stopped the first start with the engine's sentence ("needs
+    2 to 5 players, not 1"), naming neither the file nor the key; a folder camera without a
+    device read the folder "0" and stayed offline; a width of 0 reached the camera. Each is
+    now one sentence at start naming the key."""
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=re.escape(says)) as raised:
+        load_config(path)
+    assert str(path) in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_more_players_than_the_game_takes_are_not_a_mistake(tmp_path: Path) -> None:
+    """The table starts with the first max_players names, so a long list is fine."""
+    path = write(tmp_path, '[game]\nplayers = ["A", "B", "C", "D", "E", "F", "G"]\n')
+    assert len(load_config(path).game.players) == 7

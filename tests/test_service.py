@@ -68,6 +68,9 @@ def test_doctor_reports_this_machine(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "doctor"])
     assert "numpy" in result.output and "OpenCV" in result.output
     assert "no board calibration yet" in result.output
+    # README's command, which works wherever `companion` does (a bare `python -m` needs
+    # the companion's own venv, which on a Pi is /opt/hamster-companion/.venv)
+    assert "`companion calibrate markers DIR`" in result.output
     assert result.exit_code == 0, result.output
 
 
@@ -186,3 +189,104 @@ def test_companion_pin_prints_the_address_the_pin_and_a_qr_code(tmp_path: Path) 
     assert "█" in result.output  # the QR code, drawn in blocks
     again = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "pin"])
     assert again.output.split("table PIN: ")[1][:6] == result.output.split("table PIN: ")[1][:6]
+
+
+def _companion(data_dir: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "companion", "--data-dir", str(data_dir), *args]
+
+
+def test_a_second_companion_on_the_same_games_is_refused_and_the_first_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Two companions on one games file each kept their own copy of the game, so a press on
+    one and a tap on the other were stored on a game the other never saw: the second now
+    stops at once, in one sentence, before touching the file, whatever port it was given."""
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    first = subprocess.Popen(
+        [*_companion(tmp_path, "run", "--simulate", "--host", "127.0.0.1", "--port", str(port))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    try:
+        assert first.stdout is not None
+        assert "table PIN" in first.stdout.readline()
+        other = _free_port()
+        second = subprocess.run(
+            _companion(tmp_path, "run", "--simulate", "--host", "127.0.0.1", "--port", str(other)),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert second.returncode == 2, second.stdout
+        assert "Tablet page" not in second.stdout
+        said = second.stderr.strip()
+        assert said.startswith("Error: Another companion is already running on the games in")
+        assert f"(process {first.pid})" in said and "\n" not in said
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=10) as answer:
+            assert json.load(answer)["game"] == "run-hamster-run"  # the first one goes on
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=20)
+    assert first.returncode == 0
+
+
+def test_a_port_in_use_is_said_before_anything_starts(tmp_path: Path) -> None:
+    """The port was opened last, after the banner with the address and PIN: a port in use
+    read as a started companion followed by an error. Now it is the only line, and the
+    data folder is left as it was."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            _companion(tmp_path / "data", "run", "--host", "127.0.0.1", "--port", str(port)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip() == (
+        "Error: Cannot serve the page: the port is already in use (another companion?); "
+        "try another --port."
+    )
+    assert not (tmp_path / "data" / "companion.sqlite3").exists()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _unit_values(key: str) -> list[str]:
+    lines = (ROOT / "systemd" / "companion.service").read_text(encoding="utf-8").splitlines()
+    return [line.split("=", 1)[1] for line in lines if line.startswith(f"{key}=")]
+
+
+def test_the_service_may_sound_the_voice() -> None:
+    """With ``[voice] enabled = true`` espeak-ng opens the sound card itself, as the
+    service's user: the unit's closed device list had no ALSA devices and the user was not
+    in the audio group, so the service never spoke although ``companion doctor`` (run as
+    another user) found espeak-ng and a speaker."""
+    assert "audio" in " ".join(_unit_values("SupplementaryGroups")).split()
+    assert _unit_values("DevicePolicy") == ["closed"]
+    assert "char-alsa rw" in _unit_values("DeviceAllow")
+    install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    assert 'usermod -aG gpio,video,audio "$user"' in install
+
+
+def test_the_service_and_the_readme_name_the_same_places() -> None:
+    """README's Pi steps are typed by hand: the program, settings and data folder they
+    name must be the ones the service uses (and the installer's last check reads the same
+    settings as the service)."""
+    command = _unit_values("ExecStart")[0]
+    program, config = command.split()[0], command.split("--config ")[1].split()[0]
+    data = "/var/lib/hamster-companion"
+    assert f"HAMSTER_DATA={data}" in _unit_values("Environment")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"HAMSTER_DATA={data} {program} --config {config} pin" in readme
+    assert f"Settings live in `{config}`, games in\n`{data}`" in readme
+    install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+    assert f"--config {config} doctor" in install

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -617,3 +617,36 @@ def test_gpiozero_pin_factory_in_the_environment_is_honoured(
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "pigpio")
     factory, reason = choose_pin_factory()
     assert type(factory).__name__ == "MockFactory" and "unset it" in reason
+
+
+class error(Exception):  # lgpio's own name for every failure it reports
+    """Stands in for ``lgpio.error``: an Exception of its own, not an OSError."""
+
+
+class BusyPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
+    """A pin another program holds: lgpio's ``gpio_claim_input`` fails 'GPIO busy'
+    (gpiozero ``pins/lgpio.py``, ``LGPIOPin.__init__``)."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        raise error("'GPIO busy'")
+
+
+def test_pins_another_program_holds_turn_the_buttons_off_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make run` beside the running service on a Pi: lgpio refused the pins with its own
+    exception, which `companion run` did not catch, so the start ended in a traceback.
+    Now the buttons are off with one line and the rest of the table starts."""
+    from companion import serve
+    from companion.config import Config
+
+    busy = MockFactory(pin_class=BusyPin)
+    monkeypatch.setattr(
+        "hardware.pins.choose_pin_factory", lambda **_: (busy, "lgpio on a Raspberry Pi 5")
+    )
+    buttons, line = serve.start_buttons(Config(), table=None, simulate=False)  # type: ignore[arg-type]
+    assert buttons is None
+    assert line == (
+        "buttons off: the GPIO pins could not be claimed ('GPIO busy'); if another program "
+        "holds them (the service: sudo systemctl stop companion), stop it and start again"
+    )

@@ -319,6 +319,18 @@ def test_opencv_source_that_cannot_open_is_offline(tmp_path: Path) -> None:
         OpenCVSource(str(tmp_path / "missing.avi")).start()
 
 
+def test_a_webcam_number_with_no_camera_is_one_sentence_without_opencvs_own_lines(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """``camera.device = "7"`` with no /dev/video7: OpenCV printed two lines of its
+    internals (cap_v4l.cpp ... can't open camera by index) at every retry, around the
+    supervisor's sentence; now the sentence is all."""
+    with pytest.raises(CameraOfflineError, match="could not open webcam 97; is it plugged in"):
+        OpenCVSource(97).start()
+    printed = capfd.readouterr()
+    assert printed.err == "" and printed.out == ""
+
+
 # --------------------------------------------------------------------------- simulated
 
 
