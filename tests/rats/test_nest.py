@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
+from companion.engine.legal import legal_moves
+from companion.games.rats import SPEC
 from companion.games.rats.model import CHALLENGES, MATE, STEAL
 from tests.rats.helpers import POOL, Table
 
@@ -72,6 +74,26 @@ def test_rat_vs_rat_wounds_scores_and_spoils(nest: Table) -> None:
     nest.move(1, "spoils", card="Ac")
     assert nest.rat(1).dominance == ("3c", "Ac") and nest.rat(0).dominance == ("Kd",)
     assert nest.rat(1).wounds == (4,)
+    assert nest.game.nest is not None and nest.game.nest.stage == CHALLENGES
+
+
+def test_a_loser_chooses_its_wound_before_the_winner_takes_its_last_die(nest: Table) -> None:
+    """Taking the spoils first used to leave a one-die loser owing a wound with no die to
+    lose: the nest waited for that choice for ever (found playing from the phones)."""
+    nest.set_rat(0, pool=(6,))
+    nest.move(2, "scrap", fighter=1, opponent=0)
+    nest.move(1, "roll", given=[2, 3, 5, 8, 9, 10])  # Bob: F2 S1 T3
+    nest.move(0, "roll", given=[5])  # Ann: S1, so Bob's Fight 2 wounds her
+    nest.next()
+    fight = nest.game.nest.fight  # type: ignore[union-attr]
+    assert fight is not None and fight.winner == 1 and fight.wounds_due == (0,)
+    offered = [c["name"] for c in legal_moves(SPEC, nest.state)]
+    assert "wound" in offered and "spoils" not in offered
+    with pytest.raises(IllegalMoveError, match="Ann must first choose the die lost to wounds"):
+        nest.move(1, "spoils", die=6)
+    nest.move(0, "wound", die=6)
+    assert nest.rat(0).pool == () and nest.rat(0).wounds == (6,)
+    nest.move(1, "spoils", card="Ac")  # her last die is wounded: a card is what is left
     assert nest.game.nest is not None and nest.game.nest.stage == CHALLENGES
 
 

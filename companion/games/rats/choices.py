@@ -123,7 +123,7 @@ def _nest(game: Rats) -> list[dict[str, Any]]:
         if fight.contest.all_in and not fight.result:
             found += _enough(game, fight.contest)
         found += _wounds(game, fight.wounds_due)
-        if fight.winner is not None and not fight.spoils_taken:
+        if fight.winner is not None and not fight.spoils_taken and not fight.wounds_due:
             loser = fight.defender if fight.winner == fight.attacker else fight.attacker
             them = game.rats[loser]
             who = game.title(fight.winner)
