@@ -18,7 +18,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import contest as contests
 from companion.games.rats import poker
 from companion.games.rats.cards import FIGHT, SNEAK, THINK, parse, short
-from companion.games.rats.dice import ones, successes
+from companion.games.rats.dice import is_size, ones, successes
 from companion.games.rats.model import (
     CHALLENGES,
     DONE,
@@ -270,12 +270,12 @@ def spoils(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         note = f"{me.title} takes the {short(card)} from {them.title}'s Dominance hand."
     else:
         size = args.get("die")
-        if size not in them.pool:
+        if not is_size(size) or size not in them.pool:
             raise IllegalMoveError(f"{them.title} has no such die; say 'die' (a size) or 'card'.")
         rest = list(them.pool)
-        rest.remove(int(str(size)))
+        rest.remove(size)
         them = replace(them, pool=tuple(rest))
-        me = replace(me, pool=tuple(sorted((*me.pool, int(str(size))))))
+        me = replace(me, pool=tuple(sorted((*me.pool, size))))
         note = f"{me.title} takes a d{size} from {them.title}."
     game = game.with_rat(loser, them).with_rat(seat, me)
     game = _with_fight(_note(game, note), replace(fight, spoils_taken=True))
@@ -353,9 +353,12 @@ def offer(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws
     if any(s == seat for s, _ in nest.offers):
         raise IllegalMoveError(f"{game.title(seat)} has already put a die forward.")
     size = args.get("die")
-    if size not in game.rats[seat].pool:
-        raise IllegalMoveError(f"{game.title(seat)} has no such die to put forward.")
-    nest = replace(nest, offers=(*nest.offers, (seat, int(str(size)))))
+    if not is_size(size) or size not in game.rats[seat].pool:
+        sizes = ", ".join(f"d{s}" for s in game.rats[seat].pool)
+        raise IllegalMoveError(
+            f"{game.title(seat)} has no such die to put forward; it holds {sizes}."
+        )
+    nest = replace(nest, offers=(*nest.offers, (seat, size)))
     return _with_nest(game, nest)
 
 
