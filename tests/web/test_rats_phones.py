@@ -123,6 +123,66 @@ def test_four_rats_play_a_round_from_their_phones(
         expect(tablet.locator("#prompt")).to_contain_text("win")
 
 
+def _wounded_three_times(table: Table) -> None:
+    """Ann, Bob and Cat each play a club and pass it alone; Dan fails all three and loses
+    his d10, a d8 and his d6 to wounds. Then it is Dan's turn (a real deck: any card)."""
+
+    def move(seat: int, name: str, given: tuple[int, ...] = (), **args: object) -> None:
+        table.submit(Event(MOVE, name=name, seat=seat, args=args, given=given)).result(5)
+
+    for seat in range(4):
+        move(seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10
+    table.submit("next").result(5)
+    for player, card, lost in ((0, "9c", 10), (1, "8c", 8), (2, "7c", 6)):
+        move(player, "play", card=card)
+        for seat in range(4):
+            dice = len(table.public_state(with_log=False)["view"]["rats"][seat]["pool"])
+            fight = (2, 3, 4, 4, 3, 2) if seat == player else (5,) * dice
+            move(seat, "roll", given=fight[:dice] if seat == player else (1, *fight[1:]))
+        table.submit("next").result(5)  # nobody re-rolls
+        move(player, "loot", item="none")
+        rats = table.public_state(with_log=False)["view"]["rats"]
+        for seat in range(4):
+            if seat != player:
+                move(seat, "wound", die=lost if seat == 3 else rats[seat]["pool"][0])
+        table.submit("next").result(5)
+
+
+def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The rule heals *any* of the wound dice, a Hate each; the phone offered only "all"
+    or "nothing", so Dan could not take back his d10 alone without paying for the rest."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=RATS))
+    table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
+    _wounded_three_times(table)
+    dan = table.public_state(with_log=False)["view"]["rats"][3]
+    assert dan["wounds"] == [6, 8, 10] and table.public_state(with_log=False)["current"] == 3
+    hate = dan["hate"]
+    table.submit(Event(MOVE, name="play", seat=3, args={"card": "Qh"})).result(5)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        base = f"http://127.0.0.1:{port}"
+        tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+        tablet.goto(base)
+        unlock(tablet)
+        tablet.click("#seats-box summary")
+        expect(tablet.locator(".seat-code")).to_have_count(4)
+        address = str(tablet.locator(".seat-code a").nth(3).get_attribute("href"))
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(address.replace(f"http://localhost:{port}", base))
+        burrow = phone.locator("#mine form.rat-burrow")
+        expect(burrow).to_have_count(1)
+        burrow.get_by_role("button", name="heal a d10").click()
+        burrow.get_by_role("button", name="heal a d6").click()
+        burrow.get_by_role("button", name="heal a d6").click()  # changed his mind
+        burrow.locator("button[type=submit]").click()
+        expect(phone.locator("#mine form.rat-burrow")).to_have_count(0)
+    dan = table.public_state(with_log=False)["view"]["rats"][3]
+    assert dan["wounds"] == [6, 8] and 10 in dan["pool"] and dan["hate"] == hate + 1
+    store.close()
+
+
 def expect_change(table: Table, seq: int) -> None:
     """A tap that the engine refused changes nothing: that must not happen from offered
     controls, so each step must add one event."""

@@ -163,6 +163,31 @@ function rerollPanel(view, payer, contest) {
   return box;
 }
 
+// Burrowing heals any of the wound dice, a Hate each: tap the dice to heal, then Heal.
+// (The offered buttons heal all or none; a rat may well want only its d10 back.)
+function burrowForm(rat) {
+  const chosen = new Set();
+  const heal = el("button", { type: "submit", class: "big", disabled: "" }, "Heal the dice tapped");
+  const toggles = rat.wounds.map((size, index) => {
+    const button = el("button", { type: "button", class: "die-button", "aria-pressed": "false",
+      "aria-label": `heal a d${size}` }, dieShape(size, null));
+    button.addEventListener("click", () => {
+      if (chosen.has(index)) chosen.delete(index); else chosen.add(index);
+      button.setAttribute("aria-pressed", String(chosen.has(index)));
+      heal.disabled = chosen.size === 0;
+      heal.textContent = chosen.size ? `Heal ${chosen.size} (${chosen.size} Hate)` : "Heal the dice tapped";
+    });
+    return button;
+  });
+  const form = el("form", { class: "rat-picker rat-burrow" },
+    el("span", { class: "label" }, `${rat.name}: tap the wound dice to heal (1 Hate each)`), ...toggles, heal);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ratMove(rat.seat, "burrow", { heal: [...chosen].sort().map((index) => rat.wounds[index]) });
+  });
+  return form;
+}
+
 function challengeForm(view, seat) {
   const others = view.rats.filter((r) => r.seat !== seat);
   return el("div", { class: "rat-picker" }, el("span", { class: "label" }, `${view.rats[seat].name} challenges:`),
@@ -186,6 +211,10 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
     // Kept across redraws (the stream, a waking tablet): a suit tapped stays tapped.
     parts.push(keep(panel, `card-${seat}-${state.round}`,
       () => cardPicker(seat)));
+  }
+  const burrowing = state.phase === "tunnel" && state.current === seat && view.turn.stage === "burrow";
+  if (burrowing && rat.wounds.length > 1) {
+    parts.push(keep(panel, `burrow-${seat}-${state.round}-${rat.wounds.join("-")}`, () => burrowForm(rat)));
   }
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
