@@ -123,12 +123,30 @@ def test_four_rats_play_a_round_from_their_phones(
         expect(tablet.locator("#prompt")).to_contain_text("win")
 
 
+def _move(table: Table, seat: int, name: str, given: tuple[int, ...] = (), **args: object) -> None:
+    table.submit(Event(MOVE, name=name, seat=seat, args=args, given=given)).result(5)
+
+
+def _phone(browser: Browser, table: Table, port: int, seat: int) -> Page:
+    """The tablet shows the seats' codes; ``seat``'s phone opens its address."""
+    base = f"http://127.0.0.1:{port}"
+    tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+    tablet.goto(base)
+    unlock(tablet)
+    tablet.click("#seats-box summary")
+    expect(tablet.locator(".seat-code")).to_have_count(len(RATS))
+    address = str(tablet.locator(".seat-code a").nth(seat).get_attribute("href"))
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(address.replace(f"http://localhost:{port}", base))
+    return phone
+
+
 def _wounded_three_times(table: Table) -> None:
     """Ann, Bob and Cat each play a club and pass it alone; Dan fails all three and loses
     his d10, a d8 and his d6 to wounds. Then it is Dan's turn (a real deck: any card)."""
 
     def move(seat: int, name: str, given: tuple[int, ...] = (), **args: object) -> None:
-        table.submit(Event(MOVE, name=name, seat=seat, args=args, given=given)).result(5)
+        _move(table, seat, name, given, **args)
 
     for seat in range(4):
         move(seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10
@@ -162,15 +180,7 @@ def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
     hate = dan["hate"]
     table.submit(Event(MOVE, name="play", seat=3, args={"card": "Qh"})).result(5)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
-        base = f"http://127.0.0.1:{port}"
-        tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-        tablet.goto(base)
-        unlock(tablet)
-        tablet.click("#seats-box summary")
-        expect(tablet.locator(".seat-code")).to_have_count(4)
-        address = str(tablet.locator(".seat-code a").nth(3).get_attribute("href"))
-        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        phone.goto(address.replace(f"http://localhost:{port}", base))
+        phone = _phone(browser, table, port, 3)
         burrow = phone.locator("#mine form.rat-burrow")
         expect(burrow).to_have_count(1)
         burrow.get_by_role("button", name="heal a d10").click()
@@ -180,6 +190,42 @@ def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
         expect(phone.locator("#mine form.rat-burrow")).to_have_count(0)
     dan = table.public_state(with_log=False)["view"]["rats"][3]
     assert dan["wounds"] == [6, 8] and 10 in dan["pool"] and dan["hate"] == hate + 1
+    store.close()
+
+
+def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path: Path) -> None:
+    """Loot lowers Hate by any amount (at least 1); the phone offered only "all" or "1", so
+    a rat could not keep two Hate for a re-roll. Bob takes 4 Hate for his 1s failing Ann's
+    club, then wins his own and loots first."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=RATS))
+    table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
+    for seat in range(4):
+        _move(table, seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10
+    table.submit("next").result(5)
+    for player, card, bob in ((0, "9c", (1, 1, 1, 1, 5, 5)), (1, "2c", (2, 2, 2, 5, 5))):
+        _move(table, player, "play", card=card)
+        for seat in range(4):
+            dice = len(table.public_state(with_log=False)["view"]["rats"][seat]["pool"])
+            faces = (2, 3, 4, 4, 3, 2) if seat == player == 0 else (1, 5, 5, 5, 5, 5)
+            _move(table, seat, "roll", given=bob if seat == 1 else faces[:dice])
+        table.submit("next").result(5)  # nobody re-rolls
+        if player == 0:
+            _move(table, 0, "loot", item="none")
+            rats = table.public_state(with_log=False)["view"]["rats"]
+            for seat in (1, 2, 3):
+                _move(table, seat, "wound", die=rats[seat]["pool"][-1])
+            table.submit("next").result(5)
+    state = table.public_state(with_log=False)
+    assert state["view"]["settle"]["loot_order"] == [1] and state["view"]["rats"][1]["hate"] == 4
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        phone = _phone(browser, table, port, 1)
+        form = phone.locator("#mine form.rat-loot-hate")
+        expect(form).to_have_count(1)
+        form.locator("select").select_option("2")
+        form.locator("button[type=submit]").click()
+        expect(phone.locator("#mine form.rat-loot-hate")).to_have_count(0)
+    assert table.public_state(with_log=False)["view"]["rats"][1]["hate"] == 2
     store.close()
 
 

@@ -188,6 +188,21 @@ function burrowForm(rat) {
   return form;
 }
 
+// Loot may lower Hate by any amount (at least 1): the offered buttons are "all" and "1";
+// this picks any amount between, for a rat that keeps some Hate to spend.
+function hateLootForm(rat) {
+  const amount = el("select", { "aria-label": `${rat.name}: Hate to lose` },
+    ...Array.from({ length: rat.hate }, (_, k) => el("option", { value: String(k + 1) }, String(k + 1))));
+  const form = el("form", { class: "rat-form rat-loot-hate" },
+    el("span", { class: "label" }, `${rat.name}: lower Hate by`), amount,
+    el("button", { type: "submit" }, "Take less Hate"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ratMove(rat.seat, "loot", { item: "hate", amount: Number(amount.value) });
+  });
+  return form;
+}
+
 function challengeForm(view, seat) {
   const others = view.rats.filter((r) => r.seat !== seat);
   return el("div", { class: "rat-picker" }, el("span", { class: "label" }, `${view.rats[seat].name} challenges:`),
@@ -215,6 +230,11 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
   const burrowing = state.phase === "tunnel" && state.current === seat && view.turn.stage === "burrow";
   if (burrowing && rat.wounds.length > 1) {
     parts.push(keep(panel, `burrow-${seat}-${state.round}-${rat.wounds.join("-")}`, () => burrowForm(rat)));
+  }
+  const settle = view.settle;
+  const looting = state.phase === "tunnel" && view.turn.stage === "settle" && settle.loot_order[0] === seat;
+  if (looting && settle.loot_left.includes("hate") && rat.hate > 2) {
+    parts.push(keep(panel, `loot-hate-${seat}-${state.round}-${rat.hate}`, () => hateLootForm(rat)));
   }
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
