@@ -187,9 +187,12 @@ def test_one_hate_buys_a_card_five_at_most_a_round_and_six_cards_must_be_cut() -
     table.set_rat(1, hate=7)
     table.move(1, "draw")
     assert table.rat(1).hand_count == 6 and table.rat(1).hate == 6
+    # Ann's cards are refused until Bob discards: the prompt says so, not "Ann: play a card"
+    assert table.prompt == "Bob must first discard down to 5 cards; then Ann goes on."
     with pytest.raises(IllegalMoveError, match="discard down to five"):
         table.move(0, "play", card="9c")
     table.move(1, "discard", card="2c")
+    assert table.prompt.startswith("Ann: play a tunnel card")
     for _ in range(4):
         table.move(1, "draw")
         table.move(1, "discard", card="2c")
