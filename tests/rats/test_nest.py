@@ -120,6 +120,9 @@ def test_declining_a_challenge_loses_all_hate(nest: Table) -> None:
     nest.move(1, "spoils", die=10)
     with pytest.raises(IllegalMoveError, match="cannot challenge itself"):
         nest.move(0, "challenge", target=0)
+    # typed in the terminal as a name: the seat numbers are said, since nothing shows them
+    with pytest.raises(IllegalMoveError, match="seat number: 0 Ann, 1 Bob, 2 Cat, 3 Dan"):
+        nest.move(0, "challenge", target="Cat")
     nest.move(0, "challenge", target=2)
     with pytest.raises(IllegalMoveError, match="Cat to accept or decline"):
         nest.next()

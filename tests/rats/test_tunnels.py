@@ -164,6 +164,8 @@ def test_two_hate_reroll_a_die_not_showing_one_once_per_paying_rat(fight_four: T
     table.set_rat(3, hate=2)
     with pytest.raises(IllegalMoveError, match="showing 1"):
         table.move(2, "reroll", given=[4], owner=2, die=0)  # Cat's d4 shows 1
+    with pytest.raises(IllegalMoveError, match="re-rolled: 0 Ann, 1 Bob, 2 Cat, 3 Dan"):
+        table.move(2, "reroll", given=[3], owner="Cat", die=2)
     table.move(2, "reroll", given=[3], owner=2, die=2)  # Cat's d8: 5 -> 3
     with pytest.raises(IllegalMoveError, match="already paid"):
         table.move(2, "reroll", given=[3], owner=2, die=2)

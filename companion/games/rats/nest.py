@@ -35,7 +35,7 @@ from companion.games.rats.tunnel import lose_die
 
 def _seat(game: Rats, value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(game.rats):
-        raise IllegalMoveError(f"'{what}' is the seat of a rat, 0 to {len(game.rats) - 1}.")
+        raise IllegalMoveError(f"'{what}' is a rat's seat number: {game.seats_named()}.")
     return value
 
 
