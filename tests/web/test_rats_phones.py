@@ -193,10 +193,9 @@ def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
     store.close()
 
 
-def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path: Path) -> None:
-    """Loot lowers Hate by any amount (at least 1); the phone offered only "all" or "1", so
-    a rat could not keep two Hate for a re-roll. Bob takes 4 Hate for his 1s failing Ann's
-    club, then wins his own and loots first."""
+def _hateful_bob_rolls_his_club(tmp_path: Path) -> tuple[Store, Table]:
+    """Bob takes 4 Hate for his 1s failing Ann's club, then plays the 2 of clubs and
+    everyone's dice are in (he alone passes it): the Hate window is open."""
     store = Store(tmp_path / "companion.sqlite3")
     table = Table(store, GameDefaults(players=RATS))
     table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
@@ -209,13 +208,45 @@ def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path:
             dice = len(table.public_state(with_log=False)["view"]["rats"][seat]["pool"])
             faces = (2, 3, 4, 4, 3, 2) if seat == player == 0 else (1, 5, 5, 5, 5, 5)
             _move(table, seat, "roll", given=bob if seat == 1 else faces[:dice])
-        table.submit("next").result(5)  # nobody re-rolls
         if player == 0:
+            table.submit("next").result(5)  # nobody re-rolls
             _move(table, 0, "loot", item="none")
             rats = table.public_state(with_log=False)["view"]["rats"]
             for seat in (1, 2, 3):
                 _move(table, seat, "wound", die=rats[seat]["pool"][-1])
             table.submit("next").result(5)
+    return store, table
+
+
+def test_a_die_tapped_for_a_reroll_stays_tapped_when_another_rat_passes(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The others' "no more re-rolls" redraw every phone; Bob's re-roll panel went back to
+    the list of dice between his two taps (die, then what it shows now)."""
+    store, table = _hateful_bob_rolls_his_club(tmp_path)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        phone = _phone(browser, table, port, 1)
+        panel = phone.locator("#mine .rat-reroll")
+        panel.get_by_role("button", name="re-roll Cat's d6 showing 5").click()
+        expect(panel).to_contain_text("Roll Cat's d6 again")
+        seq = _seq(table)
+        _move(table, 3, "enough")  # Dan spends no Hate: every phone is redrawn
+        expect(phone.locator(f"body[data-seq='{seq + 1}']")).to_have_count(1)
+        expect(panel).to_contain_text("Roll Cat's d6 again")
+        panel.locator("button.face", has_text="3").click()
+        expect(phone.locator(f"body[data-seq='{seq + 2}']")).to_have_count(1)
+    view = table.public_state(with_log=False)["view"]
+    assert view["rats"][1]["hate"] == 2
+    assert view["challenge"]["rolls"][2]["dice"][1] == {"face": 3, "rerolled_by": [1], "size": 6}
+    store.close()
+
+
+def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path: Path) -> None:
+    """Loot lowers Hate by any amount (at least 1); the phone offered only "all" or "1", so
+    a rat could not keep two Hate for a re-roll. Bob, with 4 Hate, wins his club and loots
+    first."""
+    store, table = _hateful_bob_rolls_his_club(tmp_path)
+    table.submit("next").result(5)  # nobody re-rolls
     state = table.public_state(with_log=False)
     assert state["view"]["settle"]["loot_order"] == [1] and state["view"]["rats"][1]["hate"] == 4
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:

@@ -241,7 +241,13 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
   if (roll && !roll.complete) parts.push(el("div", { class: "rat-entry-box" },
     el("span", { class: "label" }, `${rat.name}'s dice: tap what each shows`), ...diceEntry(view, seat, roll)));
   if (contest && contest.all_in && !contest.result && !contest.resolved && !contest.done_spending.includes(seat)) {
-    if (rat.hate >= 2) parts.push(rerollPanel(view, seat, contest));
+    // Kept while the dice and this rat's Hate stay as they are: the others' "no more
+    // re-rolls" redraw the panel often, and used to put a tapped die back to the die list.
+    if (rat.hate >= 2) {
+      const dice = contest.rolls.map((r) => (r ? r.dice.map((d) => `${d.face}.${d.rerolled_by.join("+")}`) : [])
+        .join(",")).join("/");
+      parts.push(keep(panel, `reroll-${seat}-${rat.hate}-${dice}`, () => rerollPanel(view, seat, contest)));
+    }
     parts.push(el("button", { type: "button", class: "big", onclick: () => ratMove(seat, "enough") }, `${rat.name}: no more re-rolls`));
   }
   const nest = view.nest;
