@@ -227,6 +227,8 @@ def test_a_die_tapped_for_a_reroll_stays_tapped_when_another_rat_passes(
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         phone = _phone(browser, table, port, 1)
         panel = phone.locator("#mine .rat-reroll")
+        # one "no more re-rolls" (it was drawn twice: the panel's and the offered button)
+        expect(phone.locator("#mine button", has_text="no more re-rolls")).to_have_count(1)
         panel.get_by_role("button", name="re-roll Cat's d6 showing 5").click()
         expect(panel).to_contain_text("Roll Cat's d6 again")
         seq = _seq(table)

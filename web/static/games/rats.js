@@ -248,7 +248,8 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
         .join(",")).join("/");
       parts.push(keep(panel, `reroll-${seat}-${rat.hate}-${dice}`, () => rerollPanel(view, seat, contest)));
     }
-    parts.push(el("button", { type: "button", class: "big", onclick: () => ratMove(seat, "enough") }, `${rat.name}: no more re-rolls`));
+    // "no more re-rolls" is one of the offered buttons (the phone's and the tablet's lists):
+    // drawn here as well, every phone and the tablet showed it twice.
   }
   const nest = view.nest;
   if (nest && nest.stage === "challenges" && !nest.fight && !nest.pending && !nest.challenged.includes(seat)) {
