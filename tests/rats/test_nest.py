@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
+from companion.engine.legal import legal_moves
+from companion.games.rats import SPEC
 from companion.games.rats.model import CHALLENGES, MATE, STEAL
 from tests.rats.helpers import POOL, Table
 
@@ -75,6 +77,26 @@ def test_rat_vs_rat_wounds_scores_and_spoils(nest: Table) -> None:
     assert nest.game.nest is not None and nest.game.nest.stage == CHALLENGES
 
 
+def test_a_loser_chooses_its_wound_before_the_winner_takes_its_last_die(nest: Table) -> None:
+    """Taking the spoils first used to leave a one-die loser owing a wound with no die to
+    lose: the nest waited for that choice for ever (found playing from the phones)."""
+    nest.set_rat(0, pool=(6,))
+    nest.move(2, "scrap", fighter=1, opponent=0)
+    nest.move(1, "roll", given=[2, 3, 5, 8, 9, 10])  # Bob: F2 S1 T3
+    nest.move(0, "roll", given=[5])  # Ann: S1, so Bob's Fight 2 wounds her
+    nest.next()
+    fight = nest.game.nest.fight  # type: ignore[union-attr]
+    assert fight is not None and fight.winner == 1 and fight.wounds_due == (0,)
+    offered = [c["name"] for c in legal_moves(SPEC, nest.state)]
+    assert "wound" in offered and "spoils" not in offered
+    with pytest.raises(IllegalMoveError, match="Ann must first choose the die lost to wounds"):
+        nest.move(1, "spoils", die=6)
+    nest.move(0, "wound", die=6)
+    assert nest.rat(0).pool == () and nest.rat(0).wounds == (6,)
+    nest.move(1, "spoils", card="Ac")  # her last die is wounded: a card is what is left
+    assert nest.game.nest is not None and nest.game.nest.stage == CHALLENGES
+
+
 def test_a_full_tie_is_rolled_again_and_its_wounds_stand(nest: Table) -> None:
     nest.move(2, "scrap", fighter=1, opponent=0)
     same = [2, 3, 5, 8, 9, 10]  # F2 S1 T3 each: both wounded, scores equal
@@ -98,6 +120,9 @@ def test_declining_a_challenge_loses_all_hate(nest: Table) -> None:
     nest.move(1, "spoils", die=10)
     with pytest.raises(IllegalMoveError, match="cannot challenge itself"):
         nest.move(0, "challenge", target=0)
+    # typed in the terminal as a name: the seat numbers are said, since nothing shows them
+    with pytest.raises(IllegalMoveError, match="seat number: 0 Ann, 1 Bob, 2 Cat, 3 Dan"):
+        nest.move(0, "challenge", target="Cat")
     nest.move(0, "challenge", target=2)
     with pytest.raises(IllegalMoveError, match="Cat to accept or decline"):
         nest.next()

@@ -90,6 +90,26 @@ def test_a_rat_that_fails_loses_a_die_of_its_choice_to_wounds(fight_four: Table)
     assert table.state.ctx.current == 1  # Bob's turn
 
 
+def test_a_die_size_written_as_a_decimal_is_refused_in_one_sentence(fight_four: Table) -> None:
+    """``die=10.0`` (a typed detail, or a client that writes floats) passed ``10.0 in pool``
+    and then crashed the move: the page answered "a bug", the terminal a vague sentence;
+    a burrow's ``heal=[8.0]`` put a "d8.0" into the pool for ever."""
+    table = fight_four
+    table.next()
+    table.move(0, "loot", item="none")
+    table.move(1, "loot", item="none")
+    with pytest.raises(IllegalMoveError, match="Cat has no such die in its pool; it holds d4"):
+        table.move(2, "wound", die=10.0)
+    assert table.rat(2).pool == POOL and table.rat(2).wounds == ()
+    burrowing = Table()
+    burrowing.set_rat(0, pool=(4, 6), wounds=(8, 10))
+    burrowing.move(0, "play", card="Qh")
+    with pytest.raises(IllegalMoveError, match=r"no d8.0 among its wounds.*\(d8, d10\)"):
+        burrowing.move(0, "burrow", heal=[8.0])
+    burrowing.move(0, "burrow", heal=[8])
+    assert burrowing.rat(0).pool == (4, 6, 8) and burrowing.rat(0).wounds == (10,)
+
+
 def test_equal_successes_are_split_by_the_other_two_types() -> None:
     table = Table()
     table.move(0, "play", card="5s")  # Sneak 3
@@ -144,6 +164,8 @@ def test_two_hate_reroll_a_die_not_showing_one_once_per_paying_rat(fight_four: T
     table.set_rat(3, hate=2)
     with pytest.raises(IllegalMoveError, match="showing 1"):
         table.move(2, "reroll", given=[4], owner=2, die=0)  # Cat's d4 shows 1
+    with pytest.raises(IllegalMoveError, match="re-rolled: 0 Ann, 1 Bob, 2 Cat, 3 Dan"):
+        table.move(2, "reroll", given=[3], owner="Cat", die=2)
     table.move(2, "reroll", given=[3], owner=2, die=2)  # Cat's d8: 5 -> 3
     with pytest.raises(IllegalMoveError, match="already paid"):
         table.move(2, "reroll", given=[3], owner=2, die=2)
@@ -167,9 +189,12 @@ def test_one_hate_buys_a_card_five_at_most_a_round_and_six_cards_must_be_cut() -
     table.set_rat(1, hate=7)
     table.move(1, "draw")
     assert table.rat(1).hand_count == 6 and table.rat(1).hate == 6
+    # Ann's cards are refused until Bob discards: the prompt says so, not "Ann: play a card"
+    assert table.prompt == "Bob must first discard down to 5 cards; then Ann goes on."
     with pytest.raises(IllegalMoveError, match="discard down to five"):
         table.move(0, "play", card="9c")
     table.move(1, "discard", card="2c")
+    assert table.prompt.startswith("Ann: play a tunnel card")
     for _ in range(4):
         table.move(1, "draw")
         table.move(1, "discard", card="2c")

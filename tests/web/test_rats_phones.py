@@ -123,6 +123,145 @@ def test_four_rats_play_a_round_from_their_phones(
         expect(tablet.locator("#prompt")).to_contain_text("win")
 
 
+def _move(table: Table, seat: int, name: str, given: tuple[int, ...] = (), **args: object) -> None:
+    table.submit(Event(MOVE, name=name, seat=seat, args=args, given=given)).result(5)
+
+
+def _phone(browser: Browser, table: Table, port: int, seat: int) -> Page:
+    """The tablet shows the seats' codes; ``seat``'s phone opens its address."""
+    base = f"http://127.0.0.1:{port}"
+    tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+    tablet.goto(base)
+    unlock(tablet)
+    tablet.click("#seats-box summary")
+    expect(tablet.locator(".seat-code")).to_have_count(len(RATS))
+    address = str(tablet.locator(".seat-code a").nth(seat).get_attribute("href"))
+    phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    phone.goto(address.replace(f"http://localhost:{port}", base))
+    return phone
+
+
+def _wounded_three_times(table: Table) -> None:
+    """Ann, Bob and Cat each play a club and pass it alone; Dan fails all three and loses
+    his d10, a d8 and his d6 to wounds. Then it is Dan's turn (a real deck: any card)."""
+
+    def move(seat: int, name: str, given: tuple[int, ...] = (), **args: object) -> None:
+        _move(table, seat, name, given, **args)
+
+    for seat in range(4):
+        move(seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10
+    table.submit("next").result(5)
+    for player, card, lost in ((0, "9c", 10), (1, "8c", 8), (2, "7c", 6)):
+        move(player, "play", card=card)
+        for seat in range(4):
+            dice = len(table.public_state(with_log=False)["view"]["rats"][seat]["pool"])
+            fight = (2, 3, 4, 4, 3, 2) if seat == player else (5,) * dice
+            move(seat, "roll", given=fight[:dice] if seat == player else (1, *fight[1:]))
+        table.submit("next").result(5)  # nobody re-rolls
+        move(player, "loot", item="none")
+        rats = table.public_state(with_log=False)["view"]["rats"]
+        for seat in range(4):
+            if seat != player:
+                move(seat, "wound", die=lost if seat == 3 else rats[seat]["pool"][0])
+        table.submit("next").result(5)
+
+
+def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The rule heals *any* of the wound dice, a Hate each; the phone offered only "all"
+    or "nothing", so Dan could not take back his d10 alone without paying for the rest."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=RATS))
+    table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
+    _wounded_three_times(table)
+    dan = table.public_state(with_log=False)["view"]["rats"][3]
+    assert dan["wounds"] == [6, 8, 10] and table.public_state(with_log=False)["current"] == 3
+    hate = dan["hate"]
+    table.submit(Event(MOVE, name="play", seat=3, args={"card": "Qh"})).result(5)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        phone = _phone(browser, table, port, 3)
+        burrow = phone.locator("#mine form.rat-burrow")
+        expect(burrow).to_have_count(1)
+        burrow.get_by_role("button", name="heal a d10").click()
+        burrow.get_by_role("button", name="heal a d6").click()
+        burrow.get_by_role("button", name="heal a d6").click()  # changed his mind
+        burrow.locator("button[type=submit]").click()
+        expect(phone.locator("#mine form.rat-burrow")).to_have_count(0)
+    dan = table.public_state(with_log=False)["view"]["rats"][3]
+    assert dan["wounds"] == [6, 8] and 10 in dan["pool"] and dan["hate"] == hate + 1
+    store.close()
+
+
+def _hateful_bob_rolls_his_club(tmp_path: Path) -> tuple[Store, Table]:
+    """Bob takes 4 Hate for his 1s failing Ann's club, then plays the 2 of clubs and
+    everyone's dice are in (he alone passes it): the Hate window is open."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=RATS))
+    table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
+    for seat in range(4):
+        _move(table, seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10
+    table.submit("next").result(5)
+    for player, card, bob in ((0, "9c", (1, 1, 1, 1, 5, 5)), (1, "2c", (2, 2, 2, 5, 5))):
+        _move(table, player, "play", card=card)
+        for seat in range(4):
+            dice = len(table.public_state(with_log=False)["view"]["rats"][seat]["pool"])
+            faces = (2, 3, 4, 4, 3, 2) if seat == player == 0 else (1, 5, 5, 5, 5, 5)
+            _move(table, seat, "roll", given=bob if seat == 1 else faces[:dice])
+        if player == 0:
+            table.submit("next").result(5)  # nobody re-rolls
+            _move(table, 0, "loot", item="none")
+            rats = table.public_state(with_log=False)["view"]["rats"]
+            for seat in (1, 2, 3):
+                _move(table, seat, "wound", die=rats[seat]["pool"][-1])
+            table.submit("next").result(5)
+    return store, table
+
+
+def test_a_die_tapped_for_a_reroll_stays_tapped_when_another_rat_passes(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The others' "no more re-rolls" redraw every phone; Bob's re-roll panel went back to
+    the list of dice between his two taps (die, then what it shows now)."""
+    store, table = _hateful_bob_rolls_his_club(tmp_path)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        phone = _phone(browser, table, port, 1)
+        panel = phone.locator("#mine .rat-reroll")
+        # one "no more re-rolls" (it was drawn twice: the panel's and the offered button)
+        expect(phone.locator("#mine button", has_text="no more re-rolls")).to_have_count(1)
+        panel.get_by_role("button", name="re-roll Cat's d6 showing 5").click()
+        expect(panel).to_contain_text("Roll Cat's d6 again")
+        seq = _seq(table)
+        _move(table, 3, "enough")  # Dan spends no Hate: every phone is redrawn
+        expect(phone.locator(f"body[data-seq='{seq + 1}']")).to_have_count(1)
+        expect(panel).to_contain_text("Roll Cat's d6 again")
+        panel.locator("button.face", has_text="3").click()
+        expect(phone.locator(f"body[data-seq='{seq + 2}']")).to_have_count(1)
+    view = table.public_state(with_log=False)["view"]
+    assert view["rats"][1]["hate"] == 2
+    assert view["challenge"]["rolls"][2]["dice"][1] == {"face": 3, "rerolled_by": [1], "size": 6}
+    store.close()
+
+
+def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path: Path) -> None:
+    """Loot lowers Hate by any amount (at least 1); the phone offered only "all" or "1", so
+    a rat could not keep two Hate for a re-roll. Bob, with 4 Hate, wins his club and loots
+    first."""
+    store, table = _hateful_bob_rolls_his_club(tmp_path)
+    table.submit("next").result(5)  # nobody re-rolls
+    state = table.public_state(with_log=False)
+    assert state["view"]["settle"]["loot_order"] == [1] and state["view"]["rats"][1]["hate"] == 4
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        phone = _phone(browser, table, port, 1)
+        form = phone.locator("#mine form.rat-loot-hate")
+        expect(form).to_have_count(1)
+        form.locator("select").select_option("2")
+        form.locator("button[type=submit]").click()
+        expect(phone.locator("#mine form.rat-loot-hate")).to_have_count(0)
+    assert table.public_state(with_log=False)["view"]["rats"][1]["hate"] == 2
+    store.close()
+
+
 def expect_change(table: Table, seq: int) -> None:
     """A tap that the engine refused changes nothing: that must not happen from offered
     controls, so each step must add one event."""

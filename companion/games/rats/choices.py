@@ -79,9 +79,10 @@ def _tunnel(game: Rats, ctx: Ctx) -> list[dict[str, Any]]:
     if turn.stage == CARD:
         found.append(_choice(seat, "skip", f"{rat.title} skips (no card)"))
     elif turn.stage == BURROW:
-        found.append(
-            _choice(seat, "burrow", f"Heal all {len(rat.wounds)} wounds", heal=list(rat.wounds))
-        )
+        # Some of the wounds only: the board's burrow control (a tap per wound die).
+        if rat.wounds:
+            label = f"Heal all {len(rat.wounds)} wounds"
+            found.append(_choice(seat, "burrow", label, heal=list(rat.wounds)))
         found.append(_choice(seat, "burrow", "Heal nothing", heal=[]))
     elif turn.stage == HATE and turn.challenge is not None:
         found += _enough(game, turn.challenge.contest)
@@ -123,7 +124,7 @@ def _nest(game: Rats) -> list[dict[str, Any]]:
         if fight.contest.all_in and not fight.result:
             found += _enough(game, fight.contest)
         found += _wounds(game, fight.wounds_due)
-        if fight.winner is not None and not fight.spoils_taken:
+        if fight.winner is not None and not fight.spoils_taken and not fight.wounds_due:
             loser = fight.defender if fight.winner == fight.attacker else fight.attacker
             them = game.rats[loser]
             who = game.title(fight.winner)

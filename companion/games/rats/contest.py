@@ -102,7 +102,9 @@ def reroll(
         raise IllegalMoveError(f"{game.title(payer)} has already passed on spending Hate.")
     owner, index = args.get("owner"), args.get("die")
     if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < len(game.rats):
-        raise IllegalMoveError("'owner' is the seat of the rat whose die is re-rolled.")
+        raise IllegalMoveError(
+            f"'owner' is the seat number of the rat whose die is re-rolled: {game.seats_named()}."
+        )
     roll = contest.rolls[owner]
     if roll is None:
         raise IllegalMoveError(f"{game.title(owner)} has no dice in this roll.")

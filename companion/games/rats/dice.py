@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import TypeGuard
 
 from companion.games.rats.cards import FIGHT, SNEAK, THINK, TYPES
 
@@ -17,6 +18,15 @@ SIZES = (4, 6, 8, 10)
 FREE_DICE = (4, 6, 8, 10)
 BONUS_DICE = 2
 FACES_OF = {FIGHT: range(2, 5), SNEAK: range(5, 8), THINK: range(8, 11)}
+
+
+def is_size(value: object) -> TypeGuard[int]:
+    """Whether a move's detail names a die size: 4, 6, 8 or 10 as a whole number.
+
+    ``6.0 in pool`` is true (6.0 == 6), so a size typed as ``6.0`` used to pass the
+    membership checks and then crash the move, or put a "d6.0" into a pool for ever.
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and value in SIZES
 
 
 def kind_of(face: int) -> str | None:

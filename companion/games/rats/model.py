@@ -195,6 +195,11 @@ class Rats:
     def title(self, seat: int) -> str:
         return self.rats[seat].title
 
+    def seats_named(self) -> str:
+        """ "0 Ann, 1 Bob, 2 Cat": a move names a rat by its seat number, which the terminal
+        shows nowhere, so a refusal of a bad seat lists them."""
+        return ", ".join(f"{seat} {rat.title}" for seat, rat in enumerate(self.rats))
+
     def contest(self) -> Contest | None:
         """The everybody-rolls moment under way, in the tunnel or in the nest."""
         if self.nest is not None and self.nest.fight is not None:

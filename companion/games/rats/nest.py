@@ -18,7 +18,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import contest as contests
 from companion.games.rats import poker
 from companion.games.rats.cards import FIGHT, SNEAK, THINK, parse, short
-from companion.games.rats.dice import ones, successes
+from companion.games.rats.dice import is_size, ones, successes
 from companion.games.rats.model import (
     CHALLENGES,
     DONE,
@@ -35,7 +35,7 @@ from companion.games.rats.tunnel import lose_die
 
 def _seat(game: Rats, value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(game.rats):
-        raise IllegalMoveError(f"'{what}' is the seat of a rat, 0 to {len(game.rats) - 1}.")
+        raise IllegalMoveError(f"'{what}' is a rat's seat number: {game.seats_named()}.")
     return value
 
 
@@ -250,6 +250,13 @@ def spoils(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         raise IllegalMoveError("There are no spoils to take now.")
     if seat != fight.winner:
         raise IllegalMoveError(f"{game.title(fight.winner)} won the scrap and takes the spoils.")
+    if fight.wounds_due:
+        # Wounds come first: a loser whose last die was taken as spoils could never choose
+        # the die it loses, and the nest would wait for that choice for ever.
+        names = ", ".join(game.title(s) for s in fight.wounds_due)
+        raise IllegalMoveError(
+            f"{names} must first choose the die lost to wounds; then take the spoils."
+        )
     loser = fight.defender if seat == fight.attacker else fight.attacker
     them, me = game.rats[loser], game.rats[seat]
     if "card" in args:
@@ -263,12 +270,12 @@ def spoils(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         note = f"{me.title} takes the {short(card)} from {them.title}'s Dominance hand."
     else:
         size = args.get("die")
-        if size not in them.pool:
+        if not is_size(size) or size not in them.pool:
             raise IllegalMoveError(f"{them.title} has no such die; say 'die' (a size) or 'card'.")
         rest = list(them.pool)
-        rest.remove(int(str(size)))
+        rest.remove(size)
         them = replace(them, pool=tuple(rest))
-        me = replace(me, pool=tuple(sorted((*me.pool, int(str(size))))))
+        me = replace(me, pool=tuple(sorted((*me.pool, size))))
         note = f"{me.title} takes a d{size} from {them.title}."
     game = game.with_rat(loser, them).with_rat(seat, me)
     game = _with_fight(_note(game, note), replace(fight, spoils_taken=True))
@@ -346,9 +353,12 @@ def offer(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws
     if any(s == seat for s, _ in nest.offers):
         raise IllegalMoveError(f"{game.title(seat)} has already put a die forward.")
     size = args.get("die")
-    if size not in game.rats[seat].pool:
-        raise IllegalMoveError(f"{game.title(seat)} has no such die to put forward.")
-    nest = replace(nest, offers=(*nest.offers, (seat, int(str(size)))))
+    if not is_size(size) or size not in game.rats[seat].pool:
+        sizes = ", ".join(f"d{s}" for s in game.rats[seat].pool)
+        raise IllegalMoveError(
+            f"{game.title(seat)} has no such die to put forward; it holds {sizes}."
+        )
+    nest = replace(nest, offers=(*nest.offers, (seat, size)))
     return _with_nest(game, nest)
 
 

@@ -18,7 +18,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import contest as contests
 from companion.games.rats.cards import BURROW, TYPES, challenge_type, difficulty, short, suit_of
 from companion.games.rats.deck import over_limit, take_from_hand, to_discard
-from companion.games.rats.dice import ones, successes
+from companion.games.rats.dice import is_size, ones, successes
 from companion.games.rats.model import (
     BURROW as BURROW_STAGE,
 )
@@ -108,8 +108,12 @@ def burrow(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
     if not isinstance(heal, list):
         raise IllegalMoveError("'heal' lists the wound dice to heal by size, such as [6, 10].")
     for size in heal:
-        if size not in wounds:
-            raise IllegalMoveError(f"{rat.title} has no d{size} among its wounds.")
+        if not is_size(size) or size not in wounds:
+            wounded = ", ".join(f"d{s}" for s in rat.wounds) or "none"
+            raise IllegalMoveError(
+                f"{rat.title} has no d{size} among its wounds; 'heal' lists sizes from its "
+                f"wounds ({wounded})."
+            )
         wounds.remove(size)
     pool = tuple(sorted((*rat.pool, *heal)))
     rat = replace(rat, pool=pool, wounds=tuple(sorted(wounds)), hate=rat.hate + len(heal))
@@ -280,12 +284,12 @@ def wound(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws
 def lose_die(game: Rats, seat: int, size: object) -> Rats:
     """Move a die of ``size`` from the pool to the wounds card."""
     rat = game.rats[seat]
-    if size not in rat.pool:
+    if not is_size(size) or size not in rat.pool:
         sizes = ", ".join(f"d{s}" for s in rat.pool)
         raise IllegalMoveError(f"{rat.title} has no such die in its pool; it holds {sizes}.")
     pool = list(rat.pool)
-    pool.remove(int(str(size)))
-    rat = replace(rat, pool=tuple(pool), wounds=tuple(sorted((*rat.wounds, int(str(size))))))
+    pool.remove(size)
+    rat = replace(rat, pool=tuple(pool), wounds=tuple(sorted((*rat.wounds, size))))
     note = f"{rat.title} is wounded: a d{size} goes to its wounds."
     return replace(game.with_rat(seat, rat), notes=(*game.notes, note)[-3:])
 

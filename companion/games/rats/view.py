@@ -13,6 +13,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import poker
 from companion.games.rats.cards import HAND_LIMIT, TYPES, name, short
 from companion.games.rats.contest import waiting_for
+from companion.games.rats.deck import over_limit
 from companion.games.rats.dice import pass_chance, percent, successes
 from companion.games.rats.model import (
     BURROW,
@@ -190,6 +191,11 @@ def _tunnel_prompt(game: Rats, ctx: Ctx) -> str:
         return "Every rat has had its turn: press NEXT for the nest."
     who = game.title(ctx.current)
     stage = game.turn.stage
+    over = over_limit(game)
+    if stage in (CARD, DONE) and over:
+        # Play and NEXT are refused until then: the prompt says so, not "play a card".
+        names = ", ".join(game.title(s) for s in over)
+        return f"{names} must first discard down to {HAND_LIMIT} cards; then {who} goes on."
     if stage == CARD:
         if game.rats[ctx.current].hand_count == 0:
             return f"{who} has no card: buy one with 1 Hate, or press NEXT to skip."

@@ -163,6 +163,46 @@ function rerollPanel(view, payer, contest) {
   return box;
 }
 
+// Burrowing heals any of the wound dice, a Hate each: tap the dice to heal, then Heal.
+// (The offered buttons heal all or none; a rat may well want only its d10 back.)
+function burrowForm(rat) {
+  const chosen = new Set();
+  const heal = el("button", { type: "submit", class: "big", disabled: "" }, "Heal the dice tapped");
+  const toggles = rat.wounds.map((size, index) => {
+    const button = el("button", { type: "button", class: "die-button", "aria-pressed": "false",
+      "aria-label": `heal a d${size}` }, dieShape(size, null));
+    button.addEventListener("click", () => {
+      if (chosen.has(index)) chosen.delete(index); else chosen.add(index);
+      button.setAttribute("aria-pressed", String(chosen.has(index)));
+      heal.disabled = chosen.size === 0;
+      heal.textContent = chosen.size ? `Heal ${chosen.size} (${chosen.size} Hate)` : "Heal the dice tapped";
+    });
+    return button;
+  });
+  const form = el("form", { class: "rat-picker rat-burrow" },
+    el("span", { class: "label" }, `${rat.name}: tap the wound dice to heal (1 Hate each)`), ...toggles, heal);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ratMove(rat.seat, "burrow", { heal: [...chosen].sort().map((index) => rat.wounds[index]) });
+  });
+  return form;
+}
+
+// Loot may lower Hate by any amount (at least 1): the offered buttons are "all" and "1";
+// this picks any amount between, for a rat that keeps some Hate to spend.
+function hateLootForm(rat) {
+  const amount = el("select", { "aria-label": `${rat.name}: Hate to lose` },
+    ...Array.from({ length: rat.hate }, (_, k) => el("option", { value: String(k + 1) }, String(k + 1))));
+  const form = el("form", { class: "rat-form rat-loot-hate" },
+    el("span", { class: "label" }, `${rat.name}: lower Hate by`), amount,
+    el("button", { type: "submit" }, "Take less Hate"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    ratMove(rat.seat, "loot", { item: "hate", amount: Number(amount.value) });
+  });
+  return form;
+}
+
 function challengeForm(view, seat) {
   const others = view.rats.filter((r) => r.seat !== seat);
   return el("div", { class: "rat-picker" }, el("span", { class: "label" }, `${view.rats[seat].name} challenges:`),
@@ -187,13 +227,29 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
     parts.push(keep(panel, `card-${seat}-${state.round}`,
       () => cardPicker(seat)));
   }
+  const burrowing = state.phase === "tunnel" && state.current === seat && view.turn.stage === "burrow";
+  if (burrowing && rat.wounds.length > 1) {
+    parts.push(keep(panel, `burrow-${seat}-${state.round}-${rat.wounds.join("-")}`, () => burrowForm(rat)));
+  }
+  const settle = view.settle;
+  const looting = state.phase === "tunnel" && view.turn.stage === "settle" && settle.loot_order[0] === seat;
+  if (looting && settle.loot_left.includes("hate") && rat.hate > 2) {
+    parts.push(keep(panel, `loot-hate-${seat}-${state.round}-${rat.hate}`, () => hateLootForm(rat)));
+  }
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
   if (roll && !roll.complete) parts.push(el("div", { class: "rat-entry-box" },
     el("span", { class: "label" }, `${rat.name}'s dice: tap what each shows`), ...diceEntry(view, seat, roll)));
   if (contest && contest.all_in && !contest.result && !contest.resolved && !contest.done_spending.includes(seat)) {
-    if (rat.hate >= 2) parts.push(rerollPanel(view, seat, contest));
-    parts.push(el("button", { type: "button", class: "big", onclick: () => ratMove(seat, "enough") }, `${rat.name}: no more re-rolls`));
+    // Kept while the dice and this rat's Hate stay as they are: the others' "no more
+    // re-rolls" redraw the panel often, and used to put a tapped die back to the die list.
+    if (rat.hate >= 2) {
+      const dice = contest.rolls.map((r) => (r ? r.dice.map((d) => `${d.face}.${d.rerolled_by.join("+")}`) : [])
+        .join(",")).join("/");
+      parts.push(keep(panel, `reroll-${seat}-${rat.hate}-${dice}`, () => rerollPanel(view, seat, contest)));
+    }
+    // "no more re-rolls" is one of the offered buttons (the phone's and the tablet's lists):
+    // drawn here as well, every phone and the tablet showed it twice.
   }
   const nest = view.nest;
   if (nest && nest.stage === "challenges" && !nest.fight && !nest.pending && !nest.challenged.includes(seat)) {
