@@ -89,7 +89,9 @@ def test_a_loser_chooses_its_wound_before_the_winner_takes_its_last_die(nest: Ta
     assert fight is not None and fight.winner == 1 and fight.wounds_due == (0,)
     offered = [c["name"] for c in legal_moves(SPEC, nest.state)]
     assert "wound" in offered and "spoils" not in offered
-    with pytest.raises(IllegalMoveError, match="Ann must first choose the die lost to wounds"):
+    with pytest.raises(
+        IllegalMoveError, match="Ann must first choose the die it loses to its wound"
+    ):
         nest.move(1, "spoils", die=6)
     nest.move(0, "wound", die=6)
     assert nest.rat(0).pool == () and nest.rat(0).wounds == (6,)
@@ -190,3 +192,18 @@ def test_after_the_agreed_rounds_the_best_hand_wins() -> None:
     table.next()
     assert table.state.ctx.over and table.state.ctx.winners == (3,)
     assert "pair of nines" in table.state.ctx.result
+
+
+def test_spoils_before_the_wound_stay_allowed_while_the_loser_keeps_a_die_to_lose(
+    nest: Table,
+) -> None:
+    """Only the order that would leave the nest waiting for ever is refused, so a game
+    stored with the spoils taken first from a loser with dice to spare still loads."""
+    nest.set_rat(0, pool=(6, 8))
+    nest.move(2, "scrap", fighter=1, opponent=0)
+    nest.move(1, "roll", given=[2, 3, 5, 8, 9, 10])  # Bob: F2 S1 T3
+    nest.move(0, "roll", given=[5, 1])  # Ann: S1, so Bob's Fight 2 wounds her
+    nest.next()
+    nest.move(1, "spoils", die=8)
+    nest.move(0, "wound", die=6)
+    assert nest.rat(0).pool == () and nest.rat(0).wounds == (6,)

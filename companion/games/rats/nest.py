@@ -250,15 +250,16 @@ def spoils(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         raise IllegalMoveError("There are no spoils to take now.")
     if seat != fight.winner:
         raise IllegalMoveError(f"{game.title(fight.winner)} won the scrap and takes the spoils.")
-    if fight.wounds_due:
-        # Wounds come first: a loser whose last die was taken as spoils could never choose
-        # the die it loses, and the nest would wait for that choice for ever.
-        names = ", ".join(game.title(s) for s in fight.wounds_due)
-        raise IllegalMoveError(
-            f"{names} must first choose the die lost to wounds; then take the spoils."
-        )
     loser = fight.defender if seat == fight.attacker else fight.attacker
     them, me = game.rats[loser], game.rats[seat]
+    if loser in fight.wounds_due and "card" not in args and len(them.pool) <= 1:
+        # A loser whose last die went as spoils could never choose the die it loses, and
+        # the nest would wait for that choice for ever. Only this order is refused (the
+        # page offers the spoils after the wounds anyway), so games stored with the
+        # spoils taken first in any other case still load.
+        raise IllegalMoveError(
+            f"{them.title} must first choose the die it loses to its wound; then take the spoils."
+        )
     if "card" in args:
         card = parse(args["card"])
         if card not in them.dominance:
