@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 import click
 
 from companion.config import Config, load_config
+from companion.data_lock import refuse_while_served
 from companion.engine.errors import IllegalMoveError, ScenarioError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.serialize import dumps, loads
@@ -67,8 +68,16 @@ class Context:
             self._store = Store(self.config.database)
         return self._store
 
-    def current(self) -> tuple[int, Session[Any]]:
-        found = resume_game(self.store)
+    def changing(self, change: str) -> Store:
+        """The games file, for a command that changes it: refused in one sentence while a
+        running companion serves it (its table would never see the change)."""
+        refuse_while_served(self.config.data_dir, change)
+        return self.store
+
+    def current(self, change: str = "") -> tuple[int, Session[Any]]:
+        """The current game; ``change`` (what the command will do to it) first checks
+        that no running companion serves it."""
+        found = resume_game(self.changing(change) if change else self.store)
         if found is None:
             raise IllegalMoveError("There is no game yet: start one with `companion new`.")
         return found
@@ -170,7 +179,7 @@ def new(
         spec = find_game(game_name)
         names = tuple(p.strip() for p in players.split(",") if p.strip())
         if same_players:
-            names, colours = _same_players(obj.store, names, colours)
+            names, colours = _same_players(obj.changing("start a game"), names, colours)
         if not names:
             raise IllegalMoveError(
                 "Name the players with --players Alice,Bob (or --same-players for the last game's)."
@@ -189,7 +198,7 @@ def new(
             seed if seed is not None else random.SystemRandom().randrange(2**31),
             options,
         )
-        game_id, session = start_game(obj.store, header)
+        game_id, session = start_game(obj.changing("start a game"), header)
     except EXPECTED as error:
         fail(error)
     click.echo(f"Game {game_id}: {spec.title} ({header.rules}) for {', '.join(names)}.")
@@ -240,9 +249,13 @@ def status(obj: Context, as_json: bool) -> None:
     _status(session, as_json, obj.odds)
 
 
+# What each table command would do, for the sentence refusing it while a companion runs.
+ASKED = {NEXT: "press NEXT", UNDO: "undo", REDO: "redo"}
+
+
 def _do(obj: Context, event: Event) -> None:
     try:
-        _, session = obj.current()
+        _, session = obj.current(ASKED[event.kind])
         session.dispatch(event)
     except EXPECTED as error:
         fail(error)
@@ -315,7 +328,7 @@ def _parse_move(session: Session[Any], words: list[str]) -> Event:
 def move(obj: Context, words: tuple[str, ...]) -> None:
     """Record a move: PLAYER MOVE key=value ... (e.g. `Alice run path=[[2,3],[3,3]]`)."""
     try:
-        _, session = obj.current()
+        _, session = obj.current("record a move")
         event = _parse_move(session, list(words))
         session.dispatch(event)
     except EXPECTED as error:
@@ -340,7 +353,7 @@ def unreadable(words: Sequence[str]) -> str:
 def play(obj: Context) -> None:
     """Play the current game in the terminal, prompted phase by phase."""
     try:
-        _, session = obj.current()
+        _, session = obj.current("play the game here")
     except EXPECTED as error:
         fail(error)
     _play(session, obj.odds)
@@ -405,7 +418,7 @@ def replay(obj: Context, file: str, save: bool) -> None:
         session = Session(spec, header)
         for number, event in enumerate(events, start=1):
             try:
-                session.dispatch(event)
+                session.dispatch(event, strict=False)  # a recorded game, as a stored one loads
             except IllegalMoveError as error:
                 raise ScenarioError(
                     f"Event {number} ({event.name or event.kind}): {error}"
@@ -418,9 +431,10 @@ def replay(obj: Context, file: str, save: bool) -> None:
                     "the rules cannot read its details; check its values in the file."
                 ) from None
         if save:
-            _, stored = start_game(obj.store, header)
+            _, stored = start_game(obj.changing("store a game"), header)
             for event in session.log:
-                stored.dispatch(Event(event.kind, event.name, event.seat, event.args, event.given))
+                again = Event(event.kind, event.name, event.seat, event.args, event.given)
+                stored.dispatch(again, strict=False)
     except EXPECTED as error:
         fail(error)
     _status(session, as_json=True)
@@ -470,6 +484,7 @@ def restore_backup(obj: Context, backup: str | None) -> None:
     The games file it replaces is kept beside it, never deleted.
     """
     try:
+        refuse_while_served(obj.config.data_dir, "restore a backup")
         used, kept = restore(obj.config.database, Path(backup) if backup else None)
     except EXPECTED as error:
         fail(error)

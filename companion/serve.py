@@ -18,16 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import fcntl
 import logging
-import os
 import signal
 import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -36,6 +34,7 @@ from calibration.watched import WatchedCalibration
 from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
+from companion.data_lock import hold_data_folder
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
@@ -509,50 +508,6 @@ def https_listen(
     except TlsError as error:
         return Listen(host, port), f"https: off ({error})"
     return Listen(host, port, wanted, cert, key), ""
-
-
-class DataFolderBusyError(CompanionError):
-    """Another ``companion run`` already serves the games in this data folder."""
-
-
-LOCK_FILE = "companion.lock"  # in the data folder; holds the running companion's process id
-
-
-def hold_data_folder(data_dir: Path) -> IO[str] | None:
-    """Claim the data folder for this ``companion run`` until the returned file is closed.
-
-    Why: two companions on one games file each keep their own copy of the game in memory,
-    so a press on one and a tap on the other are both stored on a game the other never saw
-    (and ``--fresh`` in the second would move the first one's live file aside). The lock
-    is the kernel's (``flock``), so it ends with the process, even a killed one, and never
-    needs removing by hand. A folder the lock cannot be made in is left to the store, which
-    says what is wrong with it.
-    """
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        handle = open(data_dir / LOCK_FILE, "a+", encoding="utf-8")  # noqa: SIM115
-    except OSError:
-        return None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.seek(0)
-        holder = handle.read().strip()
-        handle.close()
-        which = f" (process {holder})" if holder.isdigit() else ""
-        raise DataFolderBusyError(
-            f"Another companion is already running on the games in {data_dir}{which}; stop "
-            "it first (Ctrl-C in its terminal, or `sudo systemctl stop companion` for the "
-            "service), or give this one its own --data-dir."
-        ) from None
-    except OSError:  # a file system without locks: run as before
-        handle.close()
-        return None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"{os.getpid()}\n")
-    handle.flush()
-    return handle
 
 
 def check_ports(host: str, ports: Iterable[int]) -> None:

@@ -230,3 +230,60 @@ def test_a_port_out_of_range_and_an_unknown_host_name_the_option_to_fix(tmp_path
     unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
     assert "check --host" in bind_problem(unknown)
     assert "already in use" in bind_problem(OSError(errno.EADDRINUSE, "Address in use"))
+
+
+def test_a_game_file_with_a_note_the_moves_do_not_read_still_replays(tmp_path: Path) -> None:
+    """Moves made now refuse a detail they never read; a recorded game file is replayed as
+    a stored game loads, so files written before that check (or with notes) still run."""
+    scenario = {
+        "format": "hamster-companion/game",
+        "version": 1,
+        "game": "run-hamster-run",
+        "rules": "classic",
+        "seed": 1,
+        "players": ["Alice", "Bob"],
+        "given": [["Bob", "Alice"]],
+        "events": [
+            {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1], "why": "x"}},
+        ],
+    }
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    code, out = run(tmp_path, "replay", "--save", str(path))
+    assert code == 0, out
+    assert json.loads(run(tmp_path, "status", "--json")[1])["current"] == 0  # Alice places next
+
+
+def test_commands_that_change_the_games_wait_for_the_running_companion(tmp_path: Path) -> None:
+    """While `companion run` serves these games, a move typed here was stored where the
+    running table never saw it (and restore swapped the file under it): each is now one
+    sentence saying to use the page or stop the companion, and nothing is stored."""
+    import os
+
+    from companion.data_lock import hold_data_folder
+
+    assert run(tmp_path, "new", "--players", "Alice,Bob", "--seed", "3")[0] == 0
+    before = run(tmp_path, "status", "--json")[1]
+    held = hold_data_folder(tmp_path)  # what `companion run` holds while it serves
+    assert held is not None
+    try:
+        for command in (
+            ("move", "Alice", "place", "to=[4,2]"),
+            ("next",),
+            ("undo",),
+            ("new", "--players", "Cy,Di"),
+            ("restore",),
+        ):
+            code, out = run(tmp_path, *command)
+            assert code == 2, (command, out)
+            assert (
+                f"A companion is running on the games in {tmp_path} (process {os.getpid()})" in out
+            )
+            assert "use its page or its buttons, or stop it first" in out
+            assert out.count("\n") == 1, out
+        code, out = run(tmp_path, "status", "--json")  # reading is fine
+        assert code == 0 and out == before
+    finally:
+        held.close()
+    code, out = run(tmp_path, "move", "Bob", "place", "to=[4,2]")
+    assert code in (0, 2) and "A companion is running" not in out

@@ -76,11 +76,13 @@ class Session(Generic[G]):
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def dispatch(self, event: Event) -> Event:
+    def dispatch(self, event: Event, *, strict: bool = True) -> Event:
         """Check, record and apply one event; return it as logged (with seq and outcome).
 
         What is logged is kept for ever, so it must be plain JSON with finite numbers: a
-        ``NaN`` once stored made every later reading of the game invalid JSON.
+        ``NaN`` once stored made every later reading of the game invalid JSON. ``strict``
+        also refuses a move's details it never reads (see ``flow.step``); a game file
+        being replayed into a new session passes False, as a stored game loads.
         """
         try:
             json.dumps([event.args, list(event.given)], allow_nan=False)
@@ -88,7 +90,7 @@ class Session(Generic[G]):
             raise IllegalMoveError(
                 "A move's values must be plain text, whole or finite numbers, lists and names."
             ) from None
-        logged, change = self._prepare(replace(event, seq=len(self.log) + 1), strict=True)
+        logged, change = self._prepare(replace(event, seq=len(self.log) + 1), strict=strict)
         if self.on_record is not None:
             self.on_record(logged)
         self.log.append(logged)
