@@ -233,6 +233,14 @@ _CAMERA_FIELDS = ("exposure_time_us", "analogue_gain", "colour_gains", "lens_pos
 _PROFILE_FIELDS = ("hue", "hue_tolerance", "min_saturation", "min_value")
 
 
+# The end of every sentence about a missing or broken calibration file: the two ways to make
+# one (``companion calibrate`` alone only lists its subcommands).
+HOW_TO_CALIBRATE = (
+    "calibrate from the page (Unlock, then Camera calibration) or with "
+    "`companion calibrate board PHOTO`"
+)
+
+
 def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = None) -> Calibration:
     """Read a calibration file, refusing one that is missing, stale or incomplete.
 
@@ -240,24 +248,26 @@ def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = N
     another resolution would put every piece on the wrong square.
     """
     if not path.exists():
-        raise CalibrationError(f"No calibration file at {path}; run `companion calibrate`.")
+        raise CalibrationError(f"No calibration file at {path}; {HOW_TO_CALIBRATE}.")
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CalibrationError(
-            f"The calibration file {path} is unreadable ({error}); run `companion calibrate`."
+            f"The calibration file {path} is unreadable ({error}); {HOW_TO_CALIBRATE}."
         ) from error
     if not isinstance(data, dict):
-        raise CalibrationError(f"The calibration file {path} is not a JSON object; recalibrate.")
+        raise CalibrationError(
+            f"The calibration file {path} is not a JSON object; {HOW_TO_CALIBRATE}."
+        )
     missing = [name for name in _REQUIRED if name not in data]
     if missing:
         raise CalibrationError(
-            f"The calibration file {path} lacks {', '.join(missing)}; run `companion calibrate`."
+            f"The calibration file {path} lacks {', '.join(missing)}; {HOW_TO_CALIBRATE}."
         )
     if data["version"] != CALIBRATION_VERSION:
         raise CalibrationError(
             f"The calibration file {path} is version {data['version']}, this companion reads "
-            f"version {CALIBRATION_VERSION}; run `companion calibrate` again."
+            f"version {CALIBRATION_VERSION}; {HOW_TO_CALIBRATE}."
         )
     try:
         return _from_json(data, path, expected_image_size)
@@ -265,7 +275,7 @@ def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = N
         if isinstance(error, CalibrationError):
             raise
         raise CalibrationError(
-            f"The calibration file {path} has a malformed field ({error}); recalibrate."
+            f"The calibration file {path} has a malformed field ({error}); {HOW_TO_CALIBRATE}."
         ) from error
 
 
@@ -281,24 +291,29 @@ def _from_json(
     homography = tuple(tuple(float(v) for v in row) for row in data["homography"])
     flat = [v for row in homography for v in row]
     if len(homography) != 3 or len(flat) != 9 or not all(math.isfinite(v) for v in flat):
-        raise CalibrationError(f"The homography in {path} is not a finite 3x3 matrix; recalibrate.")
+        raise CalibrationError(
+            f"The homography in {path} is not a finite 3x3 matrix; {HOW_TO_CALIBRATE}."
+        )
     camera = data["camera"]
     missing_camera = [name for name in _CAMERA_FIELDS if name not in camera]
     if missing_camera:
         raise CalibrationError(
             f"The calibration file {path} lacks camera.{', camera.'.join(missing_camera)}; "
-            "run `companion calibrate`."
+            f"{HOW_TO_CALIBRATE}."
         )
     profiles = {}
     for colour, profile in data["colour_profiles"].items():
         absent = [name for name in _PROFILE_FIELDS if name not in profile]
         if absent:
             raise CalibrationError(
-                f"The {colour} colour profile in {path} lacks {', '.join(absent)}; recalibrate."
+                f"The {colour} colour profile in {path} lacks {', '.join(absent)}; "
+                f"{HOW_TO_CALIBRATE}."
             )
         profiles[colour] = ColourProfile(**{name: float(profile[name]) for name in _PROFILE_FIELDS})
     if not profiles:
-        raise CalibrationError(f"The calibration file {path} has no colour profiles; recalibrate.")
+        raise CalibrationError(
+            f"The calibration file {path} has no colour profiles; {HOW_TO_CALIBRATE}."
+        )
     settings = CameraSettings.from_camera(camera) if camera.get("measured") is True else None
     return Calibration(
         image_size=(width, height),
@@ -316,6 +331,6 @@ def _divisions(value: Any, path: Path) -> int:
     divisions = int(value)
     if not 3 <= divisions <= 60:
         raise CalibrationError(
-            f"The wheel in {path} has {divisions} divisions, expected 3 to 60; recalibrate."
+            f"The wheel in {path} has {divisions} divisions, expected 3 to 60; {HOW_TO_CALIBRATE}."
         )
     return divisions

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from calibration.geometry import (
+    HOW_TO_CALIBRATE,
     Calibration,
     CalibrationError,
     Homography,
@@ -41,8 +42,7 @@ class WatchedCalibration:
         except OSError:
             self._stamp, self._loaded = None, None
             raise CalibrationError(
-                f"No calibration file at {self.path}; calibrate from the page or run "
-                "`companion calibrate`."
+                f"No calibration file at {self.path}; {HOW_TO_CALIBRATE}."
             ) from None
         stamp = (stat.st_mtime_ns, stat.st_size, image_size)
         if stamp != self._stamp or self._loaded is None:

@@ -206,3 +206,16 @@ def test_asterisk_stickers_give_the_strip_row() -> None:
         assert homography is not None
         assert asterisk_row_from_markers(found, homography) == row
     assert asterisk_row_from_markers({}, np.eye(3)) is None
+
+
+def test_a_missing_calibration_names_a_command_that_makes_one(tmp_path: Path) -> None:
+    """It said "run `companion calibrate`", which only lists subcommands."""
+    from click.testing import CliRunner
+
+    from companion.serve import companion_command  # the whole `companion`, calibrate too
+
+    with pytest.raises(CalibrationError) as missing:
+        load_calibration(tmp_path / "calibration.json")
+    said = str(missing.value)
+    assert "Camera calibration" in said and "`companion calibrate board PHOTO`" in said
+    assert CliRunner().invoke(companion_command, ["calibrate", "board", "--help"]).exit_code == 0
