@@ -316,10 +316,21 @@ def _parse_move(session: Session[Any], words: list[str]) -> Event:
         except json.JSONDecodeError:
             value = raw
         if key in ("given", "dice"):  # dice rolled by hand: `Ann roll dice=[2,3,4]`
-            given = tuple(value if isinstance(value, list) else [value])
+            given = tuple(value if isinstance(value, list) else _faces(value))
         else:
             args[key] = value
     return Event(MOVE, name=name, seat=seat, args=args, given=given, source="cli")
+
+
+def _faces(value: Any) -> list[Any]:
+    """``dice=3,4,2`` as ``next --dice 3,4,2`` takes it (it was one text value, "3,4,2");
+    anything else as it was typed, for the game to refuse in its own words."""
+    if isinstance(value, str):
+        try:
+            return [int(face) for face in value.split(",")]
+        except ValueError:
+            pass
+    return [value]
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
