@@ -40,6 +40,7 @@ from companion.games.hamsterdam.catalogue import (
     REDEPLOYMENT,
     SKIP_MOVEMENT,
 )
+from companion.games.hamsterdam.changes import table_changes
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
 from companion.games.hamsterdam.scoring import end_if, report_figures, standing
@@ -239,6 +240,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     odds_text=odds_lines,
     seat_name=lambda game, seat: game.players[seat].name,
     choices=choices,
+    table_changes=table_changes,
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
     standing=standing,
