@@ -151,6 +151,10 @@ def test_swimster_shares_a_card_with_water_but_others_clear_it() -> None:
     ann = state.G.players[0]
     assert ann.dam[3].tokens == 0 and ann.dam[3].plain == 0 and ann.lost == 1
     assert state.G.removed == 1, "the token left the game with the hamster"
+    # said in words a player reads out (it once said "Ann's a plain hamster cleared...")
+    assert state.G.log[-1] == (
+        "Ann's plain hamster cleared a flood token on the 5 card and left the game."
+    )
 
 
 def test_skip_movement_specials_act_after_everyone_moved_in_turn_order() -> None:
