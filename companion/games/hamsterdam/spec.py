@@ -69,6 +69,10 @@ def _specials(timing: str, *, any_seat: bool = True) -> dict[str, MoveSpec[Hamst
     }
 
 
+FLIP: dict[str, MoveSpec[Hamsterdam]] = {
+    "flip": MoveSpec(breach.flip, "end=left or right, sacrifice=hamster", any_seat=True)
+}
+
 FLOOD_MOVES: dict[str, MoveSpec[Hamsterdam]] = {
     "plug": MoveSpec(flood.plug, "plug the flood: at, hamster (plain or a special)", any_seat=True),
     "water": MoveSpec(flood.water, "let the water in where nobody stands: at", any_seat=True),
@@ -161,9 +165,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         name="breach",
         title="3 Breaches",
         next=_to("dice"),
-        moves={
-            "flip": MoveSpec(breach.flip, "end=left or right, sacrifice=hamster", any_seat=True)
-        },
+        moves=FLIP,
         on_end=breach.finish,
     ),
     "dice": PhaseSpec(
@@ -186,7 +188,8 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         name="skips",
         title="Specials instead of moving",
         next=turns.after_movement,
-        moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES},
+        # A Bombster flood may fill a flood pile: the breach it causes is offered at once.
+        moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES, **FLIP},
         on_begin=movement.begin_skips,
         turn=TurnOrder(movement.first_skipper, movement.first_skipper),
         on_turn_end=movement.pass_skip,
