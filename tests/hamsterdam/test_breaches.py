@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
+from companion.engine.evolve import evolve
+from companion.games.hamsterdam import SPEC
 from companion.games.hamsterdam.breach import due
 from companion.games.hamsterdam.model import breaches_due, tokens_to_next_breach
 from tests.hamsterdam.board import act, at, dam, nxt, player, rolled, rolling, spot, table
@@ -90,3 +92,15 @@ def test_flipping_the_last_card_sends_its_hamsters_to_rest() -> None:
     state = act(at(game, "breach"), 0, "flip", end="right")
     ann = state.G.players[0]
     assert ann.dam == () and ann.rest_plain == 2 and len(ann.rest_specials) == 1
+
+
+def test_the_terminal_counts_down_to_a_breach_only_in_the_full_game() -> None:
+    """The classic game has no breaches: its terminal board said 'breach in 3' all game."""
+    assert SPEC.text is not None
+    ann = player("Ann", [spot(6, tokens=1), spot(8)], pile=2)
+    classic = at(table([ann, player("Ben", dam(3))], rules="classic"), "roll")
+    assert "breach" not in SPEC.text(classic.G, classic.ctx)
+    full = at(table([ann, player("Ben", dam(3))]), "roll")
+    assert "Ann: pile 2, on dam 1, total 3, breach in 1," in SPEC.text(full.G, full.ctx)
+    wet = at(table([evolve(ann, pile=3), player("Ben", dam(3))]), "breach")
+    assert "Ann: pile 3, on dam 1, total 4, breach now," in SPEC.text(wet.G, wet.ctx)

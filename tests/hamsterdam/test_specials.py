@@ -8,6 +8,7 @@ import pytest
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve
+from companion.engine.legal import legal_moves
 from companion.engine.state import State
 from companion.games.hamsterdam import SPEC
 from companion.games.hamsterdam.model import Hamsterdam, Spot
@@ -151,6 +152,10 @@ def test_swimster_shares_a_card_with_water_but_others_clear_it() -> None:
     ann = state.G.players[0]
     assert ann.dam[3].tokens == 0 and ann.dam[3].plain == 0 and ann.lost == 1
     assert state.G.removed == 1, "the token left the game with the hamster"
+    # said in words a player reads out (it once said "Ann's a plain hamster cleared...")
+    assert state.G.log[-1] == (
+        "Ann's plain hamster cleared a flood token on the 5 card and left the game."
+    )
 
 
 def test_skip_movement_specials_act_after_everyone_moved_in_turn_order() -> None:
@@ -185,6 +190,36 @@ def test_bombster_floods_another_players_dam() -> None:
     assert state.G.pending and "Bombster" in state.G.log[-1]
     state = nxt(state)
     assert state.G.players[1].dam[0].tokens == 1
+
+
+def test_a_breach_a_bombster_flood_causes_is_said_and_offered_at_once() -> None:
+    """Bombster's water filled Ben's pile to 3: the breach was neither said nor offered, and
+    the next roll could still flood the card that should have left the dam."""
+    ben = [spot(5, tokens=1), spot(6, 1), spot(7, 1)]
+    game = table([player("Ann", [spot(2, 1, "Bombster")]), player("Ben", ben, pile=2)])
+    state = act(nxt(at(game, "movement")), 0, "bombster", target="Ben", at=1)
+    assert "Stop the flood Bombster started (Ben)" in SPEC.prompt(state.G, state.ctx)
+    state = act(state, 1, "water", at=1)
+    assert state.G.players[1].pile == 3
+    assert SPEC.prompt(state.G, state.ctx) == (
+        "Breach: Ben flip a card at an end of the dam now, then press NEXT."
+    )
+    buttons = [c["label"] for c in legal_moves(SPEC, state)]
+    assert buttons == ["Ben: flip left end 5", "Ben: flip right end 7"]
+    state = act(state, 1, "flip", end="left")
+    assert [s.value for s in state.G.players[1].dam] == [6, 7]
+    assert state.G.players[1].pile == 4, "the token on the flipped card went to the pile"
+    assert nxt(state).ctx.phase == "roll"
+
+
+def test_the_classic_game_never_flips_a_card() -> None:
+    ben = player("Ben", [spot(5, tokens=1), spot(6, 1)], pile=3)
+    state = nxt(
+        at(table([player("Ann", [spot(2, 1, "Bombster")]), ben], rules="classic"), "movement")
+    )
+    with pytest.raises(IllegalMoveError, match="no breach"):
+        act(state, 1, "flip", end="left")
+    assert "Breach" not in SPEC.prompt(state.G, state.ctx)
 
 
 def test_contractster_shifts_a_flood_token_but_not_onto_hamsters() -> None:

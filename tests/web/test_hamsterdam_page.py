@@ -19,7 +19,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
-from companion.games.hamsterdam import bot
+from companion.games.hamsterdam import bot, breach
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
@@ -270,5 +270,39 @@ def test_dice_set_on_a_roll_survive_a_redraw_before_it_is_sent(
         state = table.snapshot.state
         assert state is not None and state.G.dice is not None
         assert sorted(state.G.dice) == [3, 5]
+        page.close()
+    store.close()
+
+
+def test_a_breach_due_and_a_cheekster_that_held_a_flood_are_shown(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The tallies read 'breach in 0' while a breach waited, and Cheekster looked unused
+    after holding back its first flood (the table marks it with a token)."""
+    names = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "marks.sqlite3")
+    marks = Table(store, GameDefaults(players=names))
+    marks.new_game(GameHeader("hamsterdam", "full", names, 8))
+    rng = random.Random(1)
+
+    def shown_now() -> bool:
+        snapshot = marks.snapshot
+        assert snapshot.state is not None
+        game = snapshot.state.G
+        cheeked = any(s.stops for p in game.players for spot in p.dam for s in spot.specials)
+        return cheeked and snapshot.state.ctx.phase == "breach" and bool(breach.waiting(game))
+
+    while not shown_now():
+        snapshot = marks.snapshot
+        assert snapshot.state is not None and not snapshot.state.ctx.over
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: marks.submit(e).result(5))
+    with serving(create_app(marks, PIN, heartbeat_seconds=1.0), marks) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator(".dam-head", has_text="breach now")).not_to_have_count(0)
+        expect(page.locator(".dam-head", has_text="breach in 0")).to_have_count(0)
+        expect(
+            page.locator(".dam-card .special", has_text="Cheekster (1 stop used)")
+        ).not_to_have_count(0)
         page.close()
     store.close()

@@ -21,7 +21,7 @@ from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.hamsterdam import pieces
 from companion.games.hamsterdam.catalogue import SWIMSTER
-from companion.games.hamsterdam.model import Hamsterdam, Player, Spot, breaches_due
+from companion.games.hamsterdam.model import CLASSIC, Hamsterdam, Player, Spot, breaches_due
 
 Args = Mapping[str, Any]
 LEFT, RIGHT = "left", "right"
@@ -32,6 +32,13 @@ def due(player: Player) -> int:
     if not player.dam:
         return 0
     return max(0, breaches_due(player.pile) - player.breaches)
+
+
+def waiting(game: Hamsterdam) -> list[str]:
+    """Who has a breach to resolve now (nobody in the classic game: it has no breaches)."""
+    if game.rules == CLASSIC:
+        return []
+    return [p.name for p in game.players if due(p)]
 
 
 def _sacrifice_ref(spot: Spot, wanted: object) -> object:
@@ -49,7 +56,7 @@ def _needs_sacrifice(spot: Spot) -> bool:
 
 def flip_end(game: Hamsterdam, seat: int, end: str, sacrifice: object = None) -> Hamsterdam:
     player = game.players[seat]
-    if not due(player):
+    if not due(player) or game.rules == CLASSIC:
         raise IllegalMoveError(f"{player.name} has no breach to resolve now.")
     if end not in (LEFT, RIGHT):
         raise IllegalMoveError("Flip the dam card at the left or the right end.")

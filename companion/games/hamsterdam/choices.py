@@ -93,7 +93,7 @@ def _candidates(game: Hamsterdam, ctx: Ctx) -> list[Choice]:
     if phase == "movement":
         return list(_movement(game, ctx))
     if phase == "skips":
-        return [*_specials(game, ctx), *_floods(game)]
+        return [*_specials(game, ctx), *_floods(game), *_breaches(game)]
     if phase == "redeploy":
         return list(_redeploy(game, ctx))
     return []  # a new round, passing the dice: only NEXT

@@ -81,7 +81,12 @@ def pass_skip(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
 
 
 def finish_skips(game: Hamsterdam, ctx: Ctx, draws: Draws) -> Hamsterdam:
-    """Floods a Bombster started and nobody resolved are resolved the plain way."""
+    """Floods a Bombster started and nobody resolved are resolved the plain way.
+
+    A breach such a flood causes is flipped during this step (``flip``, offered on the page
+    and in the prompt); NEXT does not flip it, because games stored before that was offered
+    left it to the next breach step and must still replay the same way.
+    """
     return replace(flood.resolve_all(game, only_forced=False), pending=())
 
 

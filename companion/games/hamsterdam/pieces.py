@@ -129,9 +129,9 @@ def land(game: Hamsterdam, seat: int, index: int, piece: Piece) -> Hamsterdam:
         game = clear_token(game, seat, index)
         game = remove(game, seat, piece)
         name = game.players[seat].name
+        who = "plain hamster" if piece is None else piece.name  # "Bo's plain hamster"
         return game.note(
-            f"{name}'s {piece_name(piece)} cleared a flood token on the {spot.value} card "
-            "and left the game."
+            f"{name}'s {who} cleared a flood token on the {spot.value} card and left the game."
         )
     return put(game, seat, index, piece)
 

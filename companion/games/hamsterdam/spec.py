@@ -40,6 +40,7 @@ from companion.games.hamsterdam.catalogue import (
     REDEPLOYMENT,
     SKIP_MOVEMENT,
 )
+from companion.games.hamsterdam.changes import table_changes
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
 from companion.games.hamsterdam.scoring import end_if, report_figures, standing
@@ -67,6 +68,10 @@ def _specials(timing: str, *, any_seat: bool = True) -> dict[str, MoveSpec[Hamst
         if kind.timing == timing
     }
 
+
+FLIP: dict[str, MoveSpec[Hamsterdam]] = {
+    "flip": MoveSpec(breach.flip, "end=left or right, sacrifice=hamster", any_seat=True)
+}
 
 FLOOD_MOVES: dict[str, MoveSpec[Hamsterdam]] = {
     "plug": MoveSpec(flood.plug, "plug the flood: at, hamster (plain or a special)", any_seat=True),
@@ -160,9 +165,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         name="breach",
         title="3 Breaches",
         next=_to("dice"),
-        moves={
-            "flip": MoveSpec(breach.flip, "end=left or right, sacrifice=hamster", any_seat=True)
-        },
+        moves=FLIP,
         on_end=breach.finish,
     ),
     "dice": PhaseSpec(
@@ -185,7 +188,8 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         name="skips",
         title="Specials instead of moving",
         next=turns.after_movement,
-        moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES},
+        # A Bombster flood may fill a flood pile: the breach it causes is offered at once.
+        moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES, **FLIP},
         on_begin=movement.begin_skips,
         turn=TurnOrder(movement.first_skipper, movement.first_skipper),
         on_turn_end=movement.pass_skip,
@@ -239,6 +243,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     odds_text=odds_lines,
     seat_name=lambda game, seat: game.players[seat].name,
     choices=choices,
+    table_changes=table_changes,
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
     standing=standing,

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from companion.engine.state import Ctx
-from companion.games.hamsterdam.model import Hamsterdam, tokens_to_next_breach
+from companion.games.hamsterdam.breach import due
+from companion.games.hamsterdam.model import CLASSIC, Hamsterdam, Player, tokens_to_next_breach
+
+
+def breach_words(game: Hamsterdam, player: Player) -> str:
+    """The breach countdown, as the page's tallies give it: none in the classic game (it
+    has no breaches), "now" while a breach waits to be resolved."""
+    if game.rules == CLASSIC:
+        return ""
+    if due(player):
+        return ", breach now"
+    return f", breach in {tokens_to_next_breach(player.pile)}"
 
 
 def render(game: Hamsterdam, ctx: Ctx) -> str:
@@ -16,7 +27,7 @@ def render(game: Hamsterdam, ctx: Ctx) -> str:
         marker = "*" if game.first >= 0 and seat == game.roller else " "
         lines.append(
             f"{marker}{player.name}: pile {player.pile}, on dam {player.tokens_on_dam}, "
-            f"total {player.water}, breach in {tokens_to_next_breach(player.pile)}, "
+            f"total {player.water}{breach_words(game, player)}, "
             f"hamsters {player.hamsters}, resting {player.rest_plain}"
             + "".join(f" +{s.name}" for s in player.rest_specials)
         )

@@ -211,10 +211,34 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
     if phase == "movement":
         return "Movement: each player may move one hamster one card; press NEXT when done."
     if phase == "skips":
-        if ctx.current is not None:
-            return f"{names[ctx.current]} may use a special instead of moving, or press NEXT."
-        return "Every skip-movement special has acted: press NEXT."
+        return _skips_prompt(game, ctx)
     if phase == "redeploy":
         late = ", ".join(p.name for p in game.players if not p.redeployed)
         return f"Redeploy your hamsters ({late}); NEXT spreads the rest evenly."
     return "Press NEXT."
+
+
+def _skips_prompt(game: Hamsterdam, ctx: Ctx) -> str:
+    """The skip-movement step: whose special is next, and first what a Bombster started.
+
+    A Bombster flood waits for its player like any flood. When its water fills a flood
+    pile, the breach is due at once (the rulings put breaches right after a flood), so it
+    is said here and flipped here; it used to wait, unsaid, for the next turn's breach step
+    while the card that should have left the dam could still flood.
+    """
+    names = [p.name for p in game.players]
+    hit = ", ".join(sorted({names[f.seat] for f in game.pending}))
+    due = breach.waiting(game)
+    now = ""
+    if hit:
+        now = f"Stop the flood Bombster started ({hit})"
+    elif due:
+        now = f"Breach: {', '.join(due)} flip a card at an end of the dam now"
+    if ctx.current is not None:
+        turn = f"{names[ctx.current]} may use a special instead of moving, or press NEXT."
+        return f"{now}; {turn}" if now else turn
+    if hit:
+        return f"{now}, or press NEXT to resolve it the plain way."
+    if due:
+        return f"{now}, then press NEXT."
+    return "Every skip-movement special has acted: press NEXT."

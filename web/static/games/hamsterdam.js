@@ -16,7 +16,9 @@ function renderDams(view) {
       el("b", {}, String(spot.value)),
       el("span", { class: "dots" }, "●".repeat(spot.orange), el("span", { class: "blue" }, "●".repeat(spot.blue))),
       el("span", { class: "stack", title: "hamsters on this card" }, spot.plain ? `×${spot.plain}` : "—"),
-      ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help }, sp.name)),
+      // Cheekster that held back one flood carries a token on the table: show it here too.
+      ...spot.specials.map((sp) => el("span", { class: "special", title: sp.help },
+        sp.stops ? `${sp.name} (${sp.stops} stop used)` : sp.name)),
       player.odds ? el("span", { class: "odds card-odds", title: "chance the next roll floods this card" }, `${player.odds.cards[spot.at - 1]}%`) : "",
       spot.tokens ? el("span", { class: "token-water" }, `≈ ${spot.tokens}`) : ""));
     const tallies = player.tallies;
@@ -32,7 +34,8 @@ function renderDams(view) {
         // One big number a player reads across the table: all their water.
         el("span", { class: "dam-water", title: "water: flood pile + tokens on the dam" }, String(tallies.total)),
         el("span", {}, `water (pile ${tallies.pile} + on dam ${tallies.on_dam})` +
-          (tallies.to_next_breach === null ? "" : ` · breach in ${tallies.to_next_breach}`)),
+          (tallies.to_next_breach === null ? ""
+            : tallies.to_next_breach === 0 ? " · breach now" : ` · breach in ${tallies.to_next_breach}`)),
         player.odds ? el("span", { class: "odds", title: "chance the next roll floods this dam somewhere" },
           `flooded this roll: ${player.odds.flooded}%`) : "",
         compact ? meta : ""),
