@@ -123,7 +123,9 @@ def tournament(
     tables: Mapping[str, Mapping[str, Any]], results: Iterable[Mapping[str, Any]] = ()
 ) -> list[PlayerTotal]:
     """Standings across tables by player name: wins first, then players beaten, then
-    games led now. A name at two tables is one person (the café's usual case).
+    games led now. A name at two tables is one person (the café's usual case), whatever
+    its capitals or stray spaces: "Ann" typed at one tablet and "ann" at the next are one
+    player, as in the history's stats; the line shows the spelling seen first.
 
     Every finished game counts once: those the broker keeps (``results``) and any table
     whose current state is a finished game not among them; running games count as led.
@@ -143,12 +145,13 @@ def tournament(
         entries = state.get("standings") or []
         over = bool(state.get("over"))
         for entry in entries:
-            name = str(entry.get("name", "?"))
+            name = str(entry.get("name", "?")).strip() or "?"
+            key = name.casefold()
             rank = int(entry.get("rank", 1))
-            old = totals.get(name, PlayerTotal(name))
+            old = totals.get(key, PlayerTotal(name))
             below = sum(1 for other in entries if int(other.get("rank", 1)) > rank)
-            totals[name] = PlayerTotal(
-                name,
+            totals[key] = PlayerTotal(
+                old.name,
                 games=old.games + 1,
                 wins=old.wins + (1 if over and entry.get("leads") else 0),
                 beaten=old.beaten + (below if over else 0),
