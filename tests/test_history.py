@@ -233,6 +233,18 @@ def test_export_without_a_file_says_what_to_give(table: Path) -> None:
     assert code == 2 and "--csv FILE" in out
 
 
+def test_an_export_that_cannot_be_written_names_the_file_and_what_is_wrong(
+    table: Path,
+) -> None:
+    target = table / "no-such-folder" / "plays.json"
+    code, out = run(
+        table, "history", "export", "--csv", str(table / "ok.csv"), "--bgstats", str(target)
+    )
+    assert code == 2 and "Traceback" not in out
+    assert f"Cannot write {target}: there is no folder {target.parent}" in out
+    assert (table / "ok.csv").exists()  # the file that could be written was
+
+
 def test_delete_needs_the_pin_and_undelete_brings_the_game_back(table: Path) -> None:
     code, out = run(table, "history", "delete", "2", "--pin", "000000")
     assert code == 2 and "PIN is not right" in out and "Nothing was deleted" in out
