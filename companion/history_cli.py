@@ -116,16 +116,32 @@ def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
     try:
         found = history.plays(obj.store)
         if csv_file:
-            Path(csv_file).write_text(to_csv(found), encoding="utf-8")
+            _write(Path(csv_file), to_csv(found))
             click.echo(f"{len(found)} games written to {csv_file}.")
         if bgstats:
             text = json.dumps(bgstats_file(found), indent=1, ensure_ascii=False)
-            Path(bgstats).write_text(text, encoding="utf-8")
+            _write(Path(bgstats), text)
             click.echo(f"{len(found)} games written to {bgstats} (BG Stats plays and links).")
-    except OSError as error:
-        _fail(OSError(f"Cannot write the export ({error.strerror}); choose another file."))
     except CompanionError as error:
         _fail(error)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write one export, or say which file could not be written and what to do.
+
+    Why its own sentence: with both --csv and --bgstats given, "No such file or directory"
+    alone named neither the file nor that its folder is what is missing.
+    """
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        if not path.parent.is_dir():
+            why = f"there is no folder {path.parent}"
+        else:
+            why = (error.strerror or str(error)).lower()
+        raise history.HistoryError(
+            f"Cannot write {path}: {why}; choose a file in a folder you can write to."
+        ) from None
 
 
 def known_pin(obj: Opened) -> str | None:

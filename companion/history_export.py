@@ -104,8 +104,11 @@ def bgstats_play(play: Play) -> dict[str, Any]:
             "sourcePlayerId": name.strip().casefold(),
             "startPlayer": seat == 0,
             "winner": won,
-            "role": play.colours[seat] if seat < len(play.colours) else "",
         }
+        if seat < len(play.colours) and play.colours[seat]:
+            # Only a colour that was chosen: an empty role would show as a blank role in
+            # the app for every player of a game started without colours.
+            player["role"] = play.colours[seat]
         if play.winners:
             player["rank"] = 1 if won else 2
         players.append(player)

@@ -228,9 +228,30 @@ def test_bgstats_export_uses_only_the_documented_fields(table: Path) -> None:
     assert first["durationMin"] == 42 and first["game"]["name"] == "Run, Hamster, Run!"
 
 
+def test_bgstats_gives_a_role_only_to_players_whose_colour_was_chosen(table: Path) -> None:
+    plays = {
+        p["data"]["game"]["sourceGameId"]: p["data"]
+        for p in bgstats_file(history.plays(Store(database(table))))["plays"]
+    }
+    assert [p["role"] for p in plays["hamsterdam"]["players"]] == COLOURS
+    assert all("role" not in p for p in plays["rats"]["players"])  # started without colours
+
+
 def test_export_without_a_file_says_what_to_give(table: Path) -> None:
     code, out = run(table, "history", "export")
     assert code == 2 and "--csv FILE" in out
+
+
+def test_an_export_that_cannot_be_written_names_the_file_and_what_is_wrong(
+    table: Path,
+) -> None:
+    target = table / "no-such-folder" / "plays.json"
+    code, out = run(
+        table, "history", "export", "--csv", str(table / "ok.csv"), "--bgstats", str(target)
+    )
+    assert code == 2 and "Traceback" not in out
+    assert f"Cannot write {target}: there is no folder {target.parent}" in out
+    assert (table / "ok.csv").exists()  # the file that could be written was
 
 
 def test_delete_needs_the_pin_and_undelete_brings_the_game_back(table: Path) -> None:

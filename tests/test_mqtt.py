@@ -557,3 +557,42 @@ def test_a_game_that_ends_as_the_next_one_starts_still_reaches_the_tournament(
             late.stop()
     finally:
         publisher.stop()
+
+
+def test_no_finished_game_leaves_the_tournament_when_the_broker_restarts_empty(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """The broker lost its power (nothing kept) after game 1 ended, and two more games
+    ended before it came back: a board opened afterwards counts all three. Before, the
+    restarted broker had forgotten game 1's result for good, and of the games that ended
+    while it was away only the last one was sent."""
+    address = Broker("127.0.0.1", broker.port)
+    (publisher,) = publish(tables[:1], address)
+    wheel = GameHeader("hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3)
+    try:
+        tables[0].play(20_000)  # game 1 ends while the broker is there
+        first = tables[0].table.snapshot.game_id
+        assert first is not None
+        tables[0].table.new_game(wheel)
+        tables[0].bot = bot_of(GAMES["hamster-wheel"])
+        assert eventually(lambda: publisher.published >= 2)
+        broker.kill()
+        assert eventually(lambda: not publisher.connected)
+        ended: list[int | None] = [first]
+        for _ in range(2):  # games 2 and 3 end while it is away
+            tables[0].play(20_000)
+            ended.append(tables[0].table.snapshot.game_id)
+            tables[0].table.new_game(wheel)
+        time.sleep(0.5)  # the publisher has taken every change
+        broker.start()  # empty: persistence is off
+        assert eventually(lambda: publisher.connected)
+        late = BoardClient(address)
+        late.start()
+        try:
+            late.wait_caught_up()
+            assert eventually(lambda: len(late.board.results()) == 3, timeout=10.0)
+            assert sorted(r["game_id"] for r in late.board.results()) == ended
+        finally:
+            late.stop()
+    finally:
+        publisher.stop()

@@ -62,6 +62,19 @@ def test_a_finished_game_counts_wins_and_players_beaten_by_name_across_tables() 
     assert [t.name for t in tournament(tables)][:2] == ["Ann", "Bo"]
 
 
+def test_a_name_typed_with_other_capitals_at_another_table_is_the_same_player() -> None:
+    # Ann won at t1; at t2 her name was typed "ann " and she won again: one line, 2 wins.
+    tables = {
+        "t1": state("t1", ["Ann", "Bo"], [1, 2], over=True),
+        "t2": state("t2", ["ann ", "BO"], [1, 2], over=True),
+    }
+    totals = tournament(tables)
+    assert [(t.name, t.wins, t.beaten, t.games) for t in totals] == [
+        ("Ann", 2, 2, 2),
+        ("Bo", 0, 0, 2),
+    ]
+
+
 def test_the_text_board_names_every_table_its_leader_and_the_standings() -> None:
     tables = {
         "t1": {**state("t1", ["Ann", "Bo"], [1, 2], False), "online": True},

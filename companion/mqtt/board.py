@@ -123,7 +123,9 @@ def tournament(
     tables: Mapping[str, Mapping[str, Any]], results: Iterable[Mapping[str, Any]] = ()
 ) -> list[PlayerTotal]:
     """Standings across tables by player name: wins first, then players beaten, then
-    games led now. A name at two tables is one person (the café's usual case).
+    games led now. A name at two tables is one person (the café's usual case), whatever
+    its capitals or stray spaces: "Ann" typed at one tablet and "ann" at the next are one
+    player, as in the history's stats; the line shows the spelling seen first.
 
     Every finished game counts once: those the broker keeps (``results``) and any table
     whose current state is a finished game not among them; running games count as led.
@@ -143,12 +145,13 @@ def tournament(
         entries = state.get("standings") or []
         over = bool(state.get("over"))
         for entry in entries:
-            name = str(entry.get("name", "?"))
+            name = str(entry.get("name", "?")).strip() or "?"
+            key = name.casefold()
             rank = int(entry.get("rank", 1))
-            old = totals.get(name, PlayerTotal(name))
+            old = totals.get(key, PlayerTotal(name))
             below = sum(1 for other in entries if int(other.get("rank", 1)) > rank)
-            totals[name] = PlayerTotal(
-                name,
+            totals[key] = PlayerTotal(
+                old.name,
                 games=old.games + 1,
                 wins=old.wins + (1 if over and entry.get("leads") else 0),
                 beaten=old.beaten + (below if over else 0),
@@ -211,11 +214,14 @@ class BoardClient:
         self._client = make_client(broker, identity)
         self._probe = f"{prefix}/{PROBE}/{identity}"
         self._client.on_connect = self._connected
+        self._client.on_disconnect = self._disconnected
         self._client.on_subscribe = self._subscribed
         self._client.on_message = self._message
         self._caught_up = threading.Event()
         self._answered = threading.Event()
         self.refused = ""
+        self._lost_at: float | None = None  # when the broker went away (None: it is here)
+        self._stopping = False
 
     def start(self) -> None:
         """Connect in the background; paho reconnects (and so resubscribes) on its own."""
@@ -223,8 +229,32 @@ class BoardClient:
         self._client.loop_start()
 
     def stop(self) -> None:
+        self._stopping = True
         self._client.disconnect()
         self._client.loop_stop()
+
+    @property
+    def away(self) -> str:
+        """One sentence while the broker cannot be reached ("": it can).
+
+        Why: without it a board whose broker vanished looks exactly like a quiet evening,
+        every table frozen at its last state and still marked online, so the front desk
+        would read old standings as live ones.
+        """
+        lost_at = self._lost_at
+        if self.refused or (lost_at is None and self._answered.is_set()):
+            return ""
+        if lost_at is None:
+            return (
+                f"No answer yet from the broker at {self.broker.address}: check the address, "
+                "that mosquitto runs there and that its port is open; the board keeps trying."
+            )
+        since = time.strftime("%H:%M:%S", time.localtime(lost_at))
+        return (
+            f"The broker at {self.broker.address} cannot be reached since {since}: these are "
+            "the last states it sent, not live ones; the board reconnects by itself (check "
+            "that mosquitto still runs there)."
+        )
 
     def wait_caught_up(self, timeout: float = 10.0) -> None:
         """Block until every retained state has arrived; a refusal or silence is one sentence."""
@@ -244,7 +274,7 @@ class BoardClient:
     def json(self) -> dict[str, Any]:
         """The board for a page, with the broker's refusal (if any) as ``off``."""
         board = board_json(self.board.tables(), results=self.board.results())
-        return {**board, "off": self.refused or None}
+        return {**board, "off": self.refused or self.away or None}
 
     def _connected(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
@@ -254,7 +284,9 @@ class BoardClient:
             self._answered.set()
             client.disconnect()  # do not hammer a broker that said no
             return
+        self._lost_at = None
         self._answered.set()
+        self.board.changed.set()
         client.subscribe(
             [
                 (f"{self.prefix}/+/{STATE}", 1),
@@ -263,6 +295,13 @@ class BoardClient:
                 (self._probe, 1),
             ]
         )
+
+    def _disconnected(
+        self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
+    ) -> None:
+        if not self._stopping and not self.refused:
+            self._lost_at = time.time()
+            self.board.changed.set()
 
     def _subscribed(
         self, client: mqtt.Client, userdata: Any, mid: int, reasons: Iterable[Any], props: Any

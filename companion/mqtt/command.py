@@ -121,7 +121,8 @@ def _follow(client: BoardClient) -> None:
     previous = signal.signal(signal.SIGINT, lambda *_: stopping.set())
     try:
         while not stopping.is_set():
-            click.echo(CLEAR + render(client.board.tables(), results=client.board.results()))
+            shown = render(client.board.tables(), results=client.board.results())
+            click.echo(CLEAR + shown + (f"\n\n{client.away}" if client.away else ""))
             if client.refused:
                 raise BrokerError(client.refused)
             while not client.board.changed.wait(REDRAW) and not terminal:

@@ -10,7 +10,8 @@ here, and when paho reconnects this thread republishes ``online`` and the *lates
 (retained), which is all a board needs to be right again. Events that happen during the
 outage are kept in a bounded queue (:data:`EVENTS_KEPT`, the oldest dropped beyond it) and
 sent in order on reconnect, so a short outage loses no event and a long one loses only
-the oldest; :attr:`TablePublisher.dropped` counts them.
+the oldest; :attr:`TablePublisher.dropped` counts them. Every game that ended meanwhile,
+and every result sent before (a restarted broker may have forgotten it), goes out again.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class TablePublisher:
         self.topics = topics
         self.dropped = 0  # events lost because the broker was away for too long
         self.published = 0  # state payloads handed to the broker
-        self._results_sent: set[int] = set()  # finished games kept on the broker
+        # Finished games kept on the broker, with their payloads: sent again after every
+        # reconnect, since a broker that restarted (power lost, no persistence) forgot them.
+        self._results_sent: dict[int, bytes] = {}
         self._client = make_client(broker, client_id(f"hamster-{topics.table}"))
         self._client.will_set(topics.online, OFFLINE_WORD, qos=QOS, retain=True)
         self._client.on_connect = self._connected
@@ -64,7 +67,9 @@ class TablePublisher:
         self._connected_now = False
         self._announce = False  # (re)connected: say online and send the latest state
         self._state_dirty = True
-        self._finished: dict[str, Any] | None = None  # a game that ended as the table moved on
+        # Games that ended as the table moved on, by id, until they reach the broker: all of
+        # them, since a broker away for a while may miss several games ending.
+        self._finished: dict[int, dict[str, Any]] = {}
         self._refused = ""
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
 
@@ -154,7 +159,9 @@ class TablePublisher:
         if sub.ended is not None and sub.ended != "closed" and not self._stopping.is_set():
             # The table moved on: if the game it left had ended, its result goes out even
             # when this thread never saw its final state (a new game started at once).
-            self._finished = self.table.last_finished
+            ended = self.table.last_finished
+            if ended is not None and isinstance(ended.get("game_id"), int):
+                self._finished[ended["game_id"]] = ended
             sub.close()
             return self._follow(after=0)
         return sub
@@ -174,12 +181,15 @@ class TablePublisher:
         client = self._client
         if announce:
             client.publish(self.topics.online, ONLINE_WORD, qos=QOS, retain=True)
+            for game_id, kept in self._results_sent.items():
+                client.publish(self.topics.result(game_id), kept, qos=QOS, retain=True)
             self._state_dirty = True
         while self._events:
             client.publish(self.topics.events, self._events.popleft(), qos=QOS)
-        finished, self._finished = self._finished, None
-        if finished is not None and finished.get("game_id") not in self._results_sent:
-            self._result(finished, state_payload(self.topics.table, finished))
+        finished, self._finished = self._finished, {}
+        for game_id, ended in finished.items():
+            if game_id not in self._results_sent:
+                self._result(ended, state_payload(self.topics.table, ended))
         if self._state_dirty:
             self._state_dirty = False
             public = self.table.public_state(None, with_log=False)
@@ -196,7 +206,7 @@ class TablePublisher:
             return
         if public.get("over"):
             self._client.publish(self.topics.result(game_id), payload, qos=QOS, retain=True)
-            self._results_sent.add(game_id)
+            self._results_sent[game_id] = payload
         elif game_id in self._results_sent:
             self._client.publish(self.topics.result(game_id), b"", qos=QOS, retain=True)
-            self._results_sent.discard(game_id)
+            del self._results_sent[game_id]

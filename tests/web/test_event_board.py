@@ -111,3 +111,43 @@ def test_the_page_shows_every_table_and_the_standings_live(
         stranger.disconnect()
         stranger.loop_stop()
         board.stop()
+
+
+@needs_broker
+@pytest.mark.browser
+def test_the_page_says_when_the_broker_is_gone_instead_of_showing_old_standings_as_live(
+    tmp_path: Path, table: Table, browser: Browser
+) -> None:
+    """The broker's Pi lost its power: the page kept every table and the standings as they
+    were, still marked online and "live", so the front desk read old figures as news. Now
+    it says the broker cannot be reached, and goes back to live when it returns."""
+    server = Mosquitto(tmp_path / "broker")
+    server.start()
+    broker = Broker("127.0.0.1", server.port)
+    played = PlayedTable(tmp_path, "table-1", "hamsterdam", ("Ann", "Bo", "Cy"))
+    (publisher,) = publish([played], broker)
+    board = BoardClient(broker)
+    board.start()
+    app = create_app(table, PIN, heartbeat_seconds=0.2, event_board=board.json)
+    try:
+        with serving(app, table) as port:
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/board")
+            note, live = page.locator("#board-note"), page.locator("#board-live")
+            expect(page.locator("#tables tbody tr")).to_contain_text("table-1")
+            expect(note).to_have_text("1 table")
+            expect(live).to_have_class("dot on")
+            server.kill()
+            expect(note).to_contain_text("cannot be reached", timeout=15_000)
+            expect(note).to_contain_text(f"127.0.0.1:{server.port}")
+            expect(live).not_to_have_class("dot on")
+            expect(page.locator("#tables tbody tr")).to_contain_text("table-1")  # still there
+            server.start()
+            expect(note).to_have_text("1 table", timeout=20_000)
+            expect(live).to_have_class("dot on")
+            page.close()
+    finally:
+        board.stop()
+        publisher.stop()
+        played.close()
+        server.stop()

@@ -206,3 +206,29 @@ def test_the_api_refuses_a_deletion_without_the_right_pin(history_client: FlaskC
     assert response.status_code == 409 and "no game 99" in response.get_json()["error"]
     response = history_client.post(f"/api/history/{10**20}/delete", json={"pin": PIN})
     assert response.status_code == 409
+
+
+def test_a_table_guarded_by_a_long_passphrase_can_still_delete_and_unlock(
+    browser: Browser, history_table: Table
+) -> None:
+    """web.pin may be a passphrase of twelve characters or more, but the PIN fields took
+    at most twelve: a longer one was cut as it was typed, so the History could never
+    delete a game and the tablet could never be unlocked."""
+    passphrase = "hamsters-at-the-cafe"
+    app = create_app(history_table, passphrase, heartbeat_seconds=1.0)
+    with serving(app, history_table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}/history")
+        expect(rows(page)).to_have_count(len(GAMES))
+        game = rows(page).first.get_attribute("data-game")
+        rows(page).first.get_by_role("button", name=f"Delete game {game}").click()
+        page.fill("#delete-pin", passphrase)
+        page.click("#delete-form button.primary")
+        expect(rows(page)).to_have_count(len(GAMES) - 1)
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_load_state("domcontentloaded")
+        page.click("#lock")
+        page.fill("#pin", passphrase)
+        page.click("#pin-form button.primary")
+        expect(page.locator("#controls")).to_be_visible()
+        page.close()

@@ -53,9 +53,9 @@ async function refresh() {
     } else if (data.tables.length === 0) {
       note.textContent = "No table has published yet: start `companion run` with [mqtt] on each table.";
     } else {
-      note.textContent = `${data.tables.length} tables`;
+      note.textContent = data.tables.length === 1 ? "1 table" : `${data.tables.length} tables`;
     }
-    live.classList.add("on");
+    live.classList.toggle("on", !data.off);  // a board whose broker is away is not live
   } catch (error) {
     live.classList.remove("on");
     note.textContent = "This Pi cannot be reached right now; the board retries by itself.";
