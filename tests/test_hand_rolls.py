@@ -48,6 +48,7 @@ def test_next_without_dice_waits_for_the_roll_and_says_so(tmp_path: Path) -> Non
     result = replay(tmp_path, session, [{"kind": "next"}])
     assert result.exit_code == 2
     assert "flood roll: roll the dice and let the camera read them, or enter them" in result.output
+    assert "in the terminal: `companion next --dice 4,2`" in result.output  # it named the page only
     rolled = replay(tmp_path, session, [{"kind": "next", "given": [3, 5]}])
     assert rolled.exit_code == 0, rolled.output
     assert json.loads(rolled.output)["view"]["roll"]["dice"] == [3, 5]

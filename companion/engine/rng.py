@@ -98,7 +98,8 @@ class Draws:
             return self.die(why, sides)
         raise IllegalMoveError(
             f"{why[:1].upper()}{why[1:]}: roll the dice and let the camera read them, or "
-            "enter them on the page; the companion does not make up a roll."
+            "enter them on the page (in the terminal: `companion next --dice 4,2`, or "
+            "dice=4,2 after a move); the companion does not make up a roll."
         )
 
     def hat(self, chips: Mapping[K, int], why: str, **extra: Any) -> K:

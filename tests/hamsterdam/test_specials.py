@@ -202,7 +202,7 @@ def test_a_breach_a_bombster_flood_causes_is_said_and_offered_at_once() -> None:
     state = act(state, 1, "water", at=1)
     assert state.G.players[1].pile == 3
     assert SPEC.prompt(state.G, state.ctx) == (
-        "Breach: Ben flip a card at an end of the dam now, then press NEXT."
+        "Breach: Ben flips a card at an end of the dam now, then press NEXT."
     )
     buttons = [c["label"] for c in legal_moves(SPEC, state)]
     assert buttons == ["Ben: flip left end 5", "Ben: flip right end 7"]
@@ -278,3 +278,11 @@ def test_copycatster_can_stop_a_flood_as_blobster_and_a_piece_can_be_named() -> 
     assert [s.name for s in stopped.G.players[0].rest_specials] == ["Copycatster"]
     with pytest.raises(IllegalMoveError, match="no Copycatster ready"):
         act(state, 0, "blobster", at=1, copycat=True, piece=-5)
+
+
+def test_the_breach_prompt_reads_right_for_one_player_or_several() -> None:
+    """It said "Ben flip a card": one player flips, several each flip."""
+    from companion.games.hamsterdam.view import _flip
+
+    assert _flip(["Ben"]) == "Ben flips a card"
+    assert _flip(["Ann", "Bo", "Cy"]) == "Ann, Bo and Cy each flip a card"

@@ -204,7 +204,7 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
     if phase == "breach":
         due = [p.name for p in game.players if breach.due(p)]
         if due:
-            return f"Breach: {', '.join(due)} flip a card at an end of the dam, then press NEXT."
+            return f"Breach: {_flip(due)} at an end of the dam, then press NEXT."
         return "No breach this turn: press NEXT to pass the dice."
     if phase == "dice":
         return f"{roller} passes the dice to the left; press NEXT."
@@ -216,6 +216,13 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
         late = ", ".join(p.name for p in game.players if not p.redeployed)
         return f"Redeploy your hamsters ({late}); NEXT spreads the rest evenly."
     return "Press NEXT."
+
+
+def _flip(due: list[str]) -> str:
+    """Who flips: "Cy flips a card", "Ann and Cy each flip a card"."""
+    if len(due) == 1:
+        return f"{due[0]} flips a card"
+    return f"{', '.join(due[:-1])} and {due[-1]} each flip a card"
 
 
 def _skips_prompt(game: Hamsterdam, ctx: Ctx) -> str:
@@ -233,7 +240,7 @@ def _skips_prompt(game: Hamsterdam, ctx: Ctx) -> str:
     if hit:
         now = f"Stop the flood Bombster started ({hit})"
     elif due:
-        now = f"Breach: {', '.join(due)} flip a card at an end of the dam now"
+        now = f"Breach: {_flip(due)} at an end of the dam now"
     if ctx.current is not None:
         turn = f"{names[ctx.current]} may use a special instead of moving, or press NEXT."
         return f"{now}; {turn}" if now else turn
