@@ -105,3 +105,17 @@ def test_an_edited_deck_changes_the_single_use_flags() -> None:
     deck["dam_cards"] = deck["dam_cards"][:-1]
     with pytest.raises(IllegalMoveError, match="each value 2 to 12"):
         session("classic", 2, deck=deck)
+
+
+def test_the_lay_the_rest_button_names_the_cards_in_the_hand() -> None:
+    """Ann passed her 2 and 12 away: the button said "the rest in order 2→12" anyway."""
+    from companion.engine.legal import legal_moves
+
+    s = session("full", 3)
+    s.move(0, "pass_cards", cards=[2, 12])
+    s.move(1, "pass_cards", cards=[3, 5])
+    s.move(2, "pass_cards", cards=[7, 9])
+    for special in s.state.G.players[0].dealt[: s.state.G.players[0].keep]:
+        s.move(0, "keep_special", special=special.id)
+    labels = [c["label"] for c in legal_moves(SPEC, s.state) if c["name"] == "arrange"]
+    assert "Ann: the rest in order 3→11" in labels

@@ -138,9 +138,8 @@ def _setup(game: Hamsterdam) -> Iterator[Choice]:
                 yield _choice(seat, "lay_card", f"{name}: {value} {place} in the dam", card=value)
             if not player.keep and len(player.hand) > 1:
                 order = sorted(c.value for c in player.hand)
-                yield _choice(
-                    seat, "arrange", f"{name}: the rest in order 2→12", order=order, keep=[]
-                )
+                label = f"{name}: the rest in order {order[0]}→{order[-1]}"
+                yield _choice(seat, "arrange", label, order=order, keep=[])
         elif player.stage == PLACE:
             yield from _standing(seat, player)
     if all(p.stage == READY for p in game.players) and game.first < 0:
