@@ -55,8 +55,9 @@ def test_bad_config_names_the_key(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown setting 'web.prot'" in result.output
 
 
-def test_replay_scenario_file_prints_final_state(tmp_path: Path) -> None:
-    scenario = {
+def classic_game() -> dict[str, object]:
+    """A game file's header: classic rules, Alice and Bob, Bob placing first."""
+    return {
         "format": "hamster-companion/game",
         "version": 1,
         "game": "run-hamster-run",
@@ -64,6 +65,12 @@ def test_replay_scenario_file_prints_final_state(tmp_path: Path) -> None:
         "seed": 1,
         "players": ["Alice", "Bob"],
         "given": [["Bob", "Alice"]],
+    }
+
+
+def test_replay_scenario_file_prints_final_state(tmp_path: Path) -> None:
+    scenario = {
+        **classic_game(),
         "events": [
             {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1]}},
             {"kind": "move", "seat": "Alice", "name": "place", "args": {"to": [4, 1]}},
@@ -235,18 +242,8 @@ def test_a_port_out_of_range_and_an_unknown_host_name_the_option_to_fix(tmp_path
 def test_a_game_file_with_a_note_the_moves_do_not_read_still_replays(tmp_path: Path) -> None:
     """Moves made now refuse a detail they never read; a recorded game file is replayed as
     a stored game loads, so files written before that check (or with notes) still run."""
-    scenario = {
-        "format": "hamster-companion/game",
-        "version": 1,
-        "game": "run-hamster-run",
-        "rules": "classic",
-        "seed": 1,
-        "players": ["Alice", "Bob"],
-        "given": [["Bob", "Alice"]],
-        "events": [
-            {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1], "why": "x"}},
-        ],
-    }
+    first = {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1], "why": "x"}}
+    scenario = {**classic_game(), "events": [first]}
     path = tmp_path / "s.json"
     path.write_text(json.dumps(scenario))
     code, out = run(tmp_path, "replay", "--save", str(path))
