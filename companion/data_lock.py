@@ -38,6 +38,7 @@ def hold_data_folder(data_dir: Path) -> IO[str] | None:
         return None
     holder = _claim(handle)
     if holder is not None:
+        handle.close()
         raise DataFolderBusyError(
             f"Another companion is already running on the games in {data_dir}{holder}; stop "
             f"it first ({STOP_IT}), or give this one its own --data-dir."
@@ -56,8 +57,8 @@ def refuse_while_served(data_dir: Path, change: str) -> None:
         handle = open(data_dir / LOCK_FILE, encoding="utf-8")  # noqa: SIM115
     except OSError:  # no lock file: no companion has run here, or the folder is missing
         return
-    holder = _claim(handle)
-    handle.close()  # releases the lock if it was ours to take
+    with handle:  # closing releases the lock if it was ours to take
+        holder = _claim(handle)
     if holder is not None:
         raise DataFolderBusyError(
             f"A companion is running on the games in {data_dir}{holder}, so this command "
@@ -68,14 +69,12 @@ def refuse_while_served(data_dir: Path, change: str) -> None:
 
 def _claim(handle: IO[str]) -> str | None:
     """Take the lock on ``handle``: None once taken (or if this file system has no locks),
-    else who holds it, as shown in a sentence (" (process 1234)", or "" if not known);
-    then the handle is closed."""
+    else who holds it, as shown in a sentence (" (process 1234)", or "" if not known)."""
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         handle.seek(0)
         holder = handle.read().strip()
-        handle.close()
         return f" (process {holder})" if holder.isdigit() else ""
     except OSError:  # a file system without locks: run as before
         return None

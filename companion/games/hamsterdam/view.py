@@ -202,7 +202,7 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
             return f"Stop the floods ({hit}), or press NEXT to plug the plain way."
         return "Every flood is resolved: press NEXT."
     if phase == "breach":
-        due = [p.name for p in game.players if breach.due(p)]
+        due = breach.waiting(game)
         if due:
             return f"Breach: {_flip(due)} at an end of the dam, then press NEXT."
         return "No breach this turn: press NEXT to pass the dice."

@@ -29,6 +29,11 @@ def is_size(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value in SIZES
 
 
+def listed(sizes: Iterable[int], sep: str = ", ") -> str:
+    """Dice as a player names them: "d6, d8, d10" ("" for none)."""
+    return sep.join(f"d{size}" for size in sizes)
+
+
 def kind_of(face: int) -> str | None:
     """The success a face counts for (``None`` for a 1)."""
     for kind, faces in FACES_OF.items():

@@ -18,7 +18,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import contest as contests
 from companion.games.rats import poker
 from companion.games.rats.cards import FIGHT, SNEAK, THINK, parse, short
-from companion.games.rats.dice import is_size, ones, successes
+from companion.games.rats.dice import is_size, listed, ones, successes
 from companion.games.rats.model import (
     CHALLENGES,
     DONE,
@@ -355,7 +355,7 @@ def offer(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws
         raise IllegalMoveError(f"{game.title(seat)} has already put a die forward.")
     size = args.get("die")
     if not is_size(size) or size not in game.rats[seat].pool:
-        sizes = ", ".join(f"d{s}" for s in game.rats[seat].pool)
+        sizes = listed(game.rats[seat].pool)
         raise IllegalMoveError(
             f"{game.title(seat)} has no such die to put forward; it holds {sizes}."
         )

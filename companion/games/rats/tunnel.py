@@ -18,7 +18,7 @@ from companion.engine.state import Ctx
 from companion.games.rats import contest as contests
 from companion.games.rats.cards import BURROW, TYPES, challenge_type, difficulty, short, suit_of
 from companion.games.rats.deck import over_limit, take_from_hand, to_discard
-from companion.games.rats.dice import is_size, ones, successes
+from companion.games.rats.dice import is_size, listed, ones, successes
 from companion.games.rats.model import (
     BURROW as BURROW_STAGE,
 )
@@ -109,7 +109,7 @@ def burrow(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         raise IllegalMoveError("'heal' lists the wound dice to heal by size, such as [6, 10].")
     for size in heal:
         if not is_size(size) or size not in wounds:
-            wounded = ", ".join(f"d{s}" for s in rat.wounds) or "none"
+            wounded = listed(rat.wounds) or "none"
             raise IllegalMoveError(
                 f"{rat.title} has no d{size} among its wounds; 'heal' lists sizes from its "
                 f"wounds ({wounded})."
@@ -285,7 +285,7 @@ def lose_die(game: Rats, seat: int, size: object) -> Rats:
     """Move a die of ``size`` from the pool to the wounds card."""
     rat = game.rats[seat]
     if not is_size(size) or size not in rat.pool:
-        sizes = ", ".join(f"d{s}" for s in rat.pool)
+        sizes = listed(rat.pool)
         raise IllegalMoveError(f"{rat.title} has no such die in its pool; it holds {sizes}.")
     pool = list(rat.pool)
     pool.remove(size)

@@ -14,7 +14,7 @@ from companion.games.rats import poker
 from companion.games.rats.cards import HAND_LIMIT, TYPES, name, short
 from companion.games.rats.contest import waiting_for
 from companion.games.rats.deck import over_limit
-from companion.games.rats.dice import pass_chance, percent, successes
+from companion.games.rats.dice import listed, pass_chance, percent, successes
 from companion.games.rats.model import (
     BURROW,
     CARD,
@@ -259,8 +259,8 @@ def render(game: Rats, ctx: Ctx) -> str:
         lines.append(f"Challenge: {short(challenge.card)} {challenge.kind} {challenge.difficulty}")
     for seat, rat in enumerate(game.rats):
         mark = ">" if seat == ctx.current else " "
-        pool = " ".join(f"d{s}" for s in rat.pool) or "-"
-        wounds = " ".join(f"d{s}" for s in rat.wounds) or "-"
+        pool = listed(rat.pool, " ") or "-"
+        wounds = listed(rat.wounds, " ") or "-"
         hand = " ".join(short(c) for c in rat.dominance) or "-"
         lines.append(
             f"{mark} {rat.title}: pool {pool} | wounds {wounds} | Hate {rat.hate} | "
