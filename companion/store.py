@@ -413,10 +413,49 @@ def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
         raise StoreDamagedError(f"The backup {chosen.name} cannot be read ({error}).") from None
     finally:
         check.close()
+    numbered = highest_game_number(path)
     kept = move_aside(path, "replaced")
     shutil.copyfile(chosen, path)
     path.chmod(0o600)
+    _number_after(path, numbered)
     return chosen, kept
+
+
+def highest_game_number(path: Path) -> int:
+    """The highest game number the games file at ``path`` ever gave (0: none, or unreadable).
+
+    Why it matters: results, exports and the event board name a game by its number, so
+    a number given once must never be given again, not even after restoring an older
+    backup that had not reached it yet."""
+    if not path.exists():
+        return 0
+    highest = 0
+    with contextlib.suppress(sqlite3.Error):  # a damaged file: as much as can be read
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            for sql in (
+                "SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'games'",
+                "SELECT MAX(id) FROM games",
+            ):
+                with contextlib.suppress(sqlite3.Error):
+                    highest = max(highest, int(db.execute(sql).fetchone()[0] or 0))
+        finally:
+            db.close()
+    return highest
+
+
+def _number_after(path: Path, highest: int) -> None:
+    """Make the games file at ``path`` number its next game after ``highest``."""
+    if highest <= highest_game_number(path):
+        return
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
+        db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (highest,))
+        db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def move_aside(path: Path, why: str) -> Path | None:

@@ -80,6 +80,21 @@ def test_backups_are_consistent_kept_to_n_and_restored(tmp_path: Path) -> None:
     assert used in backups(path)
 
 
+def test_a_restored_backup_never_gives_a_game_number_again(tmp_path: Path) -> None:
+    """Games 1 and 2 were played after the backup: the first game after restoring it is 3,
+    not 2 again (results, exports and the event board name games by number)."""
+    path = tmp_path / "games.sqlite3"
+    store = played(path)
+    store.backup()
+    assert start_game(store, HEADER)[0] == 2
+    store.close()
+    restore(path)
+    restored = Store(path)
+    assert [game.id for game in restored.games()] == [1]
+    assert start_game(restored, HEADER)[0] == 3
+    restored.close()
+
+
 def test_restore_and_backups_from_the_command_line(tmp_path: Path) -> None:
     store = played(tmp_path / "companion.sqlite3")
     store.backup()
