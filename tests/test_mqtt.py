@@ -8,6 +8,7 @@ subscriber ``companion board`` uses.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
@@ -25,6 +26,7 @@ import pytest
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
+from companion import history
 from companion.config import Config, MqttConfig, load_config
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
@@ -596,3 +598,71 @@ def test_no_finished_game_leaves_the_tournament_when_the_broker_restarts_empty(
             late.stop()
     finally:
         publisher.stop()
+
+
+def test_a_game_deleted_from_the_history_leaves_the_event_standings_until_undone(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """Ann's table played a practice game, then deleted it from its History: the event's
+    standings stop counting it, whether it is still the table's current game or one it
+    has moved on from; the History page's Undo brings the win back."""
+    address = Broker("127.0.0.1", broker.port)
+    (publisher,) = publish(tables[:1], address)
+    wheel = GameHeader("hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3)
+    store = tables[0].store
+    board = BoardClient(address)
+    board.start()
+
+    def wins() -> int:
+        return sum(t.wins for t in tournament(board.board.tables(), board.board.results()))
+
+    try:
+        tables[0].play(20_000)
+        practice = tables[0].table.snapshot.game_id
+        assert practice is not None
+        assert eventually(lambda: wins() >= 1)
+        history.delete(store, practice)  # still the table's current game
+        assert eventually(lambda: wins() == 0), "a deleted current game still counts"
+        history.undelete(store, practice)
+        assert eventually(lambda: wins() >= 1)
+        tables[0].table.new_game(wheel)  # the table moves on; the result stays on the broker
+        assert eventually(lambda: len(board.board.results()) == 1)
+        history.delete(store, practice)
+        assert eventually(lambda: board.board.results() == [] and wins() == 0)
+        history.undelete(store, practice)
+        assert eventually(lambda: len(board.board.results()) == 1 and wins() >= 1)
+    finally:
+        board.stop()
+        publisher.stop()
+
+
+def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """Two Pis both still called "raspberrypi" would overwrite each other on the board:
+    each one's status says so, naming the fix. The same table started again (its own
+    state still kept on the broker) is no namesake."""
+    address = Broker("127.0.0.1", broker.port)
+    first = TablePublisher(tables[0].table, address, Topics("hamster", "raspberrypi"))
+    first.start()
+    try:
+        assert eventually(lambda: first.published >= 1)
+    finally:
+        first.stop()
+    again = TablePublisher(tables[0].table, address, Topics("hamster", "raspberrypi"))
+    second = TablePublisher(tables[1].table, address, Topics("hamster", "raspberrypi"))
+    again.start()
+    try:
+        tables[0].play(3)  # live changes from the first table
+        assert eventually(lambda: again.published >= 2)
+        assert "another table" not in again.status
+        second.start()
+        tables[1].play(3)
+        tables[0].play(3)
+        for publisher in (again, second):
+            assert eventually(lambda p=publisher: "another table" in p.status), publisher.status
+            assert "[mqtt] table" in publisher.status
+    finally:
+        with contextlib.suppress(RuntimeError):  # never started: an assert above failed
+            second.stop()
+        again.stop()

@@ -129,12 +129,13 @@ def tournament(
 
     Every finished game counts once: those the broker keeps (``results``) and any table
     whose current state is a finished game not among them; running games count as led.
+    A game the players deleted from their table's history does not count.
     """
     games: dict[tuple[str, Any], Mapping[str, Any]] = {
         (str(r.get("table")), r.get("game_id")): r for r in results
     }
     for name, state in tables.items():
-        if state.get("game") is None:
+        if state.get("game") is None or state.get("deleted"):
             continue
         if state.get("over"):
             games.setdefault((name, state.get("game_id")), state)
@@ -190,6 +191,8 @@ def render(
             lines.append(f"{name:<16} {'(no game)':<20}{mark}")
             continue
         phase = "game over" if state.get("over") else str(state.get("phase_title", ""))
+        if state.get("deleted"):
+            mark = f"  (deleted from its history: not counted){mark}"
         lines.append(
             f"{name:<16} {str(state.get('title', ''))[:20]:<20} {state.get('round', ''):>5}  "
             f"{phase[:24]:<24} {leaders_line(state)}{mark}"

@@ -17,7 +17,9 @@ and every result sent before (a restarted broker may have forgotten it), goes ou
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import secrets
 import threading
 from collections import deque
 from typing import Any
@@ -35,6 +37,7 @@ from companion.mqtt.topics import (
     event_payload,
     state_payload,
 )
+from companion.store import Store, StoreError
 from companion.table import Subscription, Table
 
 log = logging.getLogger(__name__)
@@ -56,6 +59,10 @@ class TablePublisher:
         # Finished games kept on the broker, with their payloads: sent again after every
         # reconnect, since a broker that restarted (power lost, no persistence) forgot them.
         self._results_sent: dict[int, bytes] = {}
+        # Results taken back because the game was deleted from the history, with their
+        # payloads: sent again if the deletion is undone (the History page's Undo).
+        self._withdrawn: dict[int, bytes] = {}
+        self._current_deleted = False  # the table's own game was deleted from the history
         self._client = make_client(broker, client_id(f"hamster-{topics.table}"))
         self._client.will_set(topics.online, OFFLINE_WORD, qos=QOS, retain=True)
         self._client.on_connect = self._connected
@@ -71,6 +78,12 @@ class TablePublisher:
         # them, since a broker away for a while may miss several games ending.
         self._finished: dict[int, dict[str, Any]] = {}
         self._refused = ""
+        # Which table this is, whatever it is called: a state under our name from another
+        # origin means a second table publishes as this one (two Pis still named
+        # "raspberrypi"), and the two would overwrite each other on the board.
+        self._origin = table_origin(table.store)
+        self._clash = ""
+        self._client.on_message = self._message
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
 
     # ------------------------------------------------------------------ lifecycle
@@ -104,6 +117,8 @@ class TablePublisher:
         where = f"{self.topics.of('…')} on {self.broker.address}"
         if self._refused:
             return f"refused: {self._refused}"
+        if self._clash:
+            return self._clash
         if self.connected:
             return f"publishing {where}"
         return f"waiting for the broker ({where}); the game goes on meanwhile"
@@ -120,6 +135,7 @@ class TablePublisher:
             return
         with self._lock:
             self._connected_now, self._announce, self._refused = True, True, ""
+        client.subscribe(self.topics.state, qos=QOS)  # to notice a namesake (_message)
         self._wake.set()
 
     def _disconnected(
@@ -127,6 +143,24 @@ class TablePublisher:
     ) -> None:
         with self._lock:
             self._connected_now = False
+
+    def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        """A state under this table's name: ours, or a namesake's. The retained one the
+        broker hands over at subscribe time may be an earlier table's that has gone home,
+        so only a live one counts."""
+        if message.retain or not message.payload:
+            return
+        try:
+            origin = json.loads(message.payload).get("origin")
+        except (ValueError, AttributeError):
+            return
+        if isinstance(origin, str) and origin != self._origin and not self._clash:
+            self._clash = (
+                f"another table also publishes as {self.topics.table!r} on "
+                f"{self.broker.address}, and the two overwrite each other on the event "
+                'board: give each table its own name ([mqtt] table = "..." in the config)'
+            )
+            log.error("mqtt: %s", self._clash)
 
     # ------------------------------------------------------------------ our thread
     def _run(self) -> None:
@@ -188,15 +222,41 @@ class TablePublisher:
             client.publish(self.topics.events, self._events.popleft(), qos=QOS)
         finished, self._finished = self._finished, {}
         for game_id, ended in finished.items():
-            if game_id not in self._results_sent:
+            if game_id not in self._results_sent and not self._deleted(game_id):
                 self._result(ended, state_payload(self.topics.table, ended))
+        self._follow_deletions()
         if self._state_dirty:
             self._state_dirty = False
             public = self.table.public_state(None, with_log=False)
-            payload = state_payload(self.topics.table, public)
+            payload = state_payload(
+                self.topics.table, public, deleted=self._current_deleted, origin=self._origin
+            )
             client.publish(self.topics.state, payload, qos=QOS, retain=True)
             self.published += 1
             self._result(public, payload)
+
+    def _deleted(self, game_id: int) -> bool:
+        """Whether the game was deleted from the history (or purged since): a game the
+        players deleted should not count at the event either."""
+        try:
+            return self.table.store.game(game_id).deleted is not None
+        except StoreError:
+            return True
+
+    def _follow_deletions(self) -> None:
+        """Take back the result of a game deleted from the history since it was sent (from
+        the page or the command line), and send it again if the deletion is undone."""
+        for game_id in [g for g in self._results_sent if self._deleted(g)]:
+            self._client.publish(self.topics.result(game_id), b"", qos=QOS, retain=True)
+            self._withdrawn[game_id] = self._results_sent.pop(game_id)
+        for game_id in [g for g in self._withdrawn if not self._deleted(g)]:
+            payload = self._withdrawn.pop(game_id)
+            self._client.publish(self.topics.result(game_id), payload, qos=QOS, retain=True)
+            self._results_sent[game_id] = payload
+        current = self.table.snapshot.game_id
+        deleted = current is not None and self._deleted(current)
+        if deleted != self._current_deleted:
+            self._current_deleted, self._state_dirty = deleted, True
 
     def _result(self, public: dict[str, Any], payload: bytes) -> None:
         """Keep a finished game's final state on the broker for the tournament; take it
@@ -205,8 +265,20 @@ class TablePublisher:
         if not isinstance(game_id, int):
             return
         if public.get("over"):
+            if game_id in self._withdrawn or self._deleted(game_id):
+                return
             self._client.publish(self.topics.result(game_id), payload, qos=QOS, retain=True)
             self._results_sent[game_id] = payload
         elif game_id in self._results_sent:
             self._client.publish(self.topics.result(game_id), b"", qos=QOS, retain=True)
             del self._results_sent[game_id]
+
+
+def table_origin(store: Store) -> str:
+    """A random name for this table's data folder, made once and kept with its games: it
+    tells this table's messages from a namesake's, and stays the same across restarts."""
+    origin = store.setting("table_origin")
+    if origin is None:
+        origin = secrets.token_hex(8)
+        store.set_setting("table_origin", origin)
+    return origin

@@ -90,13 +90,27 @@ def default_table_name() -> str:
     return name[:64] or "table"
 
 
-def state_payload(table: str, public: dict[str, Any], now: float | None = None) -> bytes:
-    """The retained state: the whitelisted public fields, the table's name and when."""
+def state_payload(
+    table: str,
+    public: dict[str, Any],
+    now: float | None = None,
+    deleted: bool = False,
+    origin: str = "",
+) -> bytes:
+    """The retained state: the whitelisted public fields, the table's name and when.
+
+    ``deleted``: the players deleted this game from the table's history, so the event's
+    standings leave it out (the board still shows what the table is doing). ``origin``:
+    the publishing table's random id, which tells two tables given the same name apart."""
     data: dict[str, Any] = {"format": FORMAT, "table": table}
+    if origin:
+        data["origin"] = origin
     if public.get("game") is None:
         data.update(game=None, prompt=public.get("prompt", ""))
     else:
         data.update({key: public.get(key) for key in PUBLIC_FIELDS})
+        if deleted:
+            data["deleted"] = True
     data["sent"] = time.time() if now is None else now
     return json.dumps(data, separators=(",", ":")).encode()
 
