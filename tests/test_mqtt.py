@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -636,6 +637,10 @@ def test_a_game_deleted_from_the_history_leaves_the_event_standings_until_undone
         publisher.stop()
 
 
+def told_of_a_namesake(publisher: TablePublisher) -> bool:
+    return "another table" in publisher.status
+
+
 def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
     broker: Mosquitto, tables: list[PlayedTable]
 ) -> None:
@@ -660,7 +665,7 @@ def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
         tables[1].play(3)
         tables[0].play(3)
         for publisher in (again, second):
-            assert eventually(lambda p=publisher: "another table" in p.status), publisher.status
+            assert eventually(partial(told_of_a_namesake, publisher)), publisher.status
             assert "[mqtt] table" in publisher.status
     finally:
         with contextlib.suppress(RuntimeError):  # never started: an assert above failed
