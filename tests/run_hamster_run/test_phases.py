@@ -234,7 +234,10 @@ def test_fatigue_classic_on_even_die_v21_always_for_non_resters() -> None:
     )
     after = nxt(c, given=[2])
     assert ham(after, 0).fatigue == 1 and ham(after, 1).fatigue == 0
+    # The die is named whichever way it falls (it was named only when odd).
+    assert after.G.notes == ("A tires (rolls 2): one Pluck chip to Fatigue.",)
     assert ham(nxt(c, given=[3]), 0).fatigue == 0
+    assert nxt(c, given=[3]).G.notes == ("A rolls 3: no Fatigue.",)
     v = evolve(c, G=evolve(c.G, rules="v2.1"))
     assert ham(nxt(v), 0).fatigue == 1 and ham(nxt(v), 1).fatigue == 0
 
