@@ -345,3 +345,26 @@ def test_classic_alligator_dice_are_shown_with_their_values() -> None:
     assert "Alligator 1 rolls 1: Chomp! on A" in notes
     assert "die 2 + 3 = 5" in notes and "bite die 2" in notes
     assert "Alligator 2 rolls 6: no Chomp!" in notes
+
+
+def test_undo_says_which_chips_to_put_back() -> None:
+    # A mis-pressed NEXT into Fatigue (v2.1: every non-rester gives up a chip) is undone:
+    # the page must say where each hamster's chips go, not only where the pieces stand.
+    s = new_game("v2.1", places=[(5, 1), (5, 3)], allocations=[(3, 2, 2), (3, 2, 2)])
+    for seat in reversed(s.state.G.initiative):
+        s.move(seat, "declare", action="run")
+    s.next()
+    first = s.state.G.initiative[0]
+    s.move(first, "run", path=[[6, 1 if first == 0 else 3]])
+    for _ in range(4):  # both resolve, belt, alligators
+        s.next()
+    assert s.state.ctx.phase == "alligators"
+    before = s.state.G
+    s.next()  # Fatigue: each hamster loses a chip
+    tired = s.state.G
+    assert SPEC.table_changes is not None
+    back = SPEC.table_changes(tired, before)
+    assert "Alice's chips to Scamper 3" in back and "and 0 in Fatigue" in back
+    assert "(1 face-down)" in back  # the first runner's flipped Scamper chip
+    forward = SPEC.table_changes(before, tired)
+    assert "and 1 in Fatigue" in forward and "Bob's chips" in forward
