@@ -368,3 +368,26 @@ def test_undo_says_which_chips_to_put_back() -> None:
     assert "(1 face-down)" in back  # the first runner's flipped Scamper chip
     forward = SPEC.table_changes(before, tired)
     assert "and 1 in Fatigue" in forward and "Bob's chips" in forward
+
+
+def test_terminal_board_before_the_first_allocation_shows_pluck_not_a_split() -> None:
+    # Before anyone allocates, the seven chips are in the hand; the terminal showed them
+    # as "S7 M0 F0", as if every hamster had put all its Pluck in Scamper.
+    state, _ = initial_state(SPEC, "v2.1", ("Ann", "Bob"), 5, given=([0, 1],))
+    assert SPEC.text is not None
+    board = SPEC.text(state.G, state.ctx)
+    assert "S7" not in board and "Pluck 7" in board
+    for seat in (0, 1):
+        state = act(state, seat, "place", to=[5, seat + 1])
+    state = nxt(state)  # round 1, Allocate: still nothing revealed
+    assert state.ctx.phase == "allocate" and "Pluck 7" in SPEC.text(state.G, state.ctx)
+    state = act(
+        act(state, 0, "allocate", scamper=3, mettle=2, friskiness=2),
+        1,
+        "allocate",
+        scamper=4,
+        mettle=2,
+        friskiness=1,
+    )
+    state = nxt(state, given=[0])
+    assert "S3 M2 F2" in SPEC.text(state.G, state.ctx)
