@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
+from companion.engine.legal import legal_moves
+from companion.games.run_hamster_run import SPEC
 from tests.run_hamster_run.board import act, ham, nxt, outcome, position
 
 C = "classic"
@@ -163,3 +165,18 @@ def test_defender_without_mettle_or_not_resisting_loses_without_a_draw() -> None
     s = position(C, [("A", 8, 1, (3, 2, 2)), ("B", 8, 2, (1, 3, 3))], declared=["push", "rest"])
     assert outcome(s, 0, "push", direction="right", resist=False) == ()
     assert ham(act(s, 0, "push", direction="right", resist=False), 1).square == (8, 3)
+
+
+def test_a_push_nobody_can_pay_for_is_refused_not_free() -> None:
+    # A won push leaves A with no face-up Scamper and no Mettle: pushing B on would cost
+    # two chips A does not have, so it is refused (it used to move both hamsters for free).
+    s = position(C, [("A", 5, 3, (2, 1, 0)), ("B", 4, 3, (1, 1, 5))], declared=["push", "rest"])
+    s = act(s, 0, "push", direction="down", given=[0])
+    assert ham(s, 0).up(0) == 0 and ham(s, 0).traits[1] == 0
+    with pytest.raises(IllegalMoveError, match="cannot pay for this push"):
+        act(s, 0, "push", direction="down")
+    assert "Push down" not in [m["label"] for m in legal_moves(SPEC, s)]
+    # Into a wall, with nothing at all to pay: refused too.
+    s = position(C, [("A", 5, 4, (0, 0, 4)), ("B", 5, 5, (1, 3, 3))], declared=["push", "rest"])
+    with pytest.raises(IllegalMoveError, match="cannot pay for this push"):
+        act(s, 0, "push", direction="right")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.errors import IllegalMoveError
+from companion.engine.legal import legal_moves
+from companion.games.run_hamster_run import SPEC
 from tests.run_hamster_run.board import act, ham, nxt, outcome, position
 
 V = "v2.1"
@@ -181,3 +183,14 @@ def test_the_page_offers_the_chip_paid_for_a_change_as_the_players_choice() -> N
     assert run_paying_scamper["label"] == "Change to Run (pay Scamper)"
     s = act(s, 0, "change", **run_paying_scamper["args"])
     assert ham(s, 0).traits == (1, 3, 0)
+
+
+def test_rest_in_the_pit_is_not_offered_as_a_chip_back() -> None:
+    # v2.1: resting in the Pit regains nothing, so the tablet offers a plain Rest there,
+    # not "Rest: a chip back to Mettle" (tapping that gave no chip back).
+    pit = position(V, [("A", 0, 3, (1, 3, 1)), ("B", 4, 3, (2, 2, 3))], declared=["rest", "rest"])
+    labels = [m["label"] for m in legal_moves(SPEC, pit)]
+    assert "Rest" in labels
+    assert not [label for label in labels if "chip back" in label]
+    belt = position(V, [("A", 5, 3, (1, 3, 1)), ("B", 4, 3, (2, 2, 3))], declared=["rest", "rest"])
+    assert "Rest: a chip back to Mettle" in [m["label"] for m in legal_moves(SPEC, belt)]

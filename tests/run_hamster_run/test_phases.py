@@ -234,7 +234,10 @@ def test_fatigue_classic_on_even_die_v21_always_for_non_resters() -> None:
     )
     after = nxt(c, given=[2])
     assert ham(after, 0).fatigue == 1 and ham(after, 1).fatigue == 0
+    # The die is named whichever way it falls (it was named only when odd).
+    assert after.G.notes == ("A tires (rolls 2): one Pluck chip to Fatigue.",)
     assert ham(nxt(c, given=[3]), 0).fatigue == 0
+    assert nxt(c, given=[3]).G.notes == ("A rolls 3: no Fatigue.",)
     v = evolve(c, G=evolve(c.G, rules="v2.1"))
     assert ham(nxt(v), 0).fatigue == 1 and ham(nxt(v), 1).fatigue == 0
 
@@ -342,3 +345,49 @@ def test_classic_alligator_dice_are_shown_with_their_values() -> None:
     assert "Alligator 1 rolls 1: Chomp! on A" in notes
     assert "die 2 + 3 = 5" in notes and "bite die 2" in notes
     assert "Alligator 2 rolls 6: no Chomp!" in notes
+
+
+def test_undo_says_which_chips_to_put_back() -> None:
+    # A mis-pressed NEXT into Fatigue (v2.1: every non-rester gives up a chip) is undone:
+    # the page must say where each hamster's chips go, not only where the pieces stand.
+    s = new_game("v2.1", places=[(5, 1), (5, 3)], allocations=[(3, 2, 2), (3, 2, 2)])
+    for seat in reversed(s.state.G.initiative):
+        s.move(seat, "declare", action="run")
+    s.next()
+    first = s.state.G.initiative[0]
+    s.move(first, "run", path=[[6, 1 if first == 0 else 3]])
+    for _ in range(4):  # both resolve, belt, alligators
+        s.next()
+    assert s.state.ctx.phase == "alligators"
+    before = s.state.G
+    s.next()  # Fatigue: each hamster loses a chip
+    tired = s.state.G
+    assert SPEC.table_changes is not None
+    back = SPEC.table_changes(tired, before)
+    assert "Alice's chips to Scamper 3" in back and "and 0 in Fatigue" in back
+    assert "(1 face-down)" in back  # the first runner's flipped Scamper chip
+    forward = SPEC.table_changes(before, tired)
+    assert "and 1 in Fatigue" in forward and "Bob's chips" in forward
+
+
+def test_terminal_board_before_the_first_allocation_shows_pluck_not_a_split() -> None:
+    # Before anyone allocates, the seven chips are in the hand; the terminal showed them
+    # as "S7 M0 F0", as if every hamster had put all its Pluck in Scamper.
+    state, _ = initial_state(SPEC, "v2.1", ("Ann", "Bob"), 5, given=([0, 1],))
+    assert SPEC.text is not None
+    board = SPEC.text(state.G, state.ctx)
+    assert "S7" not in board and "Pluck 7" in board
+    for seat in (0, 1):
+        state = act(state, seat, "place", to=[5, seat + 1])
+    state = nxt(state)  # round 1, Allocate: still nothing revealed
+    assert state.ctx.phase == "allocate" and "Pluck 7" in SPEC.text(state.G, state.ctx)
+    state = act(
+        act(state, 0, "allocate", scamper=3, mettle=2, friskiness=2),
+        1,
+        "allocate",
+        scamper=4,
+        mettle=2,
+        friskiness=1,
+    )
+    state = nxt(state, given=[0])
+    assert "S3 M2 F2" in SPEC.text(state.G, state.ctx)

@@ -330,11 +330,22 @@ def push(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     def pay(h: Hamster, count: int) -> Hamster:
         return chips.flip_scamper_or_mettle(h, count) if classic else chips.flip(h, SCAMPER, count)
 
+    continuing = res.pushing == (object_seat, d_row, d_lane)
+    if classic and (blocked or continuing):
+        # The cost is known before anything happens: a hamster that can pay none of it
+        # (no face-up Scamper, no Mettle to put in Fatigue instead) cannot push for free.
+        cost = fail_cost if blocked else win_cost
+        means = hamster.up(SCAMPER) + hamster.traits[METTLE]
+        if means < cost:
+            raise IllegalMoveError(
+                f"{hamster.name} cannot pay for this push: it costs {cost} Scamper chip(s) to "
+                f"flip (a Mettle chip to Fatigue for each one missing), and {hamster.name} "
+                f"has {hamster.up(SCAMPER)} face-up Scamper and {hamster.traits[METTLE]} Mettle."
+            )
     if blocked:
         # Pushing into a wall or another hamster fails without a test; both stay put.
         hamster = pay(hamster, fail_cost)
         return _save(game, seat, hamster, replace(res, acted=True, pushing=None, lost_push=True))
-    continuing = res.pushing == (object_seat, d_row, d_lane)
     if continuing:
         winner = seat
     else:

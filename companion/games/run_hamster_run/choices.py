@@ -76,7 +76,8 @@ def _resolve(game: Belt, seat: int) -> Iterator[Choice]:
         for trait in payable:
             label = f"Change to {ACTION_TITLES[action]} (pay {trait.title()})"
             yield _choice(seat, "change", label, action=action, chip=trait)
-    if hamster.fatigue:  # the player picks the trait the chip goes back to
+    # The player picks the trait the chip goes back to (v2.1: none comes back in the Pit).
+    if hamster.fatigue and (classic or not hamster.in_pit):
         for trait in ("scamper", "mettle", "friskiness"):
             label = f"Rest: a chip back to {trait.title()}"
             if classic:  # on an even die the player rolls: the page asks for it first

@@ -396,13 +396,15 @@ def fatigue(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     for seat, hamster in enumerate(game.hamsters):
         if hamster.eaten or hamster.did == REST or hamster.pluck == 0:
             continue
+        rolled = ""
         if game.rules == CLASSIC:
             die = draws.hand_die(f"{hamster.name}'s fatigue die", companion_rolls=game.roll_for_us)
             if die % 2:
                 game = game.note(f"{hamster.name} rolls {die}: no Fatigue.")
                 continue
+            rolled = f" (rolls {die})"
         game = game.with_hamster(seat, chips.lose(hamster, 1)).note(
-            f"{hamster.name} tires: one Pluck chip to Fatigue."
+            f"{hamster.name} tires{rolled}: one Pluck chip to Fatigue."
         )
     if not game.notes:
         game = game.note("Nobody tires this round.")

@@ -22,6 +22,9 @@ def render(game: Belt, ctx: Ctx) -> str:
             lines.append(f"  {seat}: {h.name:<10} eaten")
             continue
         split = " ".join(f"{t[:1].upper()}{n}" for t, n in zip(TRAITS, h.traits, strict=True))
+        if ctx.round == 0 or (ctx.round == 1 and ctx.phase == "allocate"):
+            # Nothing revealed yet: the chips still wait in the hand.
+            split = f"Pluck {h.pluck}"
         where = "pit" if h.in_pit else f"({h.row},{h.lane})" if h.row > 0 else "not placed"
         extra = f" declared {h.declared}" if h.declared else ""
         lines.append(f"  {seat}: {h.name:<10} {where:<10} {split} fatigue {h.fatigue}{extra}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.actions import ACTION_TITLES
-from companion.games.run_hamster_run.model import NOT_PLACED, TRAITS, Belt, Hamster
+from companion.games.run_hamster_run.model import NOT_PLACED, TRAIT_TITLES, TRAITS, Belt, Hamster
 from companion.games.run_hamster_run.odds import chomp_odds, mettle_odds
 
 
@@ -116,7 +116,7 @@ def prompt(game: Belt, ctx: Ctx) -> str:
 
 
 def table_changes(before: Belt, after: Belt) -> str:
-    """What to move on the real table after an undo or redo: pieces, belt and counters."""
+    """What to move on the real table after an undo or redo: pieces, chips, belt and counters."""
     moves = []
     for old, new in zip(before.hamsters, after.hamsters, strict=True):
         if old.square == new.square and old.eaten == new.eaten:
@@ -129,6 +129,16 @@ def table_changes(before: Belt, after: Belt) -> str:
             moves.append(f"put {new.name} on row {new.row}, lane {new.lane}")
         else:
             moves.append(f"take {new.name} off the belt (not placed yet)")
+    for old, new in zip(before.hamsters, after.hamsters, strict=True):
+        # Chips moved to or from the Fatigue pile, or flipped, are on the table too. A
+        # change of traits alone is the reveal of secret allocations: nothing to move.
+        if new.eaten or (old.fatigue == new.fatigue and old.down == new.down):
+            continue
+        split = ", ".join(
+            f"{title} {count}" + (f" ({down} face-down)" if down else "")
+            for title, count, down in zip(TRAIT_TITLES, new.traits, new.down, strict=True)
+        )
+        moves.append(f"set {new.name}'s chips to {split} and {new.fatigue} in Fatigue")
     if before.strips != after.strips:
         moves.append(f"lay the belt so the asterisk strip is row {after.asterisk_row}")
     if before.speed != after.speed:

@@ -167,7 +167,8 @@ function renderTests(view) {
     const hamster = (view.hamsters || []).find((h) => h.seat === seat);
     const moves = (state.legal || []).filter((c) => c.seat === seat).map((c) => el("button", { type: "button",
       class: "big", onclick: () => send("/api/move", { seat, name: c.name, args: c.args }) }, c.label));
-    const status = el("p", {}, hamster ? `${hamster.name}: ${hamster.eaten ? "eaten" : `row ${hamster.row ?? "–"}`}` : "");
+    const where = !hamster ? "" : hamster.eaten ? "eaten" : hamster.in_pit ? "in the Pit" : `row ${hamster.row ?? "–"}`;
+    const status = el("p", {}, hamster ? `${hamster.name}: ${where}` : "");
     const parts = [status];
     if (state.phase === "allocate" && hamster && !hamster.eaten) {
       parts.push(keep(panel, `alloc-${seat}-${state.round}-${hamster.allocated ? "done" : "open"}`,
