@@ -124,3 +124,24 @@ def test_rolling_the_strip_up_past_the_top_brings_the_next_compartments_down(
         assert view["lowest"] == 3 and view["lowest_two"] == [3, 4]
     finally:
         table.close()
+
+
+def test_pieces_set_aside_and_taken_on_a_failed_try_are_not_proposed_again(
+    tmp_path: Path,
+) -> None:
+    """Higher Powers set the pyramid aside on the table; Ann's try fails and she takes it.
+    While it still lies there the camera must not call it a new fall (READ would then set
+    it aside again instead of reporting the next try)."""
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="higher_powers", seat=0, args={"fell": ["black"]}))
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        fell = {"fell": [], "stayed": True}
+        table.submit(Event(MOVE, name="fail", seat=0, args=fell)).result(WAIT)
+        assert table.public_state()["view"]["players"][0]["hand"]["black"] == 1
+        seen = WheelSeen(seen=True, fallen={"black": 1})
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        assert state["pending"] is None and state["camera"]["wheel"]["proposal"] == []
+    finally:
+        table.close()

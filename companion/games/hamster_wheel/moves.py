@@ -225,7 +225,7 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         failures=game.failures + 1,
         taken=game.taken + len(taken),
         notes=(said,),
-        last_fell=fell,
+        last_fell=taken,
     )
 
 
