@@ -215,3 +215,19 @@ def test_the_table_says_who_starts_and_a_home_made_wheels_size_from_the_command_
     assert code == 2 and "from 6 to 24" in out
     code, out = run(*new, "--option", "first=3")
     assert code == 2 and "from 0 (the first name) to 2" in out
+
+
+def test_a_chosen_piece_that_fell_out_with_the_others_comes_back_once() -> None:
+    """The failed-try form lists what lies on the table (pre-filled from the camera): when
+    the chosen piece fell out too and 'stayed' is unticked, it comes back once, and no
+    other piece of its colour is taken out of the wheel's log."""
+    state = nxt(act(start(), "place", colour="red", at="next"))  # Ann: red in 3
+    state = act(state, "place", colour="red", at="next")  # Bo: red in 4 ...
+    state = act(state, "fail", fell=["red", PYRAMID], stayed=False)  # ... it and the pyramid fall
+    bo = state.G.players[1]
+    assert bo.pieces == 7 + 1 and hand_dict(bo.hand)["red"] == 1
+    assert contents(state, 3) == ("red",) and contents(state, 4) == () and contents(state, 1) == ()
+    assert state.G.total_pieces() == start().G.total_pieces()
+    state = act(start(), "place", colour="red", at="next")  # no other red in the wheel
+    state = act(state, "fail", fell=["red"], stayed=False)  # refused before: "No red piece"
+    assert state.G.players[0].pieces == 7 and state.G.wheel.pieces == 1
