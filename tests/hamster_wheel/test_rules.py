@@ -231,3 +231,36 @@ def test_a_chosen_piece_that_fell_out_with_the_others_comes_back_once() -> None:
     state = act(start(), "place", colour="red", at="next")  # no other red in the wheel
     state = act(state, "fail", fell=["red"], stayed=False)  # refused before: "No red piece"
     assert state.G.players[0].pieces == 7 and state.G.wheel.pieces == 1
+
+
+def test_the_prompt_names_only_the_ways_the_buttons_offer() -> None:
+    """Late in a game the prompt said "place a piece in same #1, or pass one on from the
+    bottom" to a player whose only colour was already in #1 and with nothing at the bottom
+    to pass: every way it names has a button, and the buttons it leaves out have none."""
+    import random
+
+    from companion.engine.legal import legal_moves
+    from companion.games.hamster_wheel.bot import bot_with
+
+    state = nxt(act(start(2), "place", colour="red", at="next"))  # red in 3
+    state = act(state, "turn_wheel", lowest=6)  # 6 and 7 at the bottom, both empty
+    bo = state.G.players[1]
+    only_red = type(bo)(bo.name, tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID)))
+    state = State(state.G.with_player(1, only_red), state.ctx, state.rng)
+    assert SPEC.prompt(state.G, state.ctx) == "Bo: place a piece in next free #4, next but one #5."
+    for seed in range(4):
+        state, rng = start(2 + seed % 3), random.Random(seed)
+        while not state.ctx.over:
+            if not state.G.turn.acted:
+                said, offered = SPEC.prompt(state.G, state.ctx), legal_moves(SPEC, state)
+                ats = {c["args"]["at"] for c in offered if c["name"] == "place"}
+                passes = any(c["name"] == "pass" for c in offered)
+                assert ("same #" in said) == ("same" in ats), said
+                assert ("next free #" in said or "opening" in said) == ("next" in ats), said
+                assert ("pass one on" in said) == passes, said
+            for event in bot_with(0.2)(state, rng):
+                try:
+                    state = step(SPEC, state, event)[0]
+                    break
+                except IllegalMoveError:
+                    continue
