@@ -264,3 +264,22 @@ def test_the_prompt_names_only_the_ways_the_buttons_offer() -> None:
                     break
                 except IllegalMoveError:
                     continue
+
+
+def test_one_piece_is_said_as_one_piece() -> None:
+    """The tablet said "Ann and Bo win with 1 pieces left against 2"."""
+    state = start(4)
+    game = state.G
+    player = type(game.players[0])
+    one_red = tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID))
+    two_red = tuple(2 if c == "red" else 0 for c in (*COLOURS, PYRAMID))
+    game = game.with_player(0, player("Ann", (0,) * 8, team=0))
+    game = game.with_player(1, player("Bo", one_red, team=0))
+    game = game.with_player(2, player("Cy", (0,) * 8, team=1))
+    game = game.with_player(3, player("Di", two_red, team=1))
+    ended = SPEC.end_if(game, state.ctx)
+    assert ended is not None and ended.result == "Ann and Bo win with 1 piece left against 2."
+    assert SPEC.standing is not None
+    assert [s.figure for s in SPEC.standing(game, state.ctx)][:1] == ["1 piece left"]
+    assert SPEC.text is not None
+    assert "  Bo: 1 piece (1 red)" in SPEC.text(game, state.ctx).splitlines()

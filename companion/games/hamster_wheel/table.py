@@ -17,7 +17,7 @@ from companion.engine.readings import Note, Verdict, WheelSeen
 from companion.engine.spec import GameSpec, Standing
 from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
-from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel
+from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel, pieces
 
 
 def standing(game: HamsterWheel, ctx: Ctx) -> tuple[Standing, ...]:
@@ -27,7 +27,7 @@ def standing(game: HamsterWheel, ctx: Ctx) -> tuple[Standing, ...]:
         for p in game.players
     ]
     return tuple(
-        Standing(rank, f"{n} pieces left") for rank, n in zip(ranked(left), left, strict=True)
+        Standing(rank, f"{pieces(n)} left") for rank, n in zip(ranked(left), left, strict=True)
     )
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.state import Ctx
-from companion.games.hamster_wheel.model import PIECE_COLOURS, TARGETS, HamsterWheel, hand_dict
+from companion.games.hamster_wheel.model import (
+    PIECE_COLOURS,
+    TARGETS,
+    HamsterWheel,
+    hand_dict,
+    pieces,
+)
 from companion.games.hamster_wheel.moves import opening, target_compartment
 
 TARGET_WORDS = {"same": "same", "next": "next free", "next2": "next but one"}
@@ -99,7 +105,7 @@ def prompt(game: HamsterWheel, ctx: Ctx) -> str:
     ways = [f"place a piece{from_partner} in {where}"] if where else []
     if any(wheel.holds(c) for c in wheel.lowest_two()):
         ways.append("pass one on from the bottom")
-    aside = f" {len(game.aside)} piece(s) wait for the next to fail." if game.aside else ""
+    aside = f" {pieces(len(game.aside))} set aside for the next to fail." if game.aside else ""
     if not ways:
         return f"{who}: nothing can be placed now: report a failed try.{aside}"
     return f"{who}: {', or '.join(ways)}.{aside}"
@@ -116,7 +122,7 @@ def render(game: HamsterWheel, ctx: Ctx) -> str:
     for seat, player in enumerate(game.players):
         turn = ">" if seat == ctx.current else " "
         hand = ", ".join(f"{n} {colour}" for colour, n in hand_dict(player.hand).items())
-        lines.append(f"{turn} {player.name}: {player.pieces} pieces ({hand or 'none'})")
+        lines.append(f"{turn} {player.name}: {pieces(player.pieces)} ({hand or 'none'})")
     if game.aside:
         lines.append(f"  set aside: {', '.join(game.aside)}")
     return "\n".join(lines)
