@@ -283,3 +283,23 @@ def test_one_piece_is_said_as_one_piece() -> None:
     assert [s.figure for s in SPEC.standing(game, state.ctx)][:1] == ["1 piece left"]
     assert SPEC.text is not None
     assert "  Bo: 1 piece (1 red)" in SPEC.text(game, state.ctx).splitlines()
+
+
+def test_rule_text_examples_a_piece_that_stays_a_pass_that_drops_and_team_turns() -> None:
+    """From the rule text: a newly placed piece that stays is left in place even though
+    the try failed; pieces a constructive pass knocks out go to the passer; in the game
+    for four each team takes two goes in a row."""
+    state = nxt(act(start(), "place", colour="red", at="next"))  # Ann: red in 3
+    state = act(state, "place", colour="blue", at="next")  # Bo: blue in 4 stays ...
+    state = act(state, "fail", fell=["red"], stayed=True)  # ... but the red fell
+    assert contents(state, 4) == ("blue",) and contents(state, 3) == ()
+    assert state.G.players[1].pieces == 7 and state.ctx.current == 2
+    state = act(state, "pass", colour=PYRAMID, **{"from": 1, "to": 4})  # Cy passes ...
+    state = act(state, "fail", fell=["blue"], stayed=True)  # ... and knocks the blue out
+    assert hand_dict(state.G.players[2].hand)["blue"] == 2 and contents(state, 4) == (PYRAMID,)
+    four = start(4)
+    order = []
+    for _ in range(6):
+        order.append(four.G.players[four.ctx.current].team)
+        four = act(four, "fail", fell=[], stayed=True)
+    assert order == [0, 0, 1, 1, 0, 0]
