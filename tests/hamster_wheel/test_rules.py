@@ -300,6 +300,7 @@ def test_rule_text_examples_a_piece_that_stays_a_pass_that_drops_and_team_turns(
     four = start(4)
     order = []
     for _ in range(6):
+        assert four.ctx.current is not None
         order.append(four.G.players[four.ctx.current].team)
         four = act(four, "fail", fell=[], stayed=True)
     assert order == [0, 0, 1, 1, 0, 0]
