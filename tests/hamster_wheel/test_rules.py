@@ -304,3 +304,29 @@ def test_rule_text_examples_a_piece_that_stays_a_pass_that_drops_and_team_turns(
         order.append(four.G.players[four.ctx.current].team)
         four = act(four, "fail", fell=[], stayed=True)
     assert order == [0, 0, 1, 1, 0, 0]
+
+
+def test_what_fell_can_be_typed_in_the_terminal_game(tmp_path: Path) -> None:
+    """In `companion play` the quotes of fell=["red"] do not survive the line's splitting:
+    it was refused with a sentence showing that very form; red,blue and [red] now read."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    runner = CliRunner()
+    new = ["new", "--game", "hamster-wheel", "--players", "Ann,Bo", "--seed", "1"]
+    assert runner.invoke(main, ["--data-dir", str(tmp_path), *new]).exit_code == 0
+    lines = [
+        "Ann place colour=red at=next",
+        "next",
+        "Bo place colour=blue at=same",
+        'Bo fail fell=["red"] stayed=false',
+        "Ann place colour=blue at=next",
+        "Ann fail fell=blue,black",
+        "quit",
+    ]
+    result = runner.invoke(main, ["--data-dir", str(tmp_path), "play"], input="\n".join(lines))
+    assert "lists the colours" not in result.output, result.output
+    status = runner.invoke(main, ["--data-dir", str(tmp_path), "status", "--json"])
+    hands = [p["hand"] for p in json.loads(status.output)["view"]["players"]]
+    assert hands[0]["black"] == 1 and hands[0]["blue"] == 2 and hands[1]["red"] == 3

@@ -125,8 +125,12 @@ def _colour(args: Args, key: str = "colour") -> str:
 
 def _colours(args: Args, key: str = "fell") -> tuple[str, ...]:
     found = args.get(key, [])
+    if isinstance(found, str):  # typed in `companion play`, where the quotes do not survive
+        found = [c.strip() for c in found.strip("[] ").split(",") if c.strip()]
     if not isinstance(found, list) or len(found) > 60:
-        raise IllegalMoveError(f'\'{key}\' lists the colours of the pieces, e.g. ["red", "blue"].')
+        raise IllegalMoveError(
+            f'\'{key}\' lists the colours of the pieces, e.g. {key}=red,blue (or ["red", "blue"]).'
+        )
     return tuple(_colour({"colour": c}) for c in found)
 
 
