@@ -344,5 +344,8 @@ class WheelTracker:
 
 def lowest_compartment(total_roll_deg: float, sections: int = DEFAULT_DIVISIONS) -> int:
     """Which compartment (0-based, counted from the one lowest at the start, in the
-    direction of building) is at the bottom after rolling ``total_roll_deg``."""
-    return round(total_roll_deg / (360.0 / sections)) % sections
+    direction of building) is at the bottom after rolling ``total_roll_deg``.
+
+    A positive roll brings lower strip ids to the top (the fit's ``theta``), and the bottom
+    follows the top round a rigid ring: earlier compartments come down."""
+    return round(-total_roll_deg / (360.0 / sections)) % sections

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
+from companion.tabletop import RIM_MARKER_IDS
+from companion.watch.wheel import WheelWatcher
+from hardware.simulator import Conditions, WheelScene, render_wheel
 
 WAIT = 10.0
 
@@ -23,7 +28,7 @@ def table_of(tmp_path: Path) -> Table:
 def test_a_rolled_wheel_moves_the_lowest_compartment_and_is_logged(tmp_path: Path) -> None:
     table = table_of(tmp_path)
     try:
-        seen = WheelSeen(seen=True, roll_turns=3 / 12)
+        seen = WheelSeen(seen=True, roll_turns=-3 / 12)
         assert table.observe(Reading(WHEEL, seen)).result(WAIT)
         state = table.public_state()
         assert state["view"]["wheel"]["lowest"] == 4
@@ -78,7 +83,7 @@ def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path
 def test_a_wheel_resting_on_a_boundary_does_not_flicker(tmp_path: Path) -> None:
     table = table_of(tmp_path)
     try:
-        for turns in (3 / 12, 3.45 / 12, 3.55 / 12, 3.4 / 12, 3.6 / 12):
+        for turns in (-3 / 12, -3.45 / 12, -3.55 / 12, -3.4 / 12, -3.6 / 12):
             table.observe(Reading(WHEEL, WheelSeen(seen=True, roll_turns=turns))).result(WAIT)
         state = table.public_state()
         assert state["view"]["wheel"]["lowest"] == 4
@@ -93,5 +98,50 @@ def test_pieces_just_taken_after_a_failed_try_are_not_proposed_again(tmp_path: P
         table.submit(Event(MOVE, name="fail", seat=0, args={"fell": ["black"]})).result(WAIT)
         table.observe(Reading(WHEEL, WheelSeen(seen=True, fallen={"black": 1}))).result(WAIT)
         assert table.public_state()["pending"] is None  # it lies there until picked up
+    finally:
+        table.close()
+
+
+def test_rolling_the_strip_up_past_the_top_brings_the_next_compartments_down(
+    tmp_path: Path,
+) -> None:
+    """The rim strip's ids and the compartments both rise in the direction of building, and
+    a rigid ring carries its top and bottom round together: when higher ids come up past
+    the top (ids 20 -> about 22.7: 60 degrees), the compartments two further on come down
+    to the bottom, compartment 3 now (it said 11: the wrong way round)."""
+    table = table_of(tmp_path)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+    try:
+        for k, angle in enumerate(range(0, -61, -6)):
+            scene = WheelScene(angle_deg=angle % 360.0)
+            rendered = render_wheel(scene, np.random.default_rng(k), Conditions(noise=1.0))
+            published = watcher.process(rendered.frame)
+            if published is not None:
+                published.result(WAIT)
+        top = RIM_MARKER_IDS[0] + 60.0 / (360.0 / len(RIM_MARKER_IDS))
+        assert 22 < top < 23
+        view = table.public_state()["view"]["wheel"]
+        assert view["lowest"] == 3 and view["lowest_two"] == [3, 4]
+    finally:
+        table.close()
+
+
+def test_pieces_set_aside_and_taken_on_a_failed_try_are_not_proposed_again(
+    tmp_path: Path,
+) -> None:
+    """Higher Powers set the pyramid aside on the table; Ann's try fails and she takes it.
+    While it still lies there the camera must not call it a new fall (READ would then set
+    it aside again instead of reporting the next try)."""
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="higher_powers", seat=0, args={"fell": ["black"]}))
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        fell = {"fell": [], "stayed": True}
+        table.submit(Event(MOVE, name="fail", seat=0, args=fell)).result(WAIT)
+        assert table.public_state()["view"]["players"][0]["hand"]["black"] == 1
+        seen = WheelSeen(seen=True, fallen={"black": 1})
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        assert state["pending"] is None and state["camera"]["wheel"]["proposal"] == []
     finally:
         table.close()

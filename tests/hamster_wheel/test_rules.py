@@ -215,3 +215,118 @@ def test_the_table_says_who_starts_and_a_home_made_wheels_size_from_the_command_
     assert code == 2 and "from 6 to 24" in out
     code, out = run(*new, "--option", "first=3")
     assert code == 2 and "from 0 (the first name) to 2" in out
+
+
+def test_a_chosen_piece_that_fell_out_with_the_others_comes_back_once() -> None:
+    """The failed-try form lists what lies on the table (pre-filled from the camera): when
+    the chosen piece fell out too and 'stayed' is unticked, it comes back once, and no
+    other piece of its colour is taken out of the wheel's log."""
+    state = nxt(act(start(), "place", colour="red", at="next"))  # Ann: red in 3
+    state = act(state, "place", colour="red", at="next")  # Bo: red in 4 ...
+    state = act(state, "fail", fell=["red", PYRAMID], stayed=False)  # ... it and the pyramid fall
+    bo = state.G.players[1]
+    assert bo.pieces == 7 + 1 and hand_dict(bo.hand)["red"] == 1
+    assert contents(state, 3) == ("red",) and contents(state, 4) == () and contents(state, 1) == ()
+    assert state.G.total_pieces() == start().G.total_pieces()
+    state = act(start(), "place", colour="red", at="next")  # no other red in the wheel
+    state = act(state, "fail", fell=["red"], stayed=False)  # refused before: "No red piece"
+    assert state.G.players[0].pieces == 7 and state.G.wheel.pieces == 1
+
+
+def test_the_prompt_names_only_the_ways_the_buttons_offer() -> None:
+    """Late in a game the prompt said "place a piece in same #1, or pass one on from the
+    bottom" to a player whose only colour was already in #1 and with nothing at the bottom
+    to pass: every way it names has a button, and the buttons it leaves out have none."""
+    import random
+
+    from companion.engine.legal import legal_moves
+    from companion.games.hamster_wheel.bot import bot_with
+
+    state = nxt(act(start(2), "place", colour="red", at="next"))  # red in 3
+    state = act(state, "turn_wheel", lowest=6)  # 6 and 7 at the bottom, both empty
+    bo = state.G.players[1]
+    only_red = type(bo)(bo.name, tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID)))
+    state = State(state.G.with_player(1, only_red), state.ctx, state.rng)
+    assert SPEC.prompt(state.G, state.ctx) == "Bo: place a piece in next free #4, next but one #5."
+    for seed in range(4):
+        state, rng = start(2 + seed % 3), random.Random(seed)
+        while not state.ctx.over:
+            if not state.G.turn.acted:
+                said, offered = SPEC.prompt(state.G, state.ctx), legal_moves(SPEC, state)
+                ats = {c["args"]["at"] for c in offered if c["name"] == "place"}
+                passes = any(c["name"] == "pass" for c in offered)
+                assert ("same #" in said) == ("same" in ats), said
+                assert ("next free #" in said or "opening" in said) == ("next" in ats), said
+                assert ("pass one on" in said) == passes, said
+            for event in bot_with(0.2)(state, rng):
+                try:
+                    state = step(SPEC, state, event)[0]
+                    break
+                except IllegalMoveError:
+                    continue
+
+
+def test_one_piece_is_said_as_one_piece() -> None:
+    """The tablet said "Ann and Bo win with 1 pieces left against 2"."""
+    state = start(4)
+    game = state.G
+    player = type(game.players[0])
+    one_red = tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID))
+    two_red = tuple(2 if c == "red" else 0 for c in (*COLOURS, PYRAMID))
+    game = game.with_player(0, player("Ann", (0,) * 8, team=0))
+    game = game.with_player(1, player("Bo", one_red, team=0))
+    game = game.with_player(2, player("Cy", (0,) * 8, team=1))
+    game = game.with_player(3, player("Di", two_red, team=1))
+    ended = SPEC.end_if(game, state.ctx)
+    assert ended is not None and ended.result == "Ann and Bo win with 1 piece left against 2."
+    assert SPEC.standing is not None
+    assert [s.figure for s in SPEC.standing(game, state.ctx)][:1] == ["1 piece left"]
+    assert SPEC.text is not None
+    assert "  Bo: 1 piece (1 red)" in SPEC.text(game, state.ctx).splitlines()
+
+
+def test_rule_text_examples_a_piece_that_stays_a_pass_that_drops_and_team_turns() -> None:
+    """From the rule text: a newly placed piece that stays is left in place even though
+    the try failed; pieces a constructive pass knocks out go to the passer; in the game
+    for four each team takes two goes in a row."""
+    state = nxt(act(start(), "place", colour="red", at="next"))  # Ann: red in 3
+    state = act(state, "place", colour="blue", at="next")  # Bo: blue in 4 stays ...
+    state = act(state, "fail", fell=["red"], stayed=True)  # ... but the red fell
+    assert contents(state, 4) == ("blue",) and contents(state, 3) == ()
+    assert state.G.players[1].pieces == 7 and state.ctx.current == 2
+    state = act(state, "pass", colour=PYRAMID, **{"from": 1, "to": 4})  # Cy passes ...
+    state = act(state, "fail", fell=["blue"], stayed=True)  # ... and knocks the blue out
+    assert hand_dict(state.G.players[2].hand)["blue"] == 2 and contents(state, 4) == (PYRAMID,)
+    four = start(4)
+    order = []
+    for _ in range(6):
+        assert four.ctx.current is not None
+        order.append(four.G.players[four.ctx.current].team)
+        four = act(four, "fail", fell=[], stayed=True)
+    assert order == [0, 0, 1, 1, 0, 0]
+
+
+def test_what_fell_can_be_typed_in_the_terminal_game(tmp_path: Path) -> None:
+    """In `companion play` the quotes of fell=["red"] do not survive the line's splitting:
+    it was refused with a sentence showing that very form; red,blue and [red] now read."""
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    runner = CliRunner()
+    new = ["new", "--game", "hamster-wheel", "--players", "Ann,Bo", "--seed", "1"]
+    assert runner.invoke(main, ["--data-dir", str(tmp_path), *new]).exit_code == 0
+    lines = [
+        "Ann place colour=red at=next",
+        "next",
+        "Bo place colour=blue at=same",
+        'Bo fail fell=["red"] stayed=false',
+        "Ann place colour=blue at=next",
+        "Ann fail fell=blue,black",
+        "quit",
+    ]
+    result = runner.invoke(main, ["--data-dir", str(tmp_path), "play"], input="\n".join(lines))
+    assert "lists the colours" not in result.output, result.output
+    status = runner.invoke(main, ["--data-dir", str(tmp_path), "status", "--json"])
+    hands = [p["hand"] for p in json.loads(status.output)["view"]["players"]]
+    assert hands[0]["black"] == 1 and hands[0]["blue"] == 2 and hands[1]["red"] == 3

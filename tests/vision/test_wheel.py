@@ -80,14 +80,16 @@ def test_rolling_adds_up_and_a_push_adds_nothing() -> None:
     assert rolled == pytest.approx(475.0, abs=1.5)
     tracker.update(read(WheelScene(centre=(8.0, 6.0), angle_deg=angles[-1] % 360.0), 99))
     assert tracker.total_roll_deg == pytest.approx(rolled, abs=1.0)  # pushed, not turned
-    assert lowest_compartment(tracker.total_roll_deg) == round(475.0 / 30.0) % 12
+    assert lowest_compartment(tracker.total_roll_deg) == round(-475.0 / 30.0) % 12
 
 
 def test_which_compartment_is_lowest_follows_the_roll_both_ways() -> None:
+    """A positive roll brings lower strip ids to the top, and so earlier compartments to
+    the bottom (the strip and the compartments rise the same way round the ring)."""
     assert lowest_compartment(0.0) == 0
-    assert lowest_compartment(31.0) == 1
-    assert lowest_compartment(-31.0) == 11
-    assert lowest_compartment(360.0 + 65.0) == 2
+    assert lowest_compartment(-31.0) == 1
+    assert lowest_compartment(31.0) == 11
+    assert lowest_compartment(-(360.0 + 65.0)) == 2
 
 
 def test_fallen_pieces_are_counted_by_colour_outside_the_ring() -> None:

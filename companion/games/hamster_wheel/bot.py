@@ -38,7 +38,7 @@ def bot_with(fail_chance: float) -> Bot:
             if rng.random() < ROLL_CHANCE:
                 step = rng.choice((-1, 1))
                 lowest = (wheel.lowest + step) % wheel.sections + 1
-                turns = wheel.turns + step / wheel.sections
+                turns = wheel.turns - step / wheel.sections  # rolling back brings the next one down
                 yield _move(seat, "turn_wheel", lowest=lowest, turns=turns)
             if rng.random() < HIGHER_POWERS_CHANCE and wheel.pieces:
                 yield _move(seat, "higher_powers", fell=_falling(game, rng, 1))

@@ -28,6 +28,11 @@ TARGETS = ("same", "next", "next2")  # the three ways to place, as the rules nam
 Hand = tuple[int, ...]  # pieces per colour, in PIECE_COLOURS order
 
 
+def pieces(n: int) -> str:
+    """ "1 piece", "3 pieces": for sentences on the tablet."""
+    return f"{n} piece" if n == 1 else f"{n} pieces"
+
+
 def hand_of(counts: Mapping[str, int]) -> Hand:
     return tuple(int(counts.get(colour, 0)) for colour in PIECE_COLOURS)
 

@@ -125,8 +125,12 @@ def _colour(args: Args, key: str = "colour") -> str:
 
 def _colours(args: Args, key: str = "fell") -> tuple[str, ...]:
     found = args.get(key, [])
+    if isinstance(found, str):  # typed in `companion play`, where the quotes do not survive
+        found = [c.strip() for c in found.strip("[] ").split(",") if c.strip()]
     if not isinstance(found, list) or len(found) > 60:
-        raise IllegalMoveError(f'\'{key}\' lists the colours of the pieces, e.g. ["red", "blue"].')
+        raise IllegalMoveError(
+            f'\'{key}\' lists the colours of the pieces, e.g. {key}=red,blue (or ["red", "blue"]).'
+        )
     return tuple(_colour({"colour": c}) for c in found)
 
 
@@ -199,8 +203,12 @@ def constructive_pass(
 
 def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> HamsterWheel:
     """A failed try: the fallen pieces and any set aside by Higher Powers go to the player;
-    the chosen piece stays in the wheel or comes back to the hand; the turn ends."""
+    the chosen piece stays in the wheel or comes back to the hand; the turn ends.
+
+    ``fell`` is what lies on the table (as the camera proposes it): a chosen piece that did
+    not stay may be among it, and then comes back once, not twice."""
     fell = _colours(args)
+    back: tuple[str, ...] = ()
     stayed = args.get("stayed", True)
     if not isinstance(stayed, bool):
         raise IllegalMoveError("'stayed' says whether the chosen piece stayed in the wheel.")
@@ -210,6 +218,10 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         assert game.turn.at is not None
         wheel = _remove(wheel, game.turn.at, placed)
         player = replace(player, hand=add(player.hand, (placed,)))
+        if placed in fell:
+            rest = list(fell)
+            rest.remove(placed)
+            fell, back = tuple(rest), (placed,)
     for colour in fell:
         wheel = _fall_out(wheel, colour)
     taken = fell + game.aside
@@ -225,7 +237,7 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         failures=game.failures + 1,
         taken=game.taken + len(taken),
         notes=(said,),
-        last_fell=fell,
+        last_fell=taken + back,
     )
 
 

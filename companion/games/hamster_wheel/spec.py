@@ -21,6 +21,7 @@ from companion.games.hamster_wheel.model import (
     RULE_SETS,
     SECTIONS,
     HamsterWheel,
+    pieces,
 )
 from companion.games.hamster_wheel.view import prompt, render, view
 
@@ -71,11 +72,13 @@ def end_if(game: HamsterWheel, ctx: Ctx) -> Outcome | None:
     if all(any(players[s].pieces == 0 for s in seats[team]) for team in (0, 1)):
         left = {team: game.team_pieces(team) for team in (0, 1)}
         if left[0] == left[1]:
-            return Outcome((*seats[0], *seats[1]), f"Both teams have {left[0]} pieces left: a tie.")
+            return Outcome(
+                (*seats[0], *seats[1]), f"Both teams have {pieces(left[0])} left: a tie."
+            )
         winner = min((0, 1), key=lambda t: left[t])
         return Outcome(
             tuple(seats[winner]),
-            f"{names[winner]} win with {left[winner]} pieces left against {left[1 - winner]}.",
+            f"{names[winner]} win with {pieces(left[winner])} left against {left[1 - winner]}.",
         )
     return None
 

@@ -17,7 +17,7 @@ from companion.engine.readings import Note, Verdict, WheelSeen
 from companion.engine.spec import GameSpec, Standing
 from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
-from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel
+from companion.games.hamster_wheel.model import PIECE_COLOURS, HamsterWheel, pieces
 
 
 def standing(game: HamsterWheel, ctx: Ctx) -> tuple[Standing, ...]:
@@ -27,7 +27,7 @@ def standing(game: HamsterWheel, ctx: Ctx) -> tuple[Standing, ...]:
         for p in game.players
     ]
     return tuple(
-        Standing(rank, f"{n} pieces left") for rank, n in zip(ranked(left), left, strict=True)
+        Standing(rank, f"{pieces(n)} left") for rank, n in zip(ranked(left), left, strict=True)
     )
 
 
@@ -67,14 +67,17 @@ HYSTERESIS = 0.6  # compartments: a wheel resting on a boundary does not flicker
 def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
     """The compartment at the bottom now (0-based), from the measured roll.
 
-    Positive turns bring the next compartment in the direction of building to the bottom
-    (the rim strip's ids rise that way). Near a boundary the compartment already lowest
-    (``now``) is kept, so a wheel resting there is not logged turning back and forth.
+    The strip's ids and the compartments rise the same way round the ring, and on a rigid
+    ring whatever passes the top passes the bottom in the same order: a roll that brings
+    higher ids to the top (a negative angle, ``companion.vision.wheel.rim_angle``) brings
+    the next compartments in the direction of building to the bottom. Near a boundary the
+    compartment already lowest (``now``) is kept, so a wheel resting there is not logged
+    turning back and forth.
     """
     found = seen.extra.get("lowest")
     if isinstance(found, int) and 1 <= found <= sections:
         return found - 1
-    position = seen.roll_turns * sections
+    position = -seen.roll_turns * sections
     if now is not None:
         offset = (position - now + sections / 2) % sections - sections / 2
         if abs(offset) <= HYSTERESIS:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.state import Ctx
-from companion.games.hamster_wheel.model import TARGETS, HamsterWheel, hand_dict
+from companion.games.hamster_wheel.model import (
+    PIECE_COLOURS,
+    TARGETS,
+    HamsterWheel,
+    hand_dict,
+    pieces,
+)
 from companion.games.hamster_wheel.moves import opening, target_compartment
 
 TARGET_WORDS = {"same": "same", "next": "next free", "next2": "next but one"}
@@ -80,6 +86,11 @@ def prompt(game: HamsterWheel, ctx: Ctx) -> str:
     if game.turn.acted:
         return f"{who}: press NEXT when it holds, or report a failed try if pieces fell."
     wheel = game.wheel
+    stock = player
+    partner = game.partner(ctx.current)
+    if player.pieces == 0 and partner is not None:
+        stock = game.players[partner]
+    held = [c for c, n in zip(PIECE_COLOURS, stock.hand, strict=True) if n]
     if wheel.last is None:
         where = f"the opening compartment {opening(wheel) + 1}"
     else:
@@ -87,11 +98,17 @@ def prompt(game: HamsterWheel, ctx: Ctx) -> str:
             f"{TARGET_WORDS[t]} #{c + 1}"
             for t in TARGETS
             if (c := target_compartment(wheel, t)) is not None
+            and (t != "same" or any(colour not in wheel.holds(c) for colour in held))
         ]
         where = ", ".join(options)
-    stock = " (from the partner's stock)" if player.pieces == 0 and game.teams else ""
-    aside = f" {len(game.aside)} piece(s) wait for the next to fail." if game.aside else ""
-    return f"{who}: place a piece{stock} in {where}, or pass one on from the bottom.{aside}"
+    from_partner = " (from the partner's stock)" if stock is not player else ""
+    ways = [f"place a piece{from_partner} in {where}"] if where else []
+    if any(wheel.holds(c) for c in wheel.lowest_two()):
+        ways.append("pass one on from the bottom")
+    aside = f" {pieces(len(game.aside))} set aside for the next to fail." if game.aside else ""
+    if not ways:
+        return f"{who}: nothing can be placed now: report a failed try.{aside}"
+    return f"{who}: {', or '.join(ways)}.{aside}"
 
 
 def render(game: HamsterWheel, ctx: Ctx) -> str:
@@ -105,7 +122,7 @@ def render(game: HamsterWheel, ctx: Ctx) -> str:
     for seat, player in enumerate(game.players):
         turn = ">" if seat == ctx.current else " "
         hand = ", ".join(f"{n} {colour}" for colour, n in hand_dict(player.hand).items())
-        lines.append(f"{turn} {player.name}: {player.pieces} pieces ({hand or 'none'})")
+        lines.append(f"{turn} {player.name}: {pieces(player.pieces)} ({hand or 'none'})")
     if game.aside:
         lines.append(f"  set aside: {', '.join(game.aside)}")
     return "\n".join(lines)
