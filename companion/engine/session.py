@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.flow import initial_state, step
+from companion.engine.replaying import replaying
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
@@ -162,9 +163,10 @@ class Session(Generic[G]):
     ) -> Session[G]:
         """Rebuild a session from its log, checking that every event still applies."""
         session = cls(spec, header)
-        for event in events:
-            logged, change = session._prepare(replace(event, seq=len(session.log) + 1))
-            session.log.append(logged)
-            change()
+        with replaying():
+            for event in events:
+                logged, change = session._prepare(replace(event, seq=len(session.log) + 1))
+                session.log.append(logged)
+                change()
         session.on_record = on_record
         return session

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from companion.engine import flow
+from companion.engine import session as session_module
 from companion.engine.errors import IllegalMoveError
+from companion.engine.events import MOVE, Event
 from companion.engine.legal import legal_moves
+from companion.engine.replaying import is_replaying, replaying
+from companion.engine.session import GameHeader, Session
+from companion.games import find_game
 from companion.games.run_hamster_run import SPEC
 from tests.run_hamster_run.board import act, ham, nxt, outcome, position
 
@@ -180,3 +188,32 @@ def test_a_push_nobody_can_pay_for_is_refused_not_free() -> None:
     s = position(C, [("A", 5, 4, (0, 0, 4)), ("B", 5, 5, (1, 3, 3))], declared=["push", "rest"])
     with pytest.raises(IllegalMoveError, match="cannot pay for this push"):
         act(s, 0, "push", direction="right")
+
+
+def test_a_stored_game_with_an_unpaid_push_still_loads_as_it_was_played() -> None:
+    """Games stored before the unpaid push was refused may hold one: rebuilding such a
+    game from its log lets the push stand (a game that no longer loads is a lost evening)."""
+    s = position(C, [("A", 5, 4, (0, 0, 4)), ("B", 5, 5, (1, 3, 3))], declared=["push", "rest"])
+    with replaying():
+        after = act(s, 0, "push", direction="right")
+    assert ham(after, 0).lane == 4 and ham(after, 1).lane == 5  # a failed push: both stay
+
+
+def test_only_the_replay_of_a_stored_log_counts_as_replaying(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[bool] = []
+    spec = find_game("run-hamster-run")
+    header = GameHeader(spec.name, spec.rules_default, ("Ann", "Bo"), 1)
+    real_step = flow.step
+
+    def watching(*args: Any, **kwargs: Any) -> Any:
+        seen.append(is_replaying())
+        return real_step(*args, **kwargs)
+
+    monkeypatch.setattr(session_module, "step", watching)
+    session = Session(spec, header)
+    first = legal_moves(spec, session.state)[0]
+    session.dispatch(Event(MOVE, name=first["name"], seat=first["seat"], args=first["args"]))
+    Session.replay(spec, header, session.log)
+    assert seen == [False, True] and not is_replaying()

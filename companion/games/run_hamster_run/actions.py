@@ -14,6 +14,7 @@ from typing import Any
 from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import copier_for
 from companion.engine.evolve import evolve as replace
+from companion.engine.replaying import is_replaying
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import chips
@@ -331,9 +332,10 @@ def push(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
         return chips.flip_scamper_or_mettle(h, count) if classic else chips.flip(h, SCAMPER, count)
 
     continuing = res.pushing == (object_seat, d_row, d_lane)
-    if classic and (blocked or continuing):
+    if classic and (blocked or continuing) and not is_replaying():
         # The cost is known before anything happens: a hamster that can pay none of it
         # (no face-up Scamper, no Mettle to put in Fatigue instead) cannot push for free.
+        # A game stored before this check, with such a push in it, still loads as played.
         cost = fail_cost if blocked else win_cost
         means = hamster.up(SCAMPER) + hamster.traits[METTLE]
         if means < cost:
