@@ -21,7 +21,7 @@ async function api(path, body) {
     body: JSON.stringify(body),
   };
   if (body === undefined && token) options.headers = { "X-Table-Token": token };
-  const response = await fetch(path, options);
+  const response = await reach(path, options);
   const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
   if (!response.ok) {
     if (response.status === 401) { token = ""; sessionStorage.removeItem("tableToken"); render(); }
