@@ -3,6 +3,7 @@ targets big enough to tap, text laid out to be read."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,12 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   .map((e) => [e, e.getBoundingClientRect().height])
   .filter(([, h]) => h > 0 && h < 43.5)
   .map(([e, h]) => `${e.tagName} '${(e.textContent || e.value || '').trim().slice(0, 20)}' ${h}`)"""
+
+
+@pytest.fixture
+def page_server(table: Table) -> Iterator[str]:
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -55,3 +62,24 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(
         phone.close()
         page.close()
     store.close()
+
+
+def test_speak_odds_and_flip_show_whether_they_are_on(page_server: str, browser: Browser) -> None:
+    """The header's toggles look different on and off (they looked the same: a tap on
+    Speak changed nothing a player could see)."""
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(page_server)
+    look = "(e) => getComputedStyle(e).boxShadow + ' ' + getComputedStyle(e).backgroundColor"
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "false")
+    off = page.eval_on_selector("#speak", look)
+    assert page.eval_on_selector("#flip", look) == off
+    page.click("#speak")
+    page.click("#flip")
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "true")
+    assert page.eval_on_selector("#speak", look) != off
+    assert page.eval_on_selector("#flip", look) != off
+    assert page.eval_on_selector("#odds", look) != off  # odds are shown by default
+    page.click("#odds")
+    expect(page.locator("#odds")).to_have_attribute("aria-pressed", "false")
+    assert page.eval_on_selector("#odds", look) == off
+    page.close()
