@@ -83,3 +83,23 @@ def test_speak_odds_and_flip_show_whether_they_are_on(page_server: str, browser:
     expect(page.locator("#odds")).to_have_attribute("aria-pressed", "false")
     assert page.eval_on_selector("#odds", look) == off
     page.close()
+
+
+def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Path) -> None:
+    """Hamsterdam's counters say 'water in piles: 0 of 20 ends the game' without the wide
+    letter spacing of Run, Hamster, Run!'s speed marks; with nobody's turn, the moves'
+    heading starts with a capital ('what happened on the table?' did not)."""
+    players = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader("hamsterdam", "full", players, 7))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        expect(page.locator("#speed-chips")).to_contain_text("ends the game")
+        spacing = page.eval_on_selector("#speed-chips", "(e) => getComputedStyle(e).letterSpacing")
+        assert spacing in ("normal", "0px"), spacing
+        expect(page.locator("#choices h2")).to_have_text("What happened on the table?")
+        page.close()
+    store.close()

@@ -230,7 +230,7 @@ function renderControls(view) {
   const parts = [];
   if (groups.size) {
     const who = state.current === null || state.current === undefined ? "" : `${state.players[state.current]}: `;
-    parts.push(el("h2", {}, `${who}what happened on the table?`));
+    parts.push(el("h2", {}, who ? `${who}what happened on the table?` : "What happened on the table?"));
   }
   for (const [, choices] of groups) {
     parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));
