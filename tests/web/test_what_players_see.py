@@ -103,3 +103,26 @@ def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Pat
         expect(page.locator("#choices h2")).to_have_text("What happened on the table?")
         page.close()
     store.close()
+
+
+def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path) -> None:
+    """'Round 1' in a phone's header (it broke into 'Round' over '1' beside the buttons)."""
+    players = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader("hamster-wheel", "standard", players, 7))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        expect(page.locator("#round")).to_have_text("Round 1")
+        lines = page.eval_on_selector(
+            "#round",
+            "(e) => { const r = document.createRange(); r.selectNodeContents(e);"
+            " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }",
+        )
+        assert lines == 1
+        overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert overflow <= 0
+        page.close()
+    store.close()
