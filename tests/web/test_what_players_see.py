@@ -3,6 +3,7 @@ targets big enough to tap, text laid out to be read."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from playwright.sync_api import Browser, ViewportSize, expect
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.games import GAMES
+from companion.games.hamsterdam import bot
+from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, unlock
@@ -125,4 +128,47 @@ def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0
         page.close()
+    store.close()
+
+
+# Every part of a dam card drawn beyond its card, and every card beyond its dam.
+SPILLS = """() => {
+  const bad = [];
+  for (const card of document.querySelectorAll(".dam-card")) {
+    const c = card.getBoundingClientRect();
+    for (const part of card.children) {
+      const r = part.getBoundingClientRect();
+      if (r.width && (r.left < c.left - 0.5 || r.right > c.right + 0.5)) bad.push(part.textContent);
+    }
+  }
+  for (const row of document.querySelectorAll(".dam-cards")) {
+    const dam = row.closest(".dam").getBoundingClientRect();
+    for (const card of row.children) {
+      if (card.getBoundingClientRect().right > dam.right + 0.5) bad.push(card.textContent);
+    }
+  }
+  return bad;
+}"""
+
+
+def test_hamsterdams_dam_cards_hold_what_they_show(browser: Browser, tmp_path: Path) -> None:
+    """Four dams at 1024x768 and on a phone: a special's name and a card's dots stay on their
+    card (at 1024 'Contractster' ran under the next card, on a phone most names did)."""
+    names = ("Ann", "Bo", "Cy", "Di")
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=names))
+    table.new_game(GameHeader("hamsterdam", "full", names, 3))
+    rng = random.Random(1)
+    while table.public_state(with_log=False)["phase"] != "movement":
+        snapshot = table.snapshot
+        assert snapshot.state is not None
+        bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        for size in ({"width": 1024, "height": 768}, PHONE):
+            page = browser.new_page(viewport=size)
+            page.goto(f"http://127.0.0.1:{port}")
+            expect(page.locator(".dam")).to_have_count(4)
+            assert page.locator(".dam-card .special").count() >= 3
+            assert page.evaluate(SPILLS) == [], size
+            page.close()
     store.close()
