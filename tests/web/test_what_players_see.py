@@ -164,7 +164,8 @@ def test_hamsterdams_dam_cards_hold_what_they_show(browser: Browser, tmp_path: P
         assert snapshot.state is not None
         bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
-        for size in ({"width": 1024, "height": 768}, PHONE):
+        tablet: ViewportSize = {"width": 1024, "height": 768}
+        for size in (tablet, PHONE):
             page = browser.new_page(viewport=size)
             page.goto(f"http://127.0.0.1:{port}")
             expect(page.locator(".dam")).to_have_count(4)
