@@ -127,6 +127,25 @@ def test_illegal_move_shows_the_engines_sentence(
     page.close()
 
 
+def test_a_tap_while_the_companion_is_away_says_so_in_words(
+    browser: Browser, server: str, table: Table
+) -> None:
+    """The Wi-Fi drops or the Pi is off: a tap says the companion did not answer (it said
+    the browser's "Failed to fetch"), and works again once it is back."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server)
+    unlock(page)
+    context.set_offline(True)
+    page.click("#btn-next")
+    expect(page.locator("#toast")).to_contain_text("The companion did not answer")
+    expect(page.locator("#toast")).not_to_contain_text("fetch")
+    context.set_offline(False)
+    page.click("#btn-next")
+    expect(page.locator("#toast")).to_contain_text("must place their hamster first")
+    context.close()
+
+
 def test_a_dropped_connection_resumes_without_missing_an_event(
     browser: Browser, server: str, table: Table
 ) -> None:

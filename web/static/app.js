@@ -21,7 +21,7 @@ async function api(path, body) {
     body: JSON.stringify(body),
   };
   if (body === undefined && token) options.headers = { "X-Table-Token": token };
-  const response = await fetch(path, options);
+  const response = await reach(path, options);
   const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
   if (!response.ok) {
     if (response.status === 401) { token = ""; sessionStorage.removeItem("tableToken"); render(); }
@@ -230,7 +230,7 @@ function renderControls(view) {
   const parts = [];
   if (groups.size) {
     const who = state.current === null || state.current === undefined ? "" : `${state.players[state.current]}: `;
-    parts.push(el("h2", {}, `${who}what happened on the table?`));
+    parts.push(el("h2", {}, who ? `${who}what happened on the table?` : "What happened on the table?"));
   }
   for (const [, choices] of groups) {
     parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));

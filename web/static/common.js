@@ -36,6 +36,13 @@ function canonical(value) {
     ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
 }
 
+// fetch, with a player's sentence when the companion cannot be reached at all (the
+// browser's own is "Failed to fetch").
+const AWAY = "The companion did not answer: it may be off or out of reach. Try again once it is back.";
+function reach(path, options) {
+  return fetch(path, options).catch(() => { throw new Error(AWAY); });
+}
+
 function toast(message) {
   const box = $("toast");
   box.textContent = message;

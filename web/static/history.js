@@ -9,7 +9,7 @@ async function call(path, body) {
   const options = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
-  const response = await fetch(path, options);
+  const response = await reach(path, options);
   const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
   if (!response.ok) throw new Error(data.error || "Something went wrong.");
   return data;

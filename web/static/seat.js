@@ -16,7 +16,7 @@ async function api(path, body) {
   const options = body === undefined ? { headers } : {
     method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, headers), body: JSON.stringify(body),
   };
-  const response = await fetch(path, options);
+  const response = await reach(path, options);
   const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
   if (!response.ok) throw Object.assign(new Error(data.error || "Something went wrong."), { status: response.status });
   return data;
