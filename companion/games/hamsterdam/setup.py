@@ -341,6 +341,7 @@ def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
     contenders = list(range(len(game.players)))
     own = game.roll_for_us  # the players' own dice, unless the table asked us to roll
     again = False
+    best = 0
     while len(contenders) > 1:
         try:
             totals = {
@@ -352,9 +353,11 @@ def roll_off(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) ->
             if not again:
                 raise
             names = " and ".join(game.players[s].name for s in contenders)
+            # The page's dice pickers hold the first roll only: the tap is its way on.
             raise IllegalMoveError(
-                f"{names} tied in the roll-off: they roll again; enter every roll-off die "
-                "including the new ones, or tap who won the roll-off."
+                f"{names} tied in the roll-off with {best} each: they roll again, then tap "
+                "the winner's 'won the roll-off' button (or give every roll-off die, the "
+                "new ones too, as companion next --dice does)."
             ) from None
         best = max(totals.values())
         contenders = [s for s in contenders if totals[s] == best]
