@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import random
-import shlex
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -112,7 +112,13 @@ def main(ctx: click.Context, config_file: str | None, data_dir: str | None, odds
     ctx.obj = Context(config_file, data_dir, odds)
 
 
-def _status(session: Session[Any], as_json: bool = False, odds: bool = True) -> None:
+def _status(
+    session: Session[Any],
+    as_json: bool = False,
+    odds: bool = True,
+    happened: Sequence[str] = (),
+) -> None:
+    """The board, ``happened`` (what the change just made did), the odds and the prompt."""
     state = session.state
     spec = session.spec
     if as_json:
@@ -130,13 +136,79 @@ def _status(session: Session[Any], as_json: bool = False, odds: bool = True) -> 
         }
         click.echo(json.dumps(data, indent=1))
         return
-    if spec.text is not None:
-        click.echo(spec.text(state.G, state.ctx))
+    shown = spec.text(state.G, state.ctx) if spec.text is not None else ""
+    if shown:
+        click.echo(shown)
+    prompt = spec.prompt(state.G, state.ctx)
+    for line in happened:
+        if line not in shown and line not in prompt:  # said once, where the game says it
+            click.secho(line, fg="cyan")
     if odds and spec.odds_text is not None:
         for line in spec.odds_text(state.G, state.ctx):
             click.secho(line, fg="yellow")
+    # the dice NEXT waits for (the page shows a picker for each): which, and in what order
+    dice = spec.next_dice(state.G, state.ctx) if spec.next_dice is not None else []
+    if dice and not state.ctx.over:
+        click.echo(f"NEXT takes {len(dice)} dice rolled by hand, in this order: {', '.join(dice)}.")
     title = spec.phases[state.ctx.phase].title
-    click.secho(f"[{title}] {spec.prompt(state.G, state.ctx)}", bold=True)
+    click.secho(f"[{title}] {prompt}", bold=True)
+
+
+def _dispatch(session: Session[Any], event: Event) -> list[str]:
+    """Apply ``event`` and return what it did in words, as the page tells the table: a
+    HAT test's winner, what a die or a flood did, and after an undo or redo what to put
+    back on the real table (the board alone does not say it)."""
+    before = session.state
+    logged = session.dispatch(event)
+    after = session.state
+    lines: list[str] = []
+    if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:
+        lines.append(session.spec.table_changes(before.G, after.G))
+    if logged.kind == UNDO:
+        return [line for line in lines if line]
+    lines.extend(_rolled(logged))
+    old = session.spec.view(before.G, before.ctx, None)
+    new = session.spec.view(after.G, after.ctx, None)
+    lines.extend(_test_line(test) for test in _added(old.get("tests"), new.get("tests")))
+    lines.extend(str(line) for line in _added(old.get("recent"), new.get("recent")))
+    if new.get("notes") != old.get("notes"):
+        lines.extend(str(line) for line in new.get("notes") or ())
+    return [line for line in lines if line]
+
+
+def _rolled(logged: Event) -> list[str]:
+    """The dice the companion rolled itself for this step (dice typed or read are known)."""
+    lines: list[str] = []
+    typed = len(logged.given)
+    for entry in logged.outcome:
+        if entry.get("kind") != "die":
+            continue
+        if typed:
+            typed -= 1
+            continue
+        lines.append(f"The companion rolled {entry.get('value')} ({entry.get('why')}).")
+    return lines
+
+
+def _added(old: Any, new: Any) -> list[Any]:
+    """The entries at the end of ``new`` that ``old`` (the same list before) lacked."""
+    if not isinstance(new, list):
+        return []
+    before = old if isinstance(old, list) else []
+    for overlap in range(min(len(before), len(new)), -1, -1):
+        if before[len(before) - overlap :] == new[:overlap]:
+            return new[overlap:]
+    return new
+
+
+def _test_line(test: Any) -> str:
+    """A HAT test as the page says it: "Bob throws Cathleen: Cathleen wins (2 against 2
+    chips)."."""
+    try:
+        mine, theirs = test["chips"]
+        return f"{test['why']}: {test['winner']} wins ({mine} against {theirs} chips)."
+    except (KeyError, TypeError, ValueError):
+        return ""
 
 
 @main.command()
@@ -256,10 +328,10 @@ ASKED = {NEXT: "press NEXT", UNDO: "undo", REDO: "redo"}
 def _do(obj: Context, event: Event) -> None:
     try:
         _, session = obj.current(ASKED[event.kind])
-        session.dispatch(event)
+        happened = _dispatch(session, event)
     except EXPECTED as error:
         fail(error)
-    _status(session, odds=obj.odds)
+    _status(session, odds=obj.odds, happened=happened)
 
 
 @main.command(name="next")
@@ -311,15 +383,78 @@ def _parse_move(session: Session[Any], words: list[str]) -> Event:
         key, sep, raw = pair.partition("=")
         if not sep:
             raise IllegalMoveError(f"{pair!r} should be key=value.")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
+        value = _value(raw)
         if key in ("given", "dice"):  # dice rolled by hand: `Ann roll dice=[2,3,4]`
             given = tuple(value if isinstance(value, list) else _faces(value))
         else:
             args[key] = value
     return Event(MOVE, name=name, seat=seat, args=args, given=given, source="cli")
+
+
+# In a list or a table typed without JSON's quotes: a quoted text, or a bare word
+_PART = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^\[\]{},:"\']+')
+
+
+def _value(raw: str) -> Any:
+    """A typed detail: JSON where it parses (``fell=["red"]``, ``to=[5,3]``), the same
+    without JSON's quotes (``fell=[red]``, as a shell leaves ``fell=["red"]``), a text in
+    single quotes without them, else the text as typed (``to=mettle``)."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        pass
+    if len(raw) >= 2 and raw[0] == raw[-1] == "'":
+        return raw[1:-1]
+    if raw.startswith(("[", "{")):
+        try:
+            return json.loads(_PART.sub(_quoted, raw))
+        except json.JSONDecodeError:
+            pass
+    return raw
+
+
+def _quoted(part: re.Match[str]) -> str:
+    """One part of a bare list or table as JSON: a word gets quotes, a number keeps none."""
+    text = part.group(0)
+    if text.startswith('"'):
+        return text
+    if text.startswith("'"):
+        return json.dumps(text[1:-1])
+    word = text.strip()
+    if not word:
+        return text
+    try:
+        json.loads(word)  # a number, true, false or null
+    except json.JSONDecodeError:
+        return json.dumps(word)
+    return text
+
+
+def typed_words(line: str) -> list[str]:
+    """A line typed in ``companion play``, split into words the way a shell would, except
+    that quotes inside a word stay (``fell=["red"]`` reaches the JSON reader as typed, where
+    shlex dropped them), a space inside brackets does not split (``path=[[6,3], [7,3]]``)
+    and a lone apostrophe (``O'Brien``) is a letter; a word wholly in quotes
+    (``"Mary Ann"``) loses them."""
+    words: list[str] = []
+    word, quote, depth = "", "", 0
+    for at, char in enumerate(line):
+        if quote:
+            word += char
+            quote = "" if char == quote else quote
+        elif char in "\"'" and char in line[at + 1 :]:
+            word, quote = word + char, char
+        elif char.isspace() and depth == 0:
+            if word:
+                words.append(word)
+            word = ""
+        else:
+            depth += (char in "[{") - (char in "]}")
+            depth = max(depth, 0)
+            word += char
+    if word:
+        words.append(word)
+    return [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "\"'" else w for w in words]
 
 
 def _faces(value: Any) -> list[Any]:
@@ -341,12 +476,12 @@ def move(obj: Context, words: tuple[str, ...]) -> None:
     try:
         _, session = obj.current("record a move")
         event = _parse_move(session, list(words))
-        session.dispatch(event)
+        happened = _dispatch(session, event)
     except EXPECTED as error:
         fail(error)
     except Exception:  # the game could not read typed details; nothing changed
         fail(ValueError(unreadable(words)))
-    _status(session, odds=obj.odds)
+    _status(session, odds=obj.odds, happened=happened)
 
 
 def unreadable(words: Sequence[str]) -> str:
@@ -371,15 +506,20 @@ def play(obj: Context) -> None:
 
 
 def _play(session: Session[Any], odds: bool = True) -> None:
-    click.echo("Type: next | undo | redo | PLAYER MOVE key=value ... | moves | quit")
+    click.echo(
+        "Type: next (next 4,2 with dice rolled by hand) | undo | redo | "
+        "PLAYER MOVE key=value ... | moves | quit"
+    )
+    happened: list[str] = []
     while not session.state.ctx.over:
-        _status(session, odds=odds)
+        _status(session, odds=odds, happened=happened)
+        happened = []
         try:
             line = click.prompt(">", default="next", show_default=False)
         except (click.Abort, EOFError):
             click.echo()
             return
-        words = shlex.split(line)
+        words = typed_words(line)
         if not words:
             continue
         command = words[0].lower()
@@ -392,21 +532,39 @@ def _play(session: Session[Any], odds: bool = True) -> None:
                     click.echo(f"  {name}: {spec.help}")
                 continue
             if command in ("next", "n"):
-                session.dispatch(Event(NEXT, source="cli"))
+                given = _typed_dice(words[1:])
+                happened = _dispatch(session, Event(NEXT, given=given, source="cli"))
             elif command == "undo":
-                session.dispatch(Event(UNDO, source="cli"))
+                happened = _dispatch(session, Event(UNDO, source="cli"))
             elif command == "redo":
-                session.dispatch(Event(REDO, source="cli"))
+                happened = _dispatch(session, Event(REDO, source="cli"))
             else:
                 try:
-                    session.dispatch(_parse_move(session, words))
+                    happened = _dispatch(session, _parse_move(session, words))
                 except EXPECTED:
                     raise
                 except Exception:  # typed details the game could not read
                     raise IllegalMoveError(unreadable(words)) from None
         except IllegalMoveError as error:
             click.secho(str(error), fg="red")
-    _status(session, odds=odds)
+    _status(session, odds=odds, happened=happened)
+
+
+def _typed_dice(words: Sequence[str]) -> tuple[int, ...]:
+    """The dice typed after ``next`` in ``companion play``: ``next 4,2``, ``next 4 2``,
+    ``next --dice 4,2`` or ``next dice=4,2`` (as ``companion next --dice`` takes them)."""
+    text = " ".join(words).strip()
+    for prefix in ("--dice", "dice=", "given="):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    faces = text.replace(",", " ").strip("[] =").split()
+    try:
+        return tuple(int(face.strip("[]")) for face in faces)
+    except ValueError:
+        raise IllegalMoveError(
+            f"After next, type the dice rolled by hand as whole numbers, e.g. next 4,2, "
+            f"not {text.strip()!r}."
+        ) from None
 
 
 @main.command()

@@ -37,6 +37,11 @@ def _fail(error: Exception) -> NoReturn:
     sys.exit(2)
 
 
+def _count(number: int, thing: str) -> str:
+    """A count in words: 1 game, 2 games, 0 games."""
+    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
+
+
 def _line(play: history.Play) -> str:
     date = datetime.fromtimestamp(play.started).strftime("%Y-%m-%d %H:%M")
     winners = ", ".join(play.winner_names) or f"nobody ({play.result})"
@@ -96,7 +101,8 @@ def stats(obj: Opened, as_json: bool) -> None:
         click.echo("No finished game yet: the history fills as games end.")
     for entry in found:
         total = entry.total
-        click.secho(f"{entry.name}: {total.wins} wins in {total.plays} plays", bold=True)
+        wins, plays = _count(total.wins, "win"), _count(total.plays, "play")
+        click.secho(f"{entry.name}: {wins} in {plays}", bold=True)
         for title, tally in entry.by_game.items():
             click.echo(f"  {title}: {tally.wins} of {tally.plays}")
         seats = ", ".join(f"seat {s}: {t.wins} of {t.plays}" for s, t in entry.by_seat.items())
@@ -117,11 +123,12 @@ def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
         found = history.plays(obj.store)
         if csv_file:
             _write(Path(csv_file), to_csv(found))
-            click.echo(f"{len(found)} games written to {csv_file}.")
+            click.echo(f"{_count(len(found), 'game')} written to {csv_file}.")
         if bgstats:
             text = json.dumps(bgstats_file(found), indent=1, ensure_ascii=False)
             _write(Path(bgstats), text)
-            click.echo(f"{len(found)} games written to {bgstats} (BG Stats plays and links).")
+            where = f"{bgstats} (BG Stats plays and links)"
+            click.echo(f"{_count(len(found), 'game')} written to {where}.")
     except CompanionError as error:
         _fail(error)
 
