@@ -154,7 +154,8 @@ def check(obj: Any, image: str) -> None:
         click.echo(f"{colour:>7}: in the Pit")
     for colour in sorted(reading.missing):
         click.echo(f"{colour:>7}: not seen")
-    click.echo(f"asterisk strip: row {reading.asterisk_row}")
+    row = reading.asterisk_row
+    click.echo(f"asterisk strip: {'not seen' if row is None else f'row {row}'}")
 
 
 @calibrate.command()

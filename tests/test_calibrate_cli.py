@@ -8,6 +8,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from companion.serve import companion_command as main
@@ -97,3 +98,17 @@ def test_cells_off_the_belt_or_shared_are_refused_and_a_good_calibration_is_kept
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").glob("calibration*.json")} == before
     code, out = run(tmp_path, "board", image)
     assert code == 0 and "is kept as calibration.json.previous" in out
+
+
+def test_an_asterisk_strip_not_seen_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It printed "asterisk strip: row None"."""
+    import companion.vision.board
+
+    image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
+    assert run(tmp_path, "board", image)[0] == 0
+    reading = companion.vision.board.BoardReading(blocked=False, hamsters={"red": (1, 1)})
+    monkeypatch.setattr(companion.vision.board, "read_board", lambda *_args: reading)
+    code, out = run(tmp_path, "check", image)
+    assert code == 0 and "asterisk strip: not seen" in out and "None" not in out, out
