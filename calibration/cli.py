@@ -84,6 +84,11 @@ def markers(out_dir: str, square_mm: float) -> None:
         sys.exit(2)
     for path in written:
         click.echo(path)
+    click.echo(
+        f"The corner markers print {square_mm:g} mm wide, one belt square: measure a square "
+        f"of your belt, and if it is not {square_mm:g} mm, write the sheets again with "
+        "--square-mm set to what you measured."
+    )
 
 
 @calibrate.command(name="wheel-strip")

@@ -70,6 +70,11 @@ def test_marker_sheets_are_written(tmp_path: Path) -> None:
     assert code == 0, out
     written = sorted(p.suffix for p in (tmp_path / "sheets").iterdir())
     assert ".pdf" in written and ".png" in written
+    # From a review: nothing said the markers must be one belt square wide, so a belt
+    # whose squares are not 40 mm was calibrated with markers of the wrong size.
+    assert "The corner markers print 40 mm wide, one belt square: measure a square" in out
+    code, out = run(tmp_path, "markers", str(tmp_path / "sheets"), "--square-mm", "47")
+    assert code == 0 and "print 47 mm wide" in out and "if it is not 47 mm" in out, out
 
 
 def test_marker_sheets_to_a_folder_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None:
