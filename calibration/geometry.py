@@ -323,7 +323,7 @@ def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = N
         )
     try:
         return _from_json(data, path, expected_image_size)
-    except (TypeError, ValueError, KeyError) as error:
+    except (TypeError, ValueError, KeyError, AttributeError) as error:
         if isinstance(error, CalibrationError):
             raise
         raise CalibrationError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,21 @@ def test_an_asterisk_strip_not_seen_is_said_in_words(
     monkeypatch.setattr(companion.vision.board, "read_board", lambda *_args: reading)
     code, out = run(tmp_path, "check", image)
     assert code == 0 and "asterisk strip: not seen" in out and "None" not in out, out
+
+
+def test_a_calibration_file_with_a_field_of_the_wrong_kind_is_one_sentence_and_replaced(
+    tmp_path: Path,
+) -> None:
+    """From a review: colour profiles saved as a list (a hand edit) gave a traceback, and so
+    did calibrating again, which is what the message asks for."""
+    image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
+    assert run(tmp_path, "board", image)[0] == 0
+    path = tmp_path / "data" / "calibration.json"
+    data = json.loads(path.read_text())
+    for broken in ([], "red"):
+        path.write_text(json.dumps({**data, "colour_profiles": broken}))
+        code, out = run(tmp_path, "show")
+        assert code == 1 and "has a malformed field" in out and "Traceback" not in out, out
+    code, out = run(tmp_path, "board", image)
+    assert code == 0 and "5 hamster colours" in out, out
+    assert run(tmp_path, "show")[0] == 0
