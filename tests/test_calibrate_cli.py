@@ -129,6 +129,7 @@ def test_a_calibration_file_with_a_field_of_the_wrong_kind_is_one_sentence_and_r
     assert run(tmp_path, "board", image)[0] == 0
     path = tmp_path / "data" / "calibration.json"
     data = json.loads(path.read_text())
+    broken: object
     for broken in ([], "red"):
         path.write_text(json.dumps({**data, "colour_profiles": broken}))
         code, out = run(tmp_path, "show")
