@@ -55,7 +55,7 @@ from companion.vision.markers import (
 from companion.vision.markers import (
     marker_corners,
 )
-from companion.vision.wheel import DEFAULT_DIVISIONS
+from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
 
@@ -172,6 +172,29 @@ def sample_colour_profiles(
     return profiles
 
 
+def _swapped_hamsters(
+    profiles: Mapping[str, ColourProfile], cells: Mapping[str, tuple[int, int]]
+) -> str:
+    """One sentence when a standard-coloured hamster's sample looks like another of the
+    hamsters being sampled (two stood on each other's squares), else ""."""
+    nominal = {colour: PIECE_HUES[colour][0] for colour in profiles if colour in PIECE_HUES}
+
+    def gap(a: float, b: float) -> float:
+        d = abs(a - b) % 180.0
+        return min(d, 180.0 - d)
+
+    for colour in nominal:
+        sampled = profiles[colour].hue
+        looks = min(nominal, key=lambda name: gap(sampled, nominal[name]))
+        if looks != colour:
+            row, lane = cells[colour]
+            return (
+                f"The hamster on row {row}, lane {lane} looks {looks}, not {colour}; stand "
+                "each hamster on its own square as listed and calibrate again."
+            )
+    return ""
+
+
 # How far (in belt squares) a marker corner may sit from where the fitted homography puts
 # it: markers laid by hand are off by a few millimetres (well under 0.1), a marker in the
 # wrong corner or turned is off by about a whole square.
@@ -235,11 +258,15 @@ def calibrate_board(
     if misplaced:
         raise CalibrationError(misplaced)
     height, width = frame.shape[:2]
+    profiles = sample_colour_profiles(frame, homography, cells)
+    swapped = _swapped_hamsters(profiles, cells)
+    if swapped:
+        raise CalibrationError(swapped)
     return Calibration(
         image_size=(width, height),
         homography=tuple(tuple(float(v) for v in row) for row in homography),
         marker_ids=tuple(sorted(layout)),
-        colour_profiles=sample_colour_profiles(frame, homography, cells),
+        colour_profiles=profiles,
         camera=camera or CameraSettings(),
         wheel_divisions=wheel_divisions,
         created=datetime.now(UTC).isoformat(timespec="seconds"),

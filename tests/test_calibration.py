@@ -271,3 +271,17 @@ def test_a_hamster_not_on_its_square_is_one_sentence() -> None:
         "No hamster colour is seen on row 2, lane 1, where the red hamster should stand;"
     ), said
     assert one_sentence(said)
+
+
+def test_two_hamsters_on_each_other_s_squares_are_refused() -> None:
+    """From a review: red and blue stood the wrong way round were saved as each other's
+    colours, so every later reading named the wrong hamster."""
+    swapped = {**CELLS, "red": CELLS["blue"], "blue": CELLS["red"]}
+    frame = render_belt(BeltScene(swapped), np.random.default_rng(0), Conditions()).frame
+    with pytest.raises(CalibrationError) as error:
+        calibrate_board(frame, CELLS)
+    said = str(error.value)
+    assert said == (
+        "The hamster on row 2, lane 1 looks blue, not red; stand each hamster on its own "
+        "square as listed and calibrate again."
+    )
