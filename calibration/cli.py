@@ -84,6 +84,11 @@ def markers(out_dir: str, square_mm: float) -> None:
         sys.exit(2)
     for path in written:
         click.echo(path)
+    click.echo(
+        f"The corner markers print {square_mm:g} mm wide, one belt square: measure a square "
+        f"of your belt, and if it is not {square_mm:g} mm, write the sheets again with "
+        "--square-mm set to what you measured."
+    )
 
 
 @calibrate.command(name="wheel-strip")
@@ -154,7 +159,8 @@ def check(obj: Any, image: str) -> None:
         click.echo(f"{colour:>7}: in the Pit")
     for colour in sorted(reading.missing):
         click.echo(f"{colour:>7}: not seen")
-    click.echo(f"asterisk strip: row {reading.asterisk_row}")
+    row = reading.asterisk_row
+    click.echo(f"asterisk strip: {'not seen' if row is None else f'row {row}'}")
 
 
 @calibrate.command()

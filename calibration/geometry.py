@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from calibration.markers import CORNER_NAMES
 from companion.errors import CompanionError
 from companion.vision.board import (
     ASTERISK_MARKER_IDS,
@@ -51,7 +52,10 @@ from companion.vision.markers import (
 from companion.vision.markers import (
     make_detector as make_detector,
 )
-from companion.vision.wheel import DEFAULT_DIVISIONS
+from companion.vision.markers import (
+    marker_corners,
+)
+from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
 
@@ -162,9 +166,77 @@ def sample_colour_profiles(
             profiles[colour] = profile_from_pixels(patch[core > 0])
         except ValueError as error:
             raise CalibrationError(
-                f"The {colour} hamster was not seen on row {row}, lane {lane}: {error}"
+                f"No hamster colour is seen on row {row}, lane {lane}, where the {colour} "
+                "hamster should stand; stand it there in good light and calibrate again."
             ) from error
     return profiles
+
+
+def _swapped_hamsters(
+    profiles: Mapping[str, ColourProfile], cells: Mapping[str, tuple[int, int]]
+) -> str:
+    """One sentence when a standard-coloured hamster's sample looks like another of the
+    hamsters being sampled (two stood on each other's squares), else ""."""
+    nominal = {colour: PIECE_HUES[colour][0] for colour in profiles if colour in PIECE_HUES}
+
+    def gap(a: float, b: float) -> float:
+        d = abs(a - b) % 180.0
+        return min(d, 180.0 - d)
+
+    for colour in nominal:
+        sampled = profiles[colour].hue
+        looks = min(nominal, key=lambda name: gap(sampled, nominal[name]))
+        if looks != colour:
+            row, lane = cells[colour]
+            return (
+                f"The hamster on row {row}, lane {lane} looks {looks}, not {colour}; stand "
+                "each hamster on its own square as listed and calibrate again."
+            )
+    return ""
+
+
+# How far (in belt squares) a marker corner may sit from where the fitted homography puts
+# it: markers laid by hand are off by a few millimetres (well under 0.1), a marker in the
+# wrong corner or turned is off by about a whole square.
+MARKER_FIT_TOLERANCE = 0.3
+
+
+def _misfit(found: Mapping[int, NDArray[np.float32]], layout: MarkerLayout) -> float:
+    """The largest distance, in squares, between a marker corner and where the homography
+    fitted to all of ``found``'s layout markers puts it (inf when none fits)."""
+    homography = homography_from_markers(found, layout, min_markers=len(layout))
+    if homography is None:
+        return math.inf
+    ids = sorted(layout)
+    image = np.concatenate([found[i] for i in ids]).astype(np.float64).reshape(1, -1, 2)
+    board = np.concatenate([marker_corners(layout[i]) for i in ids]).astype(np.float64)
+    return float(np.abs(cv2.perspectiveTransform(image, homography)[0] - board).max())
+
+
+def _misplaced_markers(found: Mapping[int, NDArray[np.float32]], layout: MarkerLayout) -> str:
+    """One sentence when the markers are not where the sheet puts them, else ""."""
+    if _misfit(found, layout) <= MARKER_FIT_TOLERANCE:
+        return ""
+
+    # One marker turned or astray: the others agree once it is left out.
+    odd = [
+        i
+        for i in layout
+        if len(layout) > 3
+        and _misfit(found, {k: v for k, v in layout.items() if k != i}) <= MARKER_FIT_TOLERANCE
+    ]
+    if len(odd) == 1:
+        return (
+            f"Board marker {odd[0]} is not where the sheet puts it; lay it upright in its "
+            f"corner ({CORNER_NAMES.get(odd[0], 'as its caption says')}), caption towards the "
+            "far end, and calibrate again."
+        )
+    captions = [f"{i}: {CORNER_NAMES.get(i, 'its corner')}" for i in sorted(layout)]
+    return (
+        "The board markers are not where the sheet puts them; lay each upright in its own "
+        f"corner as its caption says ({'; '.join(captions)}), caption towards "
+        "the far end, and calibrate again."
+    )
 
 
 def calibrate_board(
@@ -182,12 +254,19 @@ def calibrate_board(
         raise CalibrationError(
             f"Board markers {missing} are not visible; uncover them and calibrate again."
         )
+    misplaced = _misplaced_markers(found, layout)
+    if misplaced:
+        raise CalibrationError(misplaced)
     height, width = frame.shape[:2]
+    profiles = sample_colour_profiles(frame, homography, cells)
+    swapped = _swapped_hamsters(profiles, cells)
+    if swapped:
+        raise CalibrationError(swapped)
     return Calibration(
         image_size=(width, height),
         homography=tuple(tuple(float(v) for v in row) for row in homography),
         marker_ids=tuple(sorted(layout)),
-        colour_profiles=sample_colour_profiles(frame, homography, cells),
+        colour_profiles=profiles,
         camera=camera or CameraSettings(),
         wheel_divisions=wheel_divisions,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
@@ -271,7 +350,7 @@ def load_calibration(path: Path, expected_image_size: tuple[int, int] | None = N
         )
     try:
         return _from_json(data, path, expected_image_size)
-    except (TypeError, ValueError, KeyError) as error:
+    except (TypeError, ValueError, KeyError, AttributeError) as error:
         if isinstance(error, CalibrationError):
             raise
         raise CalibrationError(

@@ -135,15 +135,19 @@ def pdf_bytes(page: Image) -> bytes:
     return bytes(out)
 
 
+# Where each belt corner marker goes, as its caption on the sheet says.
+CORNER_NAMES = {
+    0: "Pit end, lane 1",
+    1: "Pit end, lane 5",
+    2: "far end, lane 5",
+    3: "far end, lane 1",
+}
+
+
 def standard_sheets(square_mm: float = DEFAULT_SQUARE_MM) -> tuple[Sheet, ...]:
-    """The four sheets a table needs, sized so one marker is one belt square."""
+    """The three sheets a table needs, sized so one marker is one belt square."""
     gap_mm = MARKER_GAP * square_mm
-    corner_names = {
-        0: "Pit end, lane 1",
-        1: "Pit end, lane 5",
-        2: "far end, lane 5",
-        3: "far end, lane 1",
-    }
+    corner_names = CORNER_NAMES
     return (
         Sheet(
             "board-corners",

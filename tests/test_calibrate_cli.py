@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from companion.serve import companion_command as main
@@ -69,6 +71,11 @@ def test_marker_sheets_are_written(tmp_path: Path) -> None:
     assert code == 0, out
     written = sorted(p.suffix for p in (tmp_path / "sheets").iterdir())
     assert ".pdf" in written and ".png" in written
+    # From a review: nothing said the markers must be one belt square wide, so a belt
+    # whose squares are not 40 mm was calibrated with markers of the wrong size.
+    assert "The corner markers print 40 mm wide, one belt square: measure a square" in out
+    code, out = run(tmp_path, "markers", str(tmp_path / "sheets"), "--square-mm", "47")
+    assert code == 0 and "print 47 mm wide" in out and "if it is not 47 mm" in out, out
 
 
 def test_marker_sheets_to_a_folder_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None:
@@ -97,3 +104,36 @@ def test_cells_off_the_belt_or_shared_are_refused_and_a_good_calibration_is_kept
     assert {p.name: p.read_bytes() for p in (tmp_path / "data").glob("calibration*.json")} == before
     code, out = run(tmp_path, "board", image)
     assert code == 0 and "is kept as calibration.json.previous" in out
+
+
+def test_an_asterisk_strip_not_seen_is_said_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It printed "asterisk strip: row None"."""
+    import companion.vision.board
+
+    image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
+    assert run(tmp_path, "board", image)[0] == 0
+    reading = companion.vision.board.BoardReading(blocked=False, hamsters={"red": (1, 1)})
+    monkeypatch.setattr(companion.vision.board, "read_board", lambda *_args: reading)
+    code, out = run(tmp_path, "check", image)
+    assert code == 0 and "asterisk strip: not seen" in out and "None" not in out, out
+
+
+def test_a_calibration_file_with_a_field_of_the_wrong_kind_is_one_sentence_and_replaced(
+    tmp_path: Path,
+) -> None:
+    """From a review: colour profiles saved as a list (a hand edit) gave a traceback, and so
+    did calibrating again, which is what the message asks for."""
+    image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
+    assert run(tmp_path, "board", image)[0] == 0
+    path = tmp_path / "data" / "calibration.json"
+    data = json.loads(path.read_text())
+    broken: object
+    for broken in ([], "red"):
+        path.write_text(json.dumps({**data, "colour_profiles": broken}))
+        code, out = run(tmp_path, "show")
+        assert code == 1 and "has a malformed field" in out and "Traceback" not in out, out
+    code, out = run(tmp_path, "board", image)
+    assert code == 0 and "5 hamster colours" in out, out
+    assert run(tmp_path, "show")[0] == 0

@@ -219,3 +219,69 @@ def test_a_missing_calibration_names_a_command_that_makes_one(tmp_path: Path) ->
     said = str(missing.value)
     assert "Camera calibration" in said and "`companion calibrate board PHOTO`" in said
     assert CliRunner().invoke(companion_command, ["calibrate", "board", "--help"]).exit_code == 0
+
+
+def test_markers_in_the_wrong_corners_or_turned_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From a review: swapped corner markers said "The red hamster was not seen ...: too
+    grey to sample; check the lighting", sending the players to the lamp, not the markers."""
+    import hardware.simulator
+
+    swapped = {{0: 2, 2: 0}.get(k, k): v for k, v in BOARD_MARKER_LAYOUT.items()}
+    monkeypatch.setattr(hardware.simulator, "BOARD_MARKER_LAYOUT", swapped)
+    conditions = Conditions(size=(1280, 960), perspective=0.4, noise=2.0)
+    frame = render_belt(BeltScene(CELLS), np.random.default_rng(4), conditions).frame
+    with pytest.raises(CalibrationError) as error:
+        calibrate_board(frame, CELLS)
+    said = str(error.value)
+    assert said.startswith("The board markers are not where the sheet puts them;"), said
+    assert "(0: Pit end, lane 1; 1: Pit end, lane 5; 2: far end, lane 5; 3: far end" in said
+    assert one_sentence(said)
+
+    monkeypatch.undo()
+    frame = render_belt(BeltScene(CELLS), np.random.default_rng(4), conditions).frame
+    found = detect_markers(frame)
+    found[2] = np.roll(found[2], 1, axis=0)  # marker 2 laid a quarter turn round
+    monkeypatch.setattr("calibration.geometry.detect_markers", lambda _frame: found)
+    with pytest.raises(CalibrationError) as error:
+        calibrate_board(frame, CELLS)
+    said = str(error.value)
+    assert said.startswith("Board marker 2 is not where the sheet puts it;"), said
+    assert "(far end, lane 5)" in said and one_sentence(said)
+
+
+def test_markers_as_laid_by_hand_still_calibrate() -> None:
+    """The check for misplaced markers leaves room for a tilted camera, noise and shadows."""
+    for seed in range(6):
+        conditions = Conditions(perspective=1.0, uneven_light=0.8, noise=6.0, shadows=2)
+        frame = render_belt(BeltScene(CELLS), np.random.default_rng(seed), conditions).frame
+        if len(detect_markers(frame)) == len(BOARD_MARKER_LAYOUT):
+            assert calibrate_board(frame, CELLS).colour_profiles
+
+
+def test_a_hamster_not_on_its_square_is_one_sentence() -> None:
+    """It said "The red hamster was not seen on row 2, lane 1: The calibration piece is too
+    grey to sample; check the lighting." (two sentences, and the lamp is seldom why)."""
+    frame = render_belt(BeltScene({}), np.random.default_rng(0), Conditions()).frame
+    with pytest.raises(CalibrationError) as error:
+        calibrate_board(frame, CELLS)
+    said = str(error.value)
+    assert said.startswith(
+        "No hamster colour is seen on row 2, lane 1, where the red hamster should stand;"
+    ), said
+    assert one_sentence(said)
+
+
+def test_two_hamsters_on_each_other_s_squares_are_refused() -> None:
+    """From a review: red and blue stood the wrong way round were saved as each other's
+    colours, so every later reading named the wrong hamster."""
+    swapped = {**CELLS, "red": CELLS["blue"], "blue": CELLS["red"]}
+    frame = render_belt(BeltScene(swapped), np.random.default_rng(0), Conditions()).frame
+    with pytest.raises(CalibrationError) as error:
+        calibrate_board(frame, CELLS)
+    said = str(error.value)
+    assert said == (
+        "The hamster on row 2, lane 1 looks blue, not red; stand each hamster on its own "
+        "square as listed and calibrate again."
+    )

@@ -55,6 +55,15 @@ def _latest_frame() -> Any:
     return frame
 
 
+def _frame_size() -> tuple[int, int] | None:
+    """The camera's picture size (width, height); None while it sends no picture."""
+    try:
+        height, width = _latest_frame().shape[:2]
+    except ApiError:
+        return None
+    return int(width), int(height)
+
+
 def _belt_pieces() -> dict[str, tuple[int, int] | None]:
     """The game's pieces on the belt, by colour: where it has each (None: not placed yet);
     empty for a game without a belt."""
@@ -135,7 +144,9 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
 def status() -> ResponseReturnValue:
     path = companion().data_dir / CALIBRATION_FILE
     try:
-        calibration = load_calibration(path)
+        # Checked against the camera's pictures as the belt check does: one made at another
+        # size is no calibration for this camera.
+        calibration = load_calibration(path, _frame_size())
     except CalibrationError as error:
         return jsonify(
             calibrated=False, message=str(error), cells=_cells_from_game(), dice=_dice_teaching()

@@ -297,3 +297,24 @@ def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_p
     line[0] = "camera live: Pi camera 0 (restarted after: no picture for 10 s)"
     watcher.process(belt_frame(dict(ROW_ONE)))
     assert client.get("/camera.jpg").status_code == 200
+
+
+def test_the_panel_says_when_the_calibration_was_made_for_another_picture_size(
+    table: Table, tmp_path: Path
+) -> None:
+    """From a review: after the camera's resolution changed the panel still said
+    "Calibrated ... for 4 colours." while the belt check was off for that very reason."""
+    camera = LatestFrame(belt_frame(dict(ROW_ONE)))
+    client = create_app(table, PIN, camera=camera, data_dir=tmp_path).test_client()
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert client.get("/api/calibration").get_json()["calibrated"] is True
+    camera.frame = render_belt(
+        BeltScene(hamsters=dict(ROW_ONE)), np.random.default_rng(5), Conditions()
+    ).frame  # 640x480 now
+    status = client.get("/api/calibration").get_json()
+    assert status["calibrated"] is False
+    assert (
+        "was made at 1280x960 but the camera now gives 640x480; calibrate again at this size."
+        in (status["message"])
+    )
