@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.table import Table
@@ -35,6 +36,19 @@ from companion.vision.wheel import (
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
+
+
+def logged_roll(state: Any) -> float:
+    """How far the game's log says the wheel has rolled, in turns (0 for a new game).
+
+    A game that follows the wheel keeps it as ``G.wheel.turns`` (Hamster Wheel logs the
+    camera's roll there with each new lowest compartment), so a watcher that starts in the
+    middle of a game, after a restart, continues from it instead of from zero.
+    """
+    turns = getattr(getattr(getattr(state, "G", None), "wheel", None), "turns", 0.0)
+    if isinstance(turns, bool) or not isinstance(turns, int | float):
+        return 0.0
+    return float(turns)
 
 
 class WheelWatcher(FrameWatcher):
@@ -63,11 +77,16 @@ class WheelWatcher(FrameWatcher):
 
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
-        game_id = self.table.snapshot.game_id
+        snap = self.table.snapshot
+        game_id = snap.game_id
         if game_id != self._game_id:
-            # The roll counts from the start of each game, as a wheel game would score it.
+            # The roll counts from the start of each game, as a wheel game would score it;
+            # a game resumed (the companion restarted mid-game) continues from its log.
             self._game_id = game_id
-            self.tracker = WheelTracker(drift_warning=self.tracker.drift_warning)
+            self.tracker = WheelTracker(
+                drift_warning=self.tracker.drift_warning,
+                total_roll_deg=360.0 * logged_roll(snap.state),
+            )
         reading = read_wheel(frame)
         self.tracker.update(reading)
         if not reading.blocked:
