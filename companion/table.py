@@ -323,7 +323,7 @@ class Table:
 
         ``reading.data`` of ``None`` withdraws the watcher's note (it stopped looking). The
         future says whether the reading was taken; one stamped with an older game state
-        than the current one is dropped.
+        than the current one is dropped, and so is one stamped with another game.
         """
         return self._enqueue(lambda: self._take_reading(reading))
 
@@ -560,6 +560,8 @@ class Table:
         stamp = None if reading.seq is None else (reading.game_id, reading.seq)
         if stamp is not None and stamp != self._stamp():
             return False  # taken against a state that is gone
+        if reading.game_id is not None and reading.game_id != self._game_id:
+            return False  # taken while another game was on the table
         if reading.data is None:
             self._notes.pop(reading.kind, None)
             self._refresh()

@@ -128,4 +128,6 @@ class WheelWatcher(FrameWatcher):
         if not urgent and (wheel == before or now - self._published_at < self.publish_every):
             return None
         self._published, self._published_at = wheel, now
-        return self.table.observe(Reading(WHEEL, wheel))
+        # Stamped with its game (not its move: the roll holds whatever was logged since),
+        # so a reading taken just before NEW GAME is not judged against the new game.
+        return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))

@@ -3,6 +3,7 @@ before it was logged, a new game started while a reading was on its way."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -74,5 +75,32 @@ def test_after_a_restart_the_wheel_continues_from_the_logged_roll(tmp_path: Path
         assert lowest_and_log(table) == (4, ["turn_wheel"] * 3)  # nothing new logged
         roll(watcher, range(-90, -121, -6))
         assert lowest_and_log(table) == (5, ["turn_wheel"] * 4)
+    finally:
+        table.close()
+
+
+def test_a_reading_of_the_old_game_is_not_applied_to_a_new_one(tmp_path: Path) -> None:
+    """The wheel had rolled to compartment 4 when NEW GAME was pressed; a reading taken just
+    before must not log the old game's roll as the new game's first event."""
+    table = open_table(tmp_path, new=True)
+    try:
+        watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+        roll(watcher, range(0, -85, -6))
+        gate = threading.Event()
+        hold = table._enqueue(gate.wait)  # the worker is busy with something else
+        while not hold.running():
+            gate.wait(0.01)
+        starting = threading.Thread(
+            target=table.new_game, args=(GameHeader("hamster-wheel", "standard", PLAYERS, 2),)
+        )
+        starting.start()
+        while table._queue.qsize() < 1:  # NEW GAME is queued behind it
+            gate.wait(0.01)
+        late = watcher.process(frame(-90.0, 99))  # taken while the old game is still shown
+        gate.set()
+        starting.join(WAIT)
+        if late is not None:
+            late.result(WAIT)
+        assert table.public_state()["log"] == []
     finally:
         table.close()
