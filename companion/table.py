@@ -87,6 +87,7 @@ class Observation:
     event: Event
     summary: str  # one sentence for the tablet, e.g. "The dice show 4 and 6."
     source: str = "camera"
+    kind: str = ""  # the reading kind that proposed it
 
 
 Intent = str | Event
@@ -582,7 +583,13 @@ class Table:
             self._apply(verdict.event, reading.source)  # the camera's sure reading
             stamp = None if stamp is None else self._stamp()
         elif verdict.event is not None:
-            self._pending = Observation(verdict.event, verdict.summary, reading.source)
+            self._pending = Observation(
+                verdict.event, verdict.summary, reading.source, reading.kind
+            )
+        elif self._pending is not None and self._pending.kind == reading.kind:
+            # The camera no longer proposes it (the wheel: a hand reached in, so the pieces
+            # on the table belong to a try): READ must not accept what it stopped saying.
+            self._pending = None
         if verdict.note is None:
             self._notes.pop(reading.kind, None)
         else:

@@ -37,6 +37,11 @@ from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
 
+# ``read_wheel``'s reason for a frame blocked by a hand.
+HAND_OVER_TABLE = "a hand is over the table"
+# In ``WheelSeen.extra``: a hand was over the table during the turn in progress.
+HAND_THIS_TURN = "hand_this_turn"
+
 
 def logged_roll(state: Any) -> float:
     """How far the game's log says the wheel has rolled, in turns (0 for a new game).
@@ -71,6 +76,8 @@ class WheelWatcher(FrameWatcher):
         self.publish_every = publish_every
         self._clock = clock
         self._game_id: int | None = None
+        self._turn: tuple[int | None, int, int, int | None] | None = None
+        self._hand = False  # a hand was over the table during the current turn
         self._published: WheelSeen | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
@@ -87,7 +94,15 @@ class WheelWatcher(FrameWatcher):
                 drift_warning=self.tracker.drift_warning,
                 total_roll_deg=360.0 * logged_roll(snap.state),
             )
+        # Whether a hand has been over the table during this turn: pieces that fall then
+        # fell in someone's try, not by themselves (the game's rule tells them apart).
+        ctx = None if snap.state is None else snap.state.ctx
+        turn = None if ctx is None else (game_id, ctx.round, ctx.turn, ctx.current)
+        if turn != self._turn:
+            self._turn, self._hand = turn, False
         reading = read_wheel(frame)
+        if reading.blocked and reading.reason == HAND_OVER_TABLE:
+            self._hand = True
         self.tracker.update(reading)
         if not reading.blocked:
             counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
@@ -115,7 +130,10 @@ class WheelWatcher(FrameWatcher):
             drift=tracker.drift,
             drifted_far=tracker.drifted_far,
             fallen=dict(self.fallen),
-            extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
+            extra={
+                HAND_THIS_TURN: self._hand,
+                **({} if last is None else {"heading_deg": round(last.heading_deg, 1)}),
+            },
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

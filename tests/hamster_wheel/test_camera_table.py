@@ -79,6 +79,56 @@ def test_after_a_restart_the_wheel_continues_from_the_logged_roll(tmp_path: Path
         table.close()
 
 
+def test_read_after_a_try_whose_pieces_fell_reports_the_failed_try(tmp_path: Path) -> None:
+    """Ann reaches in (nothing logged yet), the pyramid falls out, she presses READ: her
+    try failed and she takes it; it is not set aside for Higher Powers."""
+    table = open_table(tmp_path, new=True)
+    try:
+        watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+        roll(watcher, range(0, 1))
+        hand_over_the_wheel(watcher, 0.0)
+        roll(watcher, range(0, 1), BLACK_ON_TABLE)
+        assert table.public_state()["pending"] is None
+        logged = table.submit_intent("read").result(WAIT)
+        assert (logged.name, logged.args["fell"]) == ("fail", ["black"])
+        state = table.public_state()
+        assert state["view"]["players"][0]["hand"]["black"] == 1 and state["current"] == 1
+    finally:
+        table.close()
+
+
+def test_a_higher_powers_proposal_made_before_the_try_does_not_take_its_read(
+    tmp_path: Path,
+) -> None:
+    """The pyramid fell by itself and was proposed as Higher Powers; nobody pressed READ,
+    Ann made her try and it failed: READ now reports her failed try."""
+    table = open_table(tmp_path, new=True)
+    try:
+        watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+        roll(watcher, range(0, 1), BLACK_ON_TABLE)
+        assert "nobody at the wheel" in table.public_state()["pending"]
+        hand_over_the_wheel(watcher, 0.0)
+        roll(watcher, range(0, 1), BLACK_ON_TABLE)
+        logged = table.submit_intent("read").result(WAIT)
+        assert (logged.name, logged.args["fell"]) == ("fail", ["black"])
+    finally:
+        table.close()
+
+
+def test_pieces_that_fall_with_nobody_at_the_wheel_are_still_higher_powers(
+    tmp_path: Path,
+) -> None:
+    table = open_table(tmp_path, new=True)
+    try:
+        watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+        roll(watcher, range(0, 1))
+        roll(watcher, range(0, 1), BLACK_ON_TABLE)
+        logged = table.submit_intent("read").result(WAIT)
+        assert (logged.name, logged.args["fell"]) == ("higher_powers", ["black"])
+    finally:
+        table.close()
+
+
 def test_a_reading_of_the_old_game_is_not_applied_to_a_new_one(tmp_path: Path) -> None:
     """The wheel had rolled to compartment 4 when NEW GAME was pressed; a reading taken just
     before must not log the old game's roll as the new game's first event."""
