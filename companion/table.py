@@ -634,7 +634,13 @@ class Table:
             raise IllegalMoveError(f"Unknown command {intent!r}; the table understands: {known}.")
         before = session.state
         logged = session.dispatch(event)  # stored in SQLite before the state changes
-        if from_camera:
+        if from_camera or (
+            proposal is not None
+            and (logged.kind, logged.name, logged.seat)
+            == (proposal.kind, proposal.name, proposal.seat)
+        ):
+            # Accepted, or the same move made another way (a typed roll while the camera's
+            # unsure one waited): the proposal is answered, READ must not log it later.
             self._pending = None
         self._put_back = ""
         if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:
