@@ -87,6 +87,7 @@ class Observation:
     event: Event
     summary: str  # one sentence for the tablet, e.g. "The dice show 4 and 6."
     source: str = "camera"
+    kind: str = ""  # the reading kind that proposed it
 
 
 Intent = str | Event
@@ -323,7 +324,7 @@ class Table:
 
         ``reading.data`` of ``None`` withdraws the watcher's note (it stopped looking). The
         future says whether the reading was taken; one stamped with an older game state
-        than the current one is dropped.
+        than the current one is dropped, and so is one stamped with another game.
         """
         return self._enqueue(lambda: self._take_reading(reading))
 
@@ -560,6 +561,8 @@ class Table:
         stamp = None if reading.seq is None else (reading.game_id, reading.seq)
         if stamp is not None and stamp != self._stamp():
             return False  # taken against a state that is gone
+        if reading.game_id is not None and reading.game_id != self._game_id:
+            return False  # taken while another game was on the table
         if reading.data is None:
             self._notes.pop(reading.kind, None)
             self._refresh()
@@ -580,7 +583,13 @@ class Table:
             self._apply(verdict.event, reading.source)  # the camera's sure reading
             stamp = None if stamp is None else self._stamp()
         elif verdict.event is not None:
-            self._pending = Observation(verdict.event, verdict.summary, reading.source)
+            self._pending = Observation(
+                verdict.event, verdict.summary, reading.source, reading.kind
+            )
+        elif self._pending is not None and self._pending.kind == reading.kind:
+            # The camera no longer proposes it (the wheel: a hand reached in, so the pieces
+            # on the table belong to a try): READ must not accept what it stopped saying.
+            self._pending = None
         if verdict.note is None:
             self._notes.pop(reading.kind, None)
         else:
@@ -625,7 +634,13 @@ class Table:
             raise IllegalMoveError(f"Unknown command {intent!r}; the table understands: {known}.")
         before = session.state
         logged = session.dispatch(event)  # stored in SQLite before the state changes
-        if from_camera:
+        if from_camera or (
+            proposal is not None
+            and (logged.kind, logged.name, logged.seat)
+            == (proposal.kind, proposal.name, proposal.seat)
+        ):
+            # Accepted, or the same move made another way (a typed roll while the camera's
+            # unsure one waited): the proposal is answered, READ must not log it later.
             self._pending = None
         self._put_back = ""
         if logged.kind in (UNDO, REDO) and session.spec.table_changes is not None:

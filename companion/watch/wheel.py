@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.table import Table
@@ -35,6 +36,24 @@ from companion.vision.wheel import (
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
+
+# ``read_wheel``'s reason for a frame blocked by a hand.
+HAND_OVER_TABLE = "a hand is over the table"
+# In ``WheelSeen.extra``: a hand was over the table during the turn in progress.
+HAND_THIS_TURN = "hand_this_turn"
+
+
+def logged_roll(state: Any) -> float:
+    """How far the game's log says the wheel has rolled, in turns (0 for a new game).
+
+    A game that follows the wheel keeps it as ``G.wheel.turns`` (Hamster Wheel logs the
+    camera's roll there with each new lowest compartment), so a watcher that starts in the
+    middle of a game, after a restart, continues from it instead of from zero.
+    """
+    turns = getattr(getattr(getattr(state, "G", None), "wheel", None), "turns", 0.0)
+    if isinstance(turns, bool) or not isinstance(turns, int | float):
+        return 0.0
+    return float(turns)
 
 
 class WheelWatcher(FrameWatcher):
@@ -57,18 +76,33 @@ class WheelWatcher(FrameWatcher):
         self.publish_every = publish_every
         self._clock = clock
         self._game_id: int | None = None
+        self._turn: tuple[int | None, int, int, int | None] | None = None
+        self._hand = False  # a hand was over the table during the current turn
         self._published: WheelSeen | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
 
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
-        game_id = self.table.snapshot.game_id
+        snap = self.table.snapshot
+        game_id = snap.game_id
         if game_id != self._game_id:
-            # The roll counts from the start of each game, as a wheel game would score it.
+            # The roll counts from the start of each game, as a wheel game would score it;
+            # a game resumed (the companion restarted mid-game) continues from its log.
             self._game_id = game_id
-            self.tracker = WheelTracker(drift_warning=self.tracker.drift_warning)
+            self.tracker = WheelTracker(
+                drift_warning=self.tracker.drift_warning,
+                total_roll_deg=360.0 * logged_roll(snap.state),
+            )
+        # Whether a hand has been over the table during this turn: pieces that fall then
+        # fell in someone's try, not by themselves (the game's rule tells them apart).
+        ctx = None if snap.state is None else snap.state.ctx
+        turn = None if ctx is None else (game_id, ctx.round, ctx.turn, ctx.current)
+        if turn != self._turn:
+            self._turn, self._hand = turn, False
         reading = read_wheel(frame)
+        if reading.blocked and reading.reason == HAND_OVER_TABLE:
+            self._hand = True
         self.tracker.update(reading)
         if not reading.blocked:
             counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
@@ -96,7 +130,10 @@ class WheelWatcher(FrameWatcher):
             drift=tracker.drift,
             drifted_far=tracker.drifted_far,
             fallen=dict(self.fallen),
-            extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
+            extra={
+                HAND_THIS_TURN: self._hand,
+                **({} if last is None else {"heading_deg": round(last.heading_deg, 1)}),
+            },
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:
@@ -109,4 +146,6 @@ class WheelWatcher(FrameWatcher):
         if not urgent and (wheel == before or now - self._published_at < self.publish_every):
             return None
         self._published, self._published_at = wheel, now
-        return self.table.observe(Reading(WHEEL, wheel))
+        # Stamped with its game (not its move: the roll holds whatever was logged since),
+        # so a reading taken just before NEW GAME is not judged against the new game.
+        return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))

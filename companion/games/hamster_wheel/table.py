@@ -3,8 +3,9 @@
 The camera follows the upright ring (``companion.watch.wheel``): how far it has rolled, and
 the pieces lying on the table outside it. From the roll the game knows which compartment is
 lowest now (a physical fact the camera is the authority for: applied and logged at once);
-pieces that appear on the table while no turn is in progress are *proposed* as Higher
-Powers (a person accepts with READ); during a turn they pre-fill the failed-try question.
+pieces that appear on the table while nobody has been at the wheel this turn are *proposed*
+as Higher Powers (a person accepts with READ); once a hand has been over the table, or a
+piece is logged, they pre-fill the failed try (READ: "my try failed").
 """
 
 from __future__ import annotations
@@ -122,7 +123,10 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         args = {"lowest": lowest + 1, "turns": round(seen.roll_turns, 3)}
         event = Event(MOVE, name="turn_wheel", seat=ctx.current, args=args)
         return Verdict(event, sure=True, note=note)
-    if fallen and not game.turn.acted and not seen.blocked:
+    # A hand was over the table this turn (companion.watch.wheel): what fell, fell in the
+    # current player's try, even before the piece is logged; READ then reports that try.
+    touched = seen.extra.get("hand_this_turn") is True
+    if fallen and not game.turn.acted and not seen.blocked and not touched:
         event = Event(MOVE, name="higher_powers", seat=ctx.current, args={"fell": fallen})
         summary = f"Pieces fell with nobody at the wheel: {', '.join(fallen)}."
         return Verdict(event, summary=f"{summary} Press READ to set them aside.", note=note)
