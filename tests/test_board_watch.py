@@ -210,3 +210,12 @@ def test_an_unseen_asterisk_strip_and_an_absent_eaten_hamster_agree() -> None:
     hidden = BeltSeen(blocked="board markers not visible")
     check = compare_board(hidden, view, COLOURS)
     assert check.lines == ("View blocked (board markers not visible): positions not checked.",)
+
+
+def test_a_hamster_in_the_pit_is_not_asked_for_after_a_calibration_made_mid_game() -> None:
+    """Calibrating mid-game samples only the hamsters still racing: Bo, in the Pit for good,
+    and Cy, eaten, have no colour profile then. The check says nothing about them (it
+    asked to recalibrate, which could never sample them) and still checks the others."""
+    reading = BeltSeen(pieces={"red": (3, 1)}, marker_row=5)
+    check = compare_board(reading, VIEW, ("red", "orange"))
+    assert check.lines == ("Camera cannot see Di (orange); the game has Di on row 2, lane 2.",)

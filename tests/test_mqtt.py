@@ -658,10 +658,12 @@ def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
     second = TablePublisher(tables[1].table, address, Topics("hamster", "raspberrypi"))
     again.start()
     try:
+        assert eventually(lambda: again.published >= 1)  # connected, and listening
         tables[0].play(3)  # live changes from the first table
         assert eventually(lambda: again.published >= 2)
         assert "another table" not in again.status
         second.start()
+        assert eventually(lambda: second.published >= 1)
         tables[1].play(3)
         tables[0].play(3)
         for publisher in (again, second):

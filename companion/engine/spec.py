@@ -195,6 +195,9 @@ class GameSpec(Generic[G]):
     by_hand: tuple[str, ...] = ()
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
+    # how far the game's log says the wheel has rolled, in turns: a wheel watcher that
+    # starts mid-game (the companion restarted) continues from it; None: no rolling wheel
+    wheel_roll: Callable[[G], float] | None = None
     # who leads now, one Standing per seat from public facts only (the event board and a
     # tournament's standings); None: level until the end, then the winners first
     standing: Callable[[G, Ctx], tuple[Standing, ...]] | None = None

@@ -138,8 +138,9 @@ def teach_command(ctx: click.Context, data_dir: Path | None) -> None:
         data_dir = config.data_dir
     try:
         report = teach(shared_reader(), data_dir)
-    except TeachError as error:
-        raise click.ClickException(str(error)) from None
+    except TeachError as error:  # nothing to teach from yet: bad input, exit 2 as elsewhere
+        click.secho(f"Error: {error}", fg="red", err=True)
+        sys.exit(2)
     for line in report.lines():
         click.echo(line)
     figures = {k: v for k, v in report.to_json().items() if k != "lines"}

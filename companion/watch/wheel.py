@@ -25,6 +25,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from companion.engine.readings import WHEEL, Reading, WheelSeen
+from companion.engine.spec import GameSpec
+from companion.engine.state import State
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
@@ -43,17 +45,13 @@ HAND_OVER_TABLE = "a hand is over the table"
 HAND_THIS_TURN = "hand_this_turn"
 
 
-def logged_roll(state: Any) -> float:
-    """How far the game's log says the wheel has rolled, in turns (0 for a new game).
-
-    A game that follows the wheel keeps it as ``G.wheel.turns`` (Hamster Wheel logs the
-    camera's roll there with each new lowest compartment), so a watcher that starts in the
-    middle of a game, after a restart, continues from it instead of from zero.
-    """
-    turns = getattr(getattr(getattr(state, "G", None), "wheel", None), "turns", 0.0)
-    if isinstance(turns, bool) or not isinstance(turns, int | float):
+def logged_roll(spec: GameSpec[Any] | None, state: State[Any] | None) -> float:
+    """How far the game's log says the wheel has rolled, in turns (0 for a new game, or a
+    game without a rolling wheel): a watcher that starts in the middle of a game, after a
+    restart, continues from it instead of from zero."""
+    if spec is None or state is None or spec.wheel_roll is None:
         return 0.0
-    return float(turns)
+    return float(spec.wheel_roll(state.G))
 
 
 class WheelWatcher(FrameWatcher):
@@ -92,7 +90,7 @@ class WheelWatcher(FrameWatcher):
             self._game_id = game_id
             self.tracker = WheelTracker(
                 drift_warning=self.tracker.drift_warning,
-                total_roll_deg=360.0 * logged_roll(snap.state),
+                total_roll_deg=360.0 * logged_roll(snap.spec, snap.state),
             )
         # Whether a hand has been over the table during this turn: pieces that fall then
         # fell in someone's try, not by themselves (the game's rule tells them apart).

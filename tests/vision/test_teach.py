@@ -71,7 +71,7 @@ def test_teaching_with_no_examples_is_one_sentence(tmp_path: Path) -> None:
         teach(DiceReader(), tmp_path)
     assert str(error.value) == NO_EXAMPLES and str(error.value).count(". ") == 0
     result = CliRunner().invoke(dice_cli, ["teach", "--data-dir", str(tmp_path)])
-    assert result.exit_code == 1 and NO_EXAMPLES in result.output
+    assert result.exit_code == 2 and NO_EXAMPLES in result.output  # bad input, as elsewhere
 
 
 def test_too_few_rolls_say_how_many_are_needed(tmp_path: Path) -> None:

@@ -103,6 +103,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     standing=table.standing,
     board=NAME,
     readings={WHEEL: table.read_wheel},
+    wheel_roll=table.logged_roll,
     cues=table.cues,
     cue_words={"failed": "The try failed.", "higher_powers": "Higher powers!"},
     on_read=table.read_means_failed,

@@ -131,3 +131,9 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         summary = f"Pieces fell with nobody at the wheel: {', '.join(fallen)}."
         return Verdict(event, summary=f"{summary} Press READ to set them aside.", note=note)
     return Verdict(note=note)
+
+
+def logged_roll(game: HamsterWheel) -> float:
+    """How far the ring has rolled by the log, in turns (the camera's roll, logged with
+    each new lowest compartment): where a restarted wheel watcher takes up the count."""
+    return game.wheel.turns

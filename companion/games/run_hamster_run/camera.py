@@ -95,6 +95,11 @@ def compare_board(reading: BeltSeen, view: Mapping[str, Any], calibrated: Collec
     places: dict[str, Any] = {}  # what "the camera is right" would set
     for hamster in view.get("hamsters", []):
         colour = hamster["colour"]
+        if colour not in calibrated and _game_where(hamster) in (PIT, None):
+            # A calibration made mid-game samples only the hamsters still racing: one in
+            # the Pit (there for good) or eaten cannot be sampled, and asking to calibrate
+            # again, which could not sample it either, would be a note for ever.
+            continue
         seen = _camera_where(reading, colour)
         found = hamster_difference(hamster, seen, colour in calibrated)
         if found is not None:
