@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+from playwright.sync_api import Browser, expect
+
 from companion.config import GameDefaults
-from companion.engine.events import NEXT, Event
+from companion.engine.events import MOVE, NEXT, Event
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN
@@ -61,3 +65,31 @@ def test_two_tablets_pressing_next_together_step_the_game_once(tmp_path: Path) -
         assert table.public_state()["seq"] == shown["seq"] + 1
         assert table.public_state()["phase"] == "flood"
     store.close()
+
+
+@pytest.mark.browser
+def test_a_phone_refused_while_the_companion_was_full_comes_back_live(
+    browser: Browser, table: Table
+) -> None:
+    """The phone opened while every live page was taken (a reconnect storm after the Wi-Fi
+    came back): its stream was refused and it never opened it again, so it showed the old
+    state for the rest of the evening. A silent stream is now opened again."""
+    app = create_app(table, PIN, heartbeat_seconds=1.0)
+    with serving(app, table, max_streams=1) as port:
+        server = f"http://127.0.0.1:{port}"
+        full = socket.create_connection(("127.0.0.1", port), timeout=10)
+        full.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert full.recv(64).startswith(b"HTTP/1.1 200")  # the one place is taken
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.clock.install()
+        login = page.request.post(f"{server}/api/login", data={"pin": PIN}).json()
+        seats = page.request.get(f"{server}/api/seats", headers={"X-Table-Token": login["token"]})
+        page.goto(f"{server}/seat/{seats.json()['seats'][1]['code']}")  # Bob's phone
+        expect(page.locator("#offline")).to_be_visible()  # refused: 503
+        full.close()  # a place is free again
+        table.submit(Event(MOVE, name="place", seat=0, args={"to": [5, 2]})).result(timeout=10)
+        page.clock.fast_forward(30_000)
+        expect(page.locator("#live.on")).to_have_count(1)
+        table.submit(Event(MOVE, name="place", seat=1, args={"to": [5, 3]})).result(timeout=10)
+        expect(page.locator("body")).to_have_attribute("data-seq", "2")
+        page.close()
