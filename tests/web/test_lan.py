@@ -7,6 +7,7 @@ import http.client
 import json
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +94,28 @@ def test_a_phone_refused_while_the_companion_was_full_comes_back_live(
         table.submit(Event(MOVE, name="place", seat=1, args={"to": [5, 3]})).result(timeout=10)
         expect(page.locator("body")).to_have_attribute("data-seq", "2")
         page.close()
+
+
+def test_a_page_that_reads_nothing_gives_its_place_back(table: Table) -> None:
+    """A client that opened a stream and read nothing more (a phone frozen mid-stream, a
+    half-open connection) held its place for good: with the places all taken, the next
+    phone was told "Too many live pages are open" however long it waited."""
+    with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, max_streams=1) as port:
+        stuck = socket.socket()
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stuck.connect(("127.0.0.1", port))
+        stuck.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        table.submit(Event(MOVE, name="place", seat=0, args={"to": [5, 2]})).result(timeout=10)
+        for index in range(700):  # some 4 MB of changes it never takes (past the buffers)
+            table.submit("undo" if index % 2 == 0 else "redo").result(timeout=10)
+        deadline = time.monotonic() + 10
+        while True:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/api/stream?after=701")
+            status = connection.getresponse().status
+            connection.close()
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert status == 200
+        stuck.close()
