@@ -4,7 +4,8 @@ crowded LAN: 200 open live pages with control traffic (API latency p50/p99) and 
 Everything runs against the real server (hypercorn, as ``companion run`` serves it) on
 127.0.0.1 with a real table and SQLite store in a temporary folder. Prints medians and
 percentiles and a last line of JSON.
-Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure).
+Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure);
+``bench/web.py storm`` measures only the reconnect storm (200 pages catching up at once).
 """
 
 from __future__ import annotations
@@ -195,6 +196,36 @@ def crowd(host: str, port: int) -> dict[str, float]:
     }
 
 
+def storm(host: str, port: int, table: Table, missed: int = 50) -> dict[str, float]:
+    """The Wi-Fi comes back: 200 pages that each missed ``missed`` changes reconnect at
+    once (``Last-Event-ID``); seconds until every one has caught up, and the bytes sent."""
+    for index in range(missed):
+        table.submit("redo" if index % 2 else "undo").result(timeout=10)
+    last = table.public_state()["seq"]
+    wanted = f"id: {last}\n".encode()
+    request = (
+        f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {last - missed}\r\n\r\n"
+    ).encode()
+    started = time.perf_counter()
+    pages = [socket.create_connection((host, port), timeout=30) for _ in range(CROWD)]
+    for page in pages:
+        page.sendall(request)
+    received = 0
+    for page in pages:
+        tail = b""
+        while wanted not in tail:
+            chunk = page.recv(1 << 20)
+            if not chunk:
+                break
+            received += len(chunk)
+            tail = (tail + chunk)[-len(wanted) * 2 :] if wanted not in chunk else chunk
+    seconds = time.perf_counter() - started
+    for page in pages:
+        page.close()
+    return {"storm_pages": CROWD, "storm_missed": missed, "storm_seconds": round(seconds, 2),
+            "storm_bytes": received}  # fmt: skip
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.sqlite3")
@@ -207,10 +238,14 @@ def main() -> None:
         asgi = edge(companion_app(app, streams, threads=16))
         with loopback_server(asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close) as port:
             host = "127.0.0.1"
+            if sys.argv[1:] == ["storm"]:  # only the reconnect storm, no browser needed
+                print(json.dumps(storm(host, port, table)))
+                return
             load = first_load(f"http://{host}:{port}/")
             spread = fan_out(host, port, table)
             rps = state_rps(host, port)
             crowded = crowd(host, port)
+            stormed = storm(host, port, table)
         table.close()
         store.close()
     figures = {
@@ -218,6 +253,7 @@ def main() -> None:
         **spread,
         "state_rps": round(rps),
         **crowded,
+        **stormed,
     }
     print(f"first page load: {load['requests']} requests, {load['bytes'] / 1024:.1f} KiB")
     p50, p99 = spread["fanout_p50_ms"], spread["fanout_p99_ms"]
@@ -227,6 +263,10 @@ def main() -> None:
         f"{CROWD} open live pages + control traffic: API p50 {crowded['crowd_api_p50_ms']} ms, "
         f"p99 {crowded['crowd_api_p99_ms']} ms; beyond the cap of {CAP}: "
         f"{crowded['refused_beyond_cap']} refused with 503"
+    )
+    print(
+        f"reconnect storm: {CROWD} pages each missing {stormed['storm_missed']} changes caught "
+        f"up in {stormed['storm_seconds']} s, {stormed['storm_bytes'] / 1e6:.1f} MB sent"
     )
     print(json.dumps(figures))
 

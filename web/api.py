@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -27,6 +28,11 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WAIT_SECONDS = 10.0
+# NEXT (UNDO, REDO, READ) carrying the change the page showed ("at") applies only if the
+# game is still there: two tablets pressing NEXT together must not step the game twice
+# (the second NEXT skipped the players' moment to answer the first, e.g. a flood's specials).
+# Checking and applying under one lock makes it one or the other, never both.
+_AT_LOCK = threading.Lock()
 NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
     "(README: Many tables at one event), or run `companion board --broker HOST`."
@@ -239,9 +245,24 @@ def intent() -> ResponseReturnValue:
     if name not in INTENTS:
         raise ApiError(400, f"'intent' must be one of: {', '.join(INTENTS)}.")
     given = body.get("given")
+    chosen: str | Event = str(name)
     if given is not None and name == "next":  # dice the players rolled, for NEXT to take
-        return _apply(Event(NEXT, given=_checked_dice(given)))
-    return _apply(str(name))
+        chosen = Event(NEXT, given=_checked_dice(given))
+    at = body.get("at")
+    if at is None:
+        return _apply(chosen)
+    if isinstance(at, bool) or not isinstance(at, int) or at < 0:
+        raise ApiError(400, "'at' is the number of the last change the page shows.")
+    with _AT_LOCK:
+        now = companion().table.current_stamp()[1]
+        if now != at:
+            raise ApiError(
+                409,
+                f"The game changed just now (another tablet, phone or button), so this "
+                f"{str(name).upper()} was not applied: check the board and press again if "
+                "it is still needed.",
+            )
+        return _apply(chosen)
 
 
 def _checked_dice(given: object) -> tuple[int, ...]:

@@ -85,6 +85,10 @@ class LiveStreams:
         self.table = table
         self.grant = grant  # a ``?token=`` sees what it unlocks (a seat, or the table)
         self.heartbeat = heartbeat
+        # A page that has taken nothing for this long (a phone gone from the Wi-Fi, a tab
+        # frozen, a client that reads nothing) loses its stream: it would hold one of the
+        # ``cap`` places all evening. A live page reconnects and resumes where it stopped.
+        self.stall = 3 * heartbeat
         self.cap = cap
         self.open = 0
         self._closing = False
@@ -162,8 +166,8 @@ class LiveStreams:
                 waiting.cancel()
                 if not done:
                     await self._body(send, "event: ping\ndata: {}\n\n")
-        except OSError:
-            pass  # the page went away mid-write: nothing to tell anyone
+        except (OSError, TimeoutError):
+            pass  # the page went away mid-write, or stopped reading: nothing to tell anyone
         finally:
             gone.cancel()
             self._wakers.discard(wake)
@@ -180,9 +184,9 @@ class LiveStreams:
         data = json.dumps({"event": entry, "state": state})
         return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
 
-    @staticmethod
-    async def _body(send: Send, text: str) -> None:
-        await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+    async def _body(self, send: Send, text: str) -> None:
+        message = {"type": "http.response.body", "body": text.encode(), "more_body": True}
+        await asyncio.wait_for(send(message), self.stall)
 
 
 def _wake(loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:

@@ -395,18 +395,22 @@ function chosenOptions() {
   return options;
 }
 
+// The change this page shows: NEXT, UNDO, REDO and READ carry it, so when two tablets press
+// together only the first applies and the other is told the game just changed.
+function shownAt() { return state ? state.seq || 0 : undefined; }
+
 function setup() {
   $("btn-next").addEventListener("click", () => {
     // Dice the players rolled that NEXT takes (the pickers beside it), never made up here.
     const pickers = [...$("next-dice").querySelectorAll("select")];
-    const body = { intent: "next" };
+    const body = { intent: "next", at: shownAt() };
     // A die left at "?" sends none: the companion then says which dice it waits for.
     if (pickers.length && pickers.every((p) => p.value)) body.given = pickers.map((p) => Number(p.value));
     send("/api/intent", body);
   });
-  $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo" }));
-  $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo" }));
-  $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read" }));
+  $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo", at: shownAt() }));
+  $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo", at: shownAt() }));
+  $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read", at: shownAt() }));
   $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
   $("join-box").addEventListener("toggle", () => { if ($("join-box").open) $("join-code").src = "/join.svg"; });
   $("seats-box").addEventListener("toggle", () => { if ($("seats-box").open) showSeatCodes(); });

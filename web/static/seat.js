@@ -10,6 +10,10 @@ let state = null;
 let token = localStorage.getItem(storageKey) || "";
 let source = null;
 let lastNotes = "";
+// The companion pings every open stream every few seconds; a stream silent for longer is
+// dead (the Wi-Fi dropped, the phone slept, or the companion was full and refused it).
+const HEARTBEAT_MS = 25000;
+let lastMessage = 0;
 
 async function api(path, body) {
   const headers = token ? { "X-Table-Token": token } : {};
@@ -108,14 +112,28 @@ function connect() {
   // Resume from the state just loaded, so a change made in between is never missed.
   const after = (state && state.seq) || 0;
   source = new EventSource(`/api/stream?after=${after}&token=${encodeURIComponent(token)}`);
+  lastMessage = Date.now();
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
+  source.addEventListener("ping", () => { lastMessage = Date.now(); });
   source.addEventListener("change", (message) => {
+    lastMessage = Date.now();
     show(JSON.parse(message.data).state);
   });
   source.addEventListener("reset", refresh);
   source.addEventListener("end", () => { source.close(); refresh().then(connect); });
 }
 
-document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+// A phone that slept: reload the state at once, and open the stream again if it went quiet.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible") return;
+  refresh().then(() => { if (source && token && Date.now() - lastMessage > 2000) connect(); });
+});
+// A stream that died without a word (no ping for a while) is opened again from the state
+// shown, so the phone never sits on an old state while it looks live.
+setInterval(() => {
+  if (!source || !token || Date.now() - lastMessage <= HEARTBEAT_MS) return;
+  lastMessage = Date.now();
+  refresh().then(connect);
+}, 5000);
 join().then((joined) => { if (joined) refresh().then(connect); });
