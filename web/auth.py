@@ -100,6 +100,7 @@ class TablePin:
         self._table_failures: deque[float] = deque()
         self._table_locked_until = 0.0
         self._seat_codes: dict[str, tuple[int, int]] = {}  # code -> (game id, seat)
+        self._ended_codes: set[str] = set()  # seat codes "lock all" ended: no guesses
         self._lock = threading.Lock()
 
     def login(self, client: str, pin: str) -> str:
@@ -154,7 +155,9 @@ class TablePin:
             for code, found in self._seat_codes.items():
                 if found == (game_id, seat):
                     return code
-            code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
+            code = ""
+            while not code or code in self._seat_codes or code in self._ended_codes:
+                code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
             self._seat_codes[code] = (game_id, seat)
             return code
 
@@ -167,7 +170,13 @@ class TablePin:
         with self._lock:
             now = self._clock()
             record = self._may_guess(client, now)
-            found = self._seat_codes.get(code.strip().upper())
+            code = code.strip().upper()
+            if code in self._ended_codes:  # issued, so not a guess: no count, a clear answer
+                raise WrongSeatCodeError(
+                    "This seat's link was ended on the tablet (Lock all): scan your seat's "
+                    "code on the tablet again."
+                )
+            found = self._seat_codes.get(code)
             if found is None:
                 self._failed(record, now)
                 raise WrongSeatCodeError(
@@ -203,8 +212,12 @@ class TablePin:
             return self._grants.pop(_key(token), None) is not None
 
     def revoke_all(self) -> int:
-        """End every token ("lock all"); returns how many were live."""
+        """End every token ("lock all"), and every seat's code with them (a phone must not
+        rejoin by reloading its link: the tablet shows new codes); returns how many tokens
+        were live."""
         with self._lock:
             count = len(self._grants)
             self._grants.clear()
+            self._ended_codes.update(self._seat_codes)
+            self._seat_codes.clear()
             return count

@@ -78,3 +78,21 @@ def test_lock_ends_this_token_and_lock_all_needs_control(client: FlaskClient) ->
     assert client.post("/api/logout", json={"all": True}).status_code == 401
     ended = client.post("/api/logout", json={"all": True}, headers={"X-Table-Token": other})
     assert ended.get_json() == {"ended": 1}
+
+
+def test_lock_all_ends_the_seat_links_too(client: FlaskClient) -> None:
+    """Lock all ended the phones' tokens, but a phone (or whoever photographed its QR
+    code) reloading the seat link joined again at once: no way to shut a seat out."""
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    code = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    phone = client.post("/api/join", json={"code": code}).get_json()["token"]
+    assert client.get("/api/state", headers={"X-Table-Token": phone}).get_json()["seat"] == 0
+    client.post("/api/logout", json={"all": True}, headers=tablet)
+    assert client.get("/api/state", headers={"X-Table-Token": phone}).get_json()["seat"] is None
+    for _ in range(15):  # a phone reloading its old link: one sentence, never a guess
+        again = client.post("/api/join", json={"code": code})
+        assert again.status_code == 403 and "ended on the tablet" in again.get_json()["error"]
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    fresh = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    assert fresh != code
+    assert client.post("/api/join", json={"code": fresh}).get_json()["seat"] == 0
