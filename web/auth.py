@@ -49,6 +49,7 @@ class ThrottledError(CompanionError):
 
 SEAT_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L to misread
 SEAT_CODE_LENGTH = 6
+SEAT_TOKENS = 8  # live tokens per seat (a player's phone, tablet, a spare): the oldest ends
 
 
 class WrongSeatCodeError(CompanionError):
@@ -184,7 +185,13 @@ class TablePin:
                     "the tablet again (a new game gives new codes)."
                 )
             game_id, seat = found
-            return self._issue(now, seat, game_id), seat, game_id
+            token = self._issue(now, seat, game_id)
+            # A seat's newest few phones keep their tokens: joining in a loop must not fill
+            # the Pi's memory with tokens (a quarter of a kilobyte each, for a day).
+            same = [k for k, g in self._grants.items() if (g.seat, g.game_id) == (seat, game_id)]
+            for key in same[:-SEAT_TOKENS]:
+                del self._grants[key]
+            return token, seat, game_id
 
     def grant(self, token: str | None) -> Grant | None:
         """What ``token`` unlocks now; None for no token, an unknown or an expired one."""

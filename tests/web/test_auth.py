@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from web.auth import TABLE_FREE_GUESSES, TablePin, ThrottledError, WrongPinError
+from web.auth import SEAT_TOKENS, TABLE_FREE_GUESSES, TablePin, ThrottledError, WrongPinError
 
 PIN = "246810"
 
@@ -96,3 +96,15 @@ def test_lock_all_ends_the_seat_links_too(client: FlaskClient) -> None:
     fresh = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
     assert fresh != code
     assert client.post("/api/join", json={"code": fresh}).get_json()["seat"] == 0
+
+
+def test_joining_in_a_loop_keeps_a_few_tokens_per_seat() -> None:
+    """Every join made a token kept for a day: a phone posting its code in a loop could
+    fill the Pi's memory (a quarter of a kilobyte each)."""
+    pins = TablePin(PIN, Clock())
+    code = pins.seat_code(1, 0)
+    other = pins.join("10.0.0.9", pins.seat_code(1, 1))[0]
+    tokens = [pins.join("10.0.0.5", code)[0] for _ in range(5_000)]
+    assert len(pins._grants) <= SEAT_TOKENS + 1
+    assert all(pins.grant(t) is not None for t in tokens[-SEAT_TOKENS:])
+    assert pins.grant(tokens[0]) is None and pins.grant(other) is not None
