@@ -224,8 +224,12 @@ def join() -> ResponseReturnValue:
     pins = companion().pin
     try:
         token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
-    except ThrottledError as wait:
-        raise ApiError(429, str(wait)) from None
+    except ThrottledError as wait:  # a phone typed no PIN: say what the wait is for
+        raise ApiError(
+            429,
+            f"Too many wrong codes or PINs were tried at this table: wait "
+            f"{max(1, round(wait.seconds))} s, then scan your seat's code again.",
+        ) from None
     except WrongSeatCodeError as error:
         raise ApiError(403, str(error)) from None
     return jsonify(token=token, seat=seat, game_id=game_id, expires_in=round(pins.token_seconds))

@@ -108,3 +108,18 @@ def test_joining_in_a_loop_keeps_a_few_tokens_per_seat() -> None:
     assert len(pins._grants) <= SEAT_TOKENS + 1
     assert all(pins.grant(t) is not None for t in tokens[-SEAT_TOKENS:])
     assert pins.grant(tokens[0]) is None and pins.grant(other) is not None
+
+
+def test_a_phone_held_back_by_the_table_lock_is_told_why(client: FlaskClient) -> None:
+    """A phone joining while guessers locked the table was told "Too many wrong PINs",
+    though its player typed no PIN at all."""
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    code = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    for address in range(TABLE_FREE_GUESSES + 1):
+        client.post(
+            "/api/login", json={"pin": "000000"}, environ_base={"REMOTE_ADDR": f"10.1.{address}.1"}
+        )
+    held = client.post("/api/join", json={"code": code})
+    assert held.status_code == 429
+    said = held.get_json()["error"]
+    assert not said.startswith("Too many wrong PINs") and "scan your seat's code again" in said
