@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 
 from companion.engine.errors import IllegalMoveError, UnknownGameError
 from companion.engine.events import MOVE, NEXT, Event
-from companion.engine.redact import public_event
+from companion.engine.redact import is_secret, public_event
 from companion.engine.session import GameHeader
 from companion.errors import CompanionError
 from companion.games import GAMES, find_game
@@ -91,17 +91,28 @@ def _apply(intent: str | Event) -> ResponseReturnValue:
         # logged loudly with its traceback. For details typed by hand, the game could not
         # read them. Either way the table's worker changed nothing.
         if isinstance(intent, Event) and not _offered(intent):
-            log.warning("api: the game could not read %r", intent, exc_info=True)
+            log.warning("api: the game could not read %r", _loggable(intent), exc_info=True)
             raise ApiError(
                 400,
                 f"The rules cannot read those details for '{intent.name}'; "
                 "use one of the offered buttons or check each value.",
             ) from None
-        log.exception("api: applying %r failed", intent)
+        log.exception("api: applying %r failed", _loggable(intent))
         raise ApiError(
             500, "The companion could not apply that (a bug, now in its log); nothing changed."
         ) from None
     return jsonify(event=_event_for_requester(event), state=_state_for_requester(with_log=False))
+
+
+def _loggable(intent: str | Event) -> object:
+    """What the log may say of an input: a secret move without its arguments (the journal
+    is no place for a Pluck allocation or the specials a player kept)."""
+    snap = companion().table.snapshot
+    if not isinstance(intent, Event) or snap.spec is None or snap.state is None:
+        return intent
+    if is_secret(snap.spec, snap.state, intent):
+        return public_event(snap.spec, snap.state, intent, False, None)
+    return intent
 
 
 def _event_for_requester(event: Event) -> dict[str, Any]:
@@ -219,8 +230,12 @@ def join() -> ResponseReturnValue:
     pins = companion().pin
     try:
         token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
-    except ThrottledError as wait:
-        raise ApiError(429, str(wait)) from None
+    except ThrottledError as wait:  # a phone typed no PIN: say what the wait is for
+        raise ApiError(
+            429,
+            f"Too many wrong codes or PINs were tried at this table: wait "
+            f"{max(1, round(wait.seconds))} s, then scan your seat's code again.",
+        ) from None
     except WrongSeatCodeError as error:
         raise ApiError(403, str(error)) from None
     return jsonify(token=token, seat=seat, game_id=game_id, expires_in=round(pins.token_seconds))

@@ -49,6 +49,7 @@ class ThrottledError(CompanionError):
 
 SEAT_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L to misread
 SEAT_CODE_LENGTH = 6
+SEAT_TOKENS = 8  # live tokens per seat (a player's phone, tablet, a spare): the oldest ends
 
 
 class WrongSeatCodeError(CompanionError):
@@ -100,6 +101,7 @@ class TablePin:
         self._table_failures: deque[float] = deque()
         self._table_locked_until = 0.0
         self._seat_codes: dict[str, tuple[int, int]] = {}  # code -> (game id, seat)
+        self._ended_codes: set[str] = set()  # seat codes "lock all" ended: no guesses
         self._lock = threading.Lock()
 
     def login(self, client: str, pin: str) -> str:
@@ -154,7 +156,9 @@ class TablePin:
             for code, found in self._seat_codes.items():
                 if found == (game_id, seat):
                     return code
-            code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
+            code = ""
+            while not code or code in self._seat_codes or code in self._ended_codes:
+                code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
             self._seat_codes[code] = (game_id, seat)
             return code
 
@@ -167,7 +171,13 @@ class TablePin:
         with self._lock:
             now = self._clock()
             record = self._may_guess(client, now)
-            found = self._seat_codes.get(code.strip().upper())
+            code = code.strip().upper()
+            if code in self._ended_codes:  # issued, so not a guess: no count, a clear answer
+                raise WrongSeatCodeError(
+                    "This seat's link was ended on the tablet (Lock all): scan your seat's "
+                    "code on the tablet again."
+                )
+            found = self._seat_codes.get(code)
             if found is None:
                 self._failed(record, now)
                 raise WrongSeatCodeError(
@@ -175,7 +185,13 @@ class TablePin:
                     "the tablet again (a new game gives new codes)."
                 )
             game_id, seat = found
-            return self._issue(now, seat, game_id), seat, game_id
+            token = self._issue(now, seat, game_id)
+            # A seat's newest few phones keep their tokens: joining in a loop must not fill
+            # the Pi's memory with tokens (a quarter of a kilobyte each, for a day).
+            same = [k for k, g in self._grants.items() if (g.seat, g.game_id) == (seat, game_id)]
+            for key in same[:-SEAT_TOKENS]:
+                del self._grants[key]
+            return token, seat, game_id
 
     def grant(self, token: str | None) -> Grant | None:
         """What ``token`` unlocks now; None for no token, an unknown or an expired one."""
@@ -203,8 +219,12 @@ class TablePin:
             return self._grants.pop(_key(token), None) is not None
 
     def revoke_all(self) -> int:
-        """End every token ("lock all"); returns how many were live."""
+        """End every token ("lock all"), and every seat's code with them (a phone must not
+        rejoin by reloading its link: the tablet shows new codes); returns how many tokens
+        were live."""
         with self._lock:
             count = len(self._grants)
             self._grants.clear()
+            self._ended_codes.update(self._seat_codes)
+            self._seat_codes.clear()
             return count

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from web.auth import TABLE_FREE_GUESSES, TablePin, ThrottledError, WrongPinError
+from web.auth import SEAT_TOKENS, TABLE_FREE_GUESSES, TablePin, ThrottledError, WrongPinError
 
 PIN = "246810"
 
@@ -78,3 +78,48 @@ def test_lock_ends_this_token_and_lock_all_needs_control(client: FlaskClient) ->
     assert client.post("/api/logout", json={"all": True}).status_code == 401
     ended = client.post("/api/logout", json={"all": True}, headers={"X-Table-Token": other})
     assert ended.get_json() == {"ended": 1}
+
+
+def test_lock_all_ends_the_seat_links_too(client: FlaskClient) -> None:
+    """Lock all ended the phones' tokens, but a phone (or whoever photographed its QR
+    code) reloading the seat link joined again at once: no way to shut a seat out."""
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    code = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    phone = client.post("/api/join", json={"code": code}).get_json()["token"]
+    assert client.get("/api/state", headers={"X-Table-Token": phone}).get_json()["seat"] == 0
+    client.post("/api/logout", json={"all": True}, headers=tablet)
+    assert client.get("/api/state", headers={"X-Table-Token": phone}).get_json()["seat"] is None
+    for _ in range(15):  # a phone reloading its old link: one sentence, never a guess
+        again = client.post("/api/join", json={"code": code})
+        assert again.status_code == 403 and "ended on the tablet" in again.get_json()["error"]
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    fresh = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    assert fresh != code
+    assert client.post("/api/join", json={"code": fresh}).get_json()["seat"] == 0
+
+
+def test_joining_in_a_loop_keeps_a_few_tokens_per_seat() -> None:
+    """Every join made a token kept for a day: a phone posting its code in a loop could
+    fill the Pi's memory (a quarter of a kilobyte each)."""
+    pins = TablePin(PIN, Clock())
+    code = pins.seat_code(1, 0)
+    other = pins.join("10.0.0.9", pins.seat_code(1, 1))[0]
+    tokens = [pins.join("10.0.0.5", code)[0] for _ in range(5_000)]
+    assert len(pins._grants) <= SEAT_TOKENS + 1
+    assert all(pins.grant(t) is not None for t in tokens[-SEAT_TOKENS:])
+    assert pins.grant(tokens[0]) is None and pins.grant(other) is not None
+
+
+def test_a_phone_held_back_by_the_table_lock_is_told_why(client: FlaskClient) -> None:
+    """A phone joining while guessers locked the table was told "Too many wrong PINs",
+    though its player typed no PIN at all."""
+    tablet = {"X-Table-Token": client.post("/api/login", json={"pin": PIN}).get_json()["token"]}
+    code = client.get("/api/seats", headers=tablet).get_json()["seats"][0]["code"]
+    for address in range(TABLE_FREE_GUESSES + 1):
+        client.post(
+            "/api/login", json={"pin": "000000"}, environ_base={"REMOTE_ADDR": f"10.1.{address}.1"}
+        )
+    held = client.post("/api/join", json={"code": code})
+    assert held.status_code == 429
+    said = held.get_json()["error"]
+    assert not said.startswith("Too many wrong PINs") and "scan your seat's code again" in said

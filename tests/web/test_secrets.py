@@ -90,3 +90,40 @@ def test_a_watcher_never_sees_a_secret(name: str, tmp_path: Path) -> None:
     store.close()
     if any(m.secret for p in spec.phases.values() for m in p.moves.values()):
         assert seen_secret > 0, "the bot never made a secret move: the test saw nothing"
+
+
+def test_a_secret_move_the_rules_cannot_read_is_logged_without_its_arguments(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Hamsterdam's set-up: the specials a player keeps are secret. An arrangement the
+    rules could not read (a blank in ``order``) was written to the log with every
+    argument, the kept specials among them."""
+    spec, players = GAMES["hamsterdam"], ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "games.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader("hamsterdam", "full", players, 5))
+    rng = random.Random(1)
+    for _ in range(3):  # every player passes cards; then each arranges the dam in secret
+        assert table.snapshot.state is not None
+        bot_turn(bot_of(spec), table.snapshot.state, rng, lambda e: table.submit(e).result(10))
+    kept = [
+        c["args"]["special"]
+        for c in table.public_state(control=True, with_log=False)["legal"]
+        if c["name"] == "keep_special" and c["seat"] == 0
+    ]
+    assert kept, "no special to keep: the test sees nothing"
+    client = create_app(table, PIN).test_client()
+    token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
+    secret = {"order": [None] * 11, "keep": kept[:3], "note": "only-ann-knows"}
+    with caplog.at_level("DEBUG"):
+        answer = client.post(
+            "/api/move",
+            json={"name": "arrange", "seat": 0, "args": secret},
+            headers={"X-Table-Token": token},
+        )
+    assert answer.status_code == 400
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "arrange" in logged and "only-ann-knows" not in logged
+    assert "'keep'" not in logged and repr(kept[:3]) not in logged, logged
+    table.close()
+    store.close()
