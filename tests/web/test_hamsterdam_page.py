@@ -233,7 +233,7 @@ def test_flood_odds_show_before_the_roll_and_a_table_can_hide_them(
         page.goto(f"http://127.0.0.1:{port}")
         shown = page.locator(".dam-head .odds")
         expect(shown).to_have_count(3)
-        expect(shown.first).to_contain_text("flooded this roll:")
+        expect(shown.first).to_contain_text("floods on this roll:")
         page.screenshot(path=str(shots(tmp_path) / "odds-hamsterdam.png"))
         page.click("#odds")  # some groups find odds spoilers
         expect(shown.first).to_be_hidden()

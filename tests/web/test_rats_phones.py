@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
@@ -313,3 +313,34 @@ def test_run_hamster_run_pluck_is_allocated_in_secret_on_each_phone(
         expect(tablet.locator("#log li", has_text="allocate (secret)")).to_have_count(5)
         table.submit("next").result(5)
         assert table.public_state(with_log=False)["phase"] == "initiative"
+
+
+def test_ending_every_access_locks_the_tablet_and_ends_each_phones_link(
+    browser: Browser, rats_table: Table
+) -> None:
+    """A phone lost at the café: the tablet's "End every tablet's and phone's access" asks
+    first, then locks this tablet, and the lost phone's link says it was ended."""
+    with serving(create_app(rats_table, PIN, heartbeat_seconds=1.0), rats_table) as port:
+        base = f"http://127.0.0.1:{port}"
+        tablet = browser.new_page(viewport={"width": 1280, "height": 800})
+        tablet.goto(base)
+        unlock(tablet)
+        tablet.click("#seats-box summary")
+        expect(tablet.locator(".seat-code")).to_have_count(len(RATS))
+        address = str(tablet.locator(".seat-code a").nth(1).get_attribute("href"))
+        address = address.replace(f"http://localhost:{port}", base)
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        phone.goto(address)
+        expect(phone.locator("#mine")).to_be_visible()
+        asked: list[str] = []
+
+        def accept(dialog: Dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        tablet.on("dialog", accept)
+        tablet.click("#btn-lock-all")
+        expect(tablet.locator("#lock")).to_have_text("Unlock")
+        assert asked and "new code" in asked[0]
+        phone.goto(address)
+        expect(phone.locator("body")).to_contain_text("the tablet can end every phone")

@@ -457,6 +457,15 @@ function setup() {
     $("pin-error").textContent = "";
     $("pin-dialog").showModal();
   });
+  $("btn-lock-all").addEventListener("click", async () => {
+    if (!token || !confirm("End every tablet's and phone's access? Each seat gets a new code, and every tablet needs the PIN again.")) return;
+    try {
+      await api("/api/logout", { all: true });
+      token = ""; sessionStorage.removeItem("tableToken");
+      toast("Every tablet and phone is locked out; unlock with the PIN to show the new codes.");
+      refresh().then(connect);
+    } catch (error) { toast(error.message); }
+  });
   $("pin-cancel").addEventListener("click", () => $("pin-dialog").close());
   $("pin-form").addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -42,7 +42,7 @@ function forget() {
   token = "";
   localStorage.removeItem(storageKey);
   $("seat-title").textContent = "Not joined";
-  $("prompt").textContent = "This phone's seat has ended (a new game gives new codes): scan your seat's code on the tablet again.";
+  $("prompt").textContent = "This phone's seat has ended (a new game gives new codes, and the tablet can end every phone's access): scan your seat's code on the tablet again.";
   $("mine").replaceChildren();
 }
 

@@ -79,7 +79,7 @@ def odds_lines(game: Hamsterdam, ctx: Ctx) -> list[str]:
             f"card {spot.value} {chance}%"
             for spot, chance in zip(player.dam, odds["cards"], strict=True)
         )
-        lines.append(f"odds: {player.name} flooded this roll {odds['flooded']}% ({cards})")
+        lines.append(f"odds: {player.name}'s dam floods on this roll {odds['flooded']}% ({cards})")
     return lines
 
 

@@ -37,7 +37,7 @@ function renderDams(view) {
           (tallies.to_next_breach === null ? ""
             : tallies.to_next_breach === 0 ? " · breach now" : ` · breach in ${tallies.to_next_breach}`)),
         player.odds ? el("span", { class: "odds", title: "chance the next roll floods this dam somewhere" },
-          `flooded this roll: ${player.odds.flooded}%`) : "",
+          `floods on this roll: ${player.odds.flooded}%`) : "",
         compact ? meta : ""),
       el("div", { class: "dam-cards" }, ...cards),
       compact ? "" : meta,
