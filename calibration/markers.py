@@ -207,6 +207,7 @@ def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> lis
     # Pieces end between two markers, never across one: a whole number of slots each.
     per_piece = max(1, int(STRIP_SEGMENT_MM // slot))
     pieces = -(-count // per_piece)
+    labels = strip_piece_labels(circumference_mm)
     width_px, page_h = mm_to_px(A4_MM[0]), mm_to_px(A4_MM[1])
     margin = mm_to_px(15)
     per_page = max(1, int((A4_MM[1] - 60) // (height_mm + 22)))
@@ -244,7 +245,7 @@ def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> lis
                 m = mm_to_px(side)
                 row = top + mm_to_px((height_mm - side) / 2)
                 page[row : row + m, x : x + m] = marker_image(marker_id, m)
-            _text(page, f"piece {piece + 1} of {pieces}", (margin, y), 1.0)
+            _text(page, labels[piece], (margin, y), 1.0)
             y = top + mm_to_px(height_mm + 14)
         notes = (
             "Cut the pieces out along their frames and glue them end to end in order, the",
@@ -256,6 +257,26 @@ def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> lis
             y += mm_to_px(7)
         pages.append(page)
     return pages
+
+
+def _piece_label(piece: int, pieces: int, per_piece: int, count: int) -> str:
+    """What a piece says above its frame: its place, its markers' ids and which way the
+    next piece joins, so a piece glued the wrong way round is seen before the glue sets."""
+    ids = RIM_MARKER_IDS[piece * per_piece : min(count, (piece + 1) * per_piece)]
+    onward = (
+        f"piece {piece + 2} joins the right-hand end"
+        if piece + 1 < pieces
+        else ("its right-hand end meets piece 1's left-hand end")
+    )
+    return f"piece {piece + 1} of {pieces}: markers {ids[0]}-{ids[-1]} left to right; {onward} ->"
+
+
+def strip_piece_labels(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> list[str]:
+    """The line printed above each piece of the rim strip, in order."""
+    count = len(RIM_MARKER_IDS)
+    per_piece = max(1, int(STRIP_SEGMENT_MM // (circumference_mm / count)))
+    pieces = -(-count // per_piece)
+    return [_piece_label(piece, pieces, per_piece, count) for piece in range(pieces)]
 
 
 def write_wheel_strip(out_dir: Path, circumference_mm: float) -> list[Path]:

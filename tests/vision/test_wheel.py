@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from calibration.markers import mm_to_px, wheel_strip_pages
+from calibration.markers import A4_MM, mm_to_px, strip_piece_labels, wheel_strip_pages
 from companion.serve import companion_command
 from companion.tabletop import RIM_MARKER_IDS
 from companion.vision.markers import detect_markers
@@ -154,3 +154,22 @@ def test_the_printed_strip_is_one_circumference_of_readable_markers(tmp_path: Pa
         companion_command, ["calibrate", "wheel-strip", str(tmp_path), "--circumference-mm", "5"]
     )
     assert bad.exit_code == 2 and "not plausible" in bad.output
+
+
+@pytest.mark.parametrize("circumference_mm", [400.0, 880.0, 2500.0])
+def test_each_strip_piece_says_its_markers_and_which_way_the_next_joins(
+    circumference_mm: float,
+) -> None:
+    """A piece glued the wrong way round reads the roll backwards: each piece names its
+    markers left to right and the end the next piece joins, on one line that fits the page."""
+    lines = strip_piece_labels(circumference_mm)
+    assert lines[0].startswith(f"piece 1 of {len(lines)}: markers {RIM_MARKER_IDS[0]}-")
+    named = [int(n) for line in lines for n in line.split("markers ")[1].split(" ")[0].split("-")]
+    assert named[0] == RIM_MARKER_IDS[0] and named[-1] == RIM_MARKER_IDS[-1]
+    assert named == sorted(named)
+    assert len(lines) == 1 or "piece 2 joins the right-hand end" in lines[0]
+    assert "meets piece 1" in lines[-1]
+    width = mm_to_px(A4_MM[0]) - 2 * mm_to_px(15)
+    for line in lines:
+        (text_width, _), _ = cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 3)
+        assert text_width <= width, line
