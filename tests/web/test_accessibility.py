@@ -21,6 +21,7 @@ from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
+from tests.web.tables import new_table
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -35,11 +36,7 @@ SIZES: tuple[ViewportSize, ...] = (
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path) -> None:
     assert AXE.exists(), f"axe-core is missing at {AXE}: run `make test` (it installs it)"
-    spec = GAMES[name]
-    players = ("Ann", "Bo", "Cy", "Di")[: max(spec.min_players, 3)]
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
-    table.new_game(GameHeader(name, spec.rules_default, players, 7))
+    table = new_table(tmp_path, name)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         for size in SIZES:
             context = browser.new_context(viewport=size, bypass_csp=True)
@@ -56,7 +53,7 @@ def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path
                 )
                 assert found == [], (size, unlocked, found)
             context.close()
-    store.close()
+    table.store.close()
 
 
 def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_path: Path) -> None:
@@ -83,7 +80,7 @@ def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_
         page.click("#flip")
         assert "flipped" in (page.get_attribute("body", "class") or "")
         page.close()
-    store.close()
+    table.store.close()
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -92,11 +89,7 @@ def test_a_players_phone_page_has_no_violations(
 ) -> None:
     """The seat page a phone opens from its code, for every game (Rats draws its own panel;
     the others list the seat's moves)."""
-    spec = GAMES[name]
-    players = ("Ann", "Bo", "Cy", "Di")[: max(spec.min_players, 3)]
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
-    table.new_game(GameHeader(name, spec.rules_default, players, 7))
+    table = new_table(tmp_path, name)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         tablet = browser.new_page()
         tablet.goto(f"http://127.0.0.1:{port}")
@@ -115,4 +108,4 @@ def test_a_players_phone_page_has_no_violations(
         )
         assert found == [], found
         context.close()
-    store.close()
+    table.store.close()

@@ -25,6 +25,7 @@ from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import serving
+from tests.web.tables import hamsterdam_in_movement
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -182,15 +183,7 @@ def test_three_or_four_dams_fit_a_tablet_without_scrolling(
     browser: Browser, tmp_path: Path, players: int
 ) -> None:
     """Compact dams: every dam on one row of cards, all of them above the fold at 1280x800."""
-    names = ("Ann", "Bo", "Cy", "Di")[:players]
-    store = Store(tmp_path / "fit.sqlite3")
-    fit = Table(store, GameDefaults(players=names))
-    fit.new_game(GameHeader("hamsterdam", "full", names, 3))
-    rng = random.Random(1)
-    while fit.public_state(with_log=False)["phase"] != "movement":
-        snapshot = fit.snapshot
-        assert snapshot.state is not None
-        bot_turn(bot.candidates, snapshot.state, rng, lambda e: fit.submit(e).result(5))
+    fit = hamsterdam_in_movement(tmp_path / "fit.sqlite3", ("Ann", "Bo", "Cy", "Di")[:players])
     with serving(create_app(fit, PIN, heartbeat_seconds=1.0), fit) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
@@ -206,7 +199,7 @@ def test_three_or_four_dams_fit_a_tablet_without_scrolling(
         )
         assert rows == [1] * players  # one row of cards per dam
         page.close()
-    store.close()
+    fit.store.close()
 
 
 def play_to_a_roll(table: Table, rules: str, names: tuple[str, ...]) -> None:

@@ -127,17 +127,23 @@ def _move(table: Table, seat: int, name: str, given: tuple[int, ...] = (), **arg
     table.submit(Event(MOVE, name=name, seat=seat, args=args, given=given)).result(5)
 
 
-def _phone(browser: Browser, table: Table, port: int, seat: int) -> Page:
-    """The tablet shows the seats' codes; ``seat``'s phone opens its address."""
+def _tablet_with_codes(browser: Browser, port: int, seats: int) -> tuple[Page, list[str]]:
+    """An unlocked tablet showing the seats' codes, and each seat's address."""
     base = f"http://127.0.0.1:{port}"
     tablet = browser.new_page(viewport={"width": 1280, "height": 800})
     tablet.goto(base)
     unlock(tablet)
     tablet.click("#seats-box summary")
-    expect(tablet.locator(".seat-code")).to_have_count(len(RATS))
-    address = str(tablet.locator(".seat-code a").nth(seat).get_attribute("href"))
+    expect(tablet.locator(".seat-code")).to_have_count(seats)
+    links = [str(a.get_attribute("href")) for a in tablet.locator(".seat-code a").all()]
+    return tablet, [link.replace(f"http://localhost:{port}", base) for link in links]
+
+
+def _phone(browser: Browser, table: Table, port: int, seat: int) -> Page:
+    """The tablet shows the seats' codes; ``seat``'s phone opens its address."""
+    _, addresses = _tablet_with_codes(browser, port, len(RATS))
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    phone.goto(address.replace(f"http://localhost:{port}", base))
+    phone.goto(addresses[seat])
     return phone
 
 
@@ -321,14 +327,8 @@ def test_ending_every_access_locks_the_tablet_and_ends_each_phones_link(
     """A phone lost at the café: the tablet's "End every tablet's and phone's access" asks
     first, then locks this tablet, and the lost phone's link says it was ended."""
     with serving(create_app(rats_table, PIN, heartbeat_seconds=1.0), rats_table) as port:
-        base = f"http://127.0.0.1:{port}"
-        tablet = browser.new_page(viewport={"width": 1280, "height": 800})
-        tablet.goto(base)
-        unlock(tablet)
-        tablet.click("#seats-box summary")
-        expect(tablet.locator(".seat-code")).to_have_count(len(RATS))
-        address = str(tablet.locator(".seat-code a").nth(1).get_attribute("href"))
-        address = address.replace(f"http://localhost:{port}", base)
+        tablet, addresses = _tablet_with_codes(browser, port, len(RATS))
+        address = addresses[1]
         phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         phone.goto(address)
         expect(phone.locator("#mine")).to_be_visible()

@@ -3,7 +3,6 @@ targets big enough to tap, text laid out to be read."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,12 +12,11 @@ from playwright.sync_api import Browser, ViewportSize, expect
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.games import GAMES
-from companion.games.hamsterdam import bot
-from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
+from tests.web.tables import hamsterdam_in_movement, new_table
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -44,11 +42,7 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(
 ) -> None:
     """The unlocked tablet page and a seat's phone page at phone size: no control under
     44 px (Rats' rat forms and a phone's move buttons were 41 px where the root font is 15 px)."""
-    spec = GAMES[name]
-    players = ("Ann", "Bo", "Cy", "Di")[: max(spec.min_players, 3)]
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
-    table.new_game(GameHeader(name, spec.rules_default, players, 7))
+    table = new_table(tmp_path, name)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"http://127.0.0.1:{port}")
@@ -64,7 +58,7 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(
         assert phone.evaluate(SMALL_TARGETS) == []
         phone.close()
         page.close()
-    store.close()
+    table.store.close()
 
 
 def test_speak_odds_and_flip_show_whether_they_are_on(page_server: str, browser: Browser) -> None:
@@ -105,7 +99,7 @@ def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Pat
         assert spacing in ("normal", "0px"), spacing
         expect(page.locator("#choices h2")).to_have_text("What happened on the table?")
         page.close()
-    store.close()
+    table.store.close()
 
 
 def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path) -> None:
@@ -128,7 +122,7 @@ def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0
         page.close()
-    store.close()
+    table.store.close()
 
 
 # Every part of a dam card drawn beyond its card, and every card beyond its dam.
@@ -154,15 +148,7 @@ SPILLS = """() => {
 def test_hamsterdams_dam_cards_hold_what_they_show(browser: Browser, tmp_path: Path) -> None:
     """Four dams at 1024x768 and on a phone: a special's name and a card's dots stay on their
     card (at 1024 'Contractster' ran under the next card, on a phone most names did)."""
-    names = ("Ann", "Bo", "Cy", "Di")
-    store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=names))
-    table.new_game(GameHeader("hamsterdam", "full", names, 3))
-    rng = random.Random(1)
-    while table.public_state(with_log=False)["phase"] != "movement":
-        snapshot = table.snapshot
-        assert snapshot.state is not None
-        bot_turn(bot.candidates, snapshot.state, rng, lambda e: table.submit(e).result(5))
+    table = hamsterdam_in_movement(tmp_path / "companion.sqlite3", ("Ann", "Bo", "Cy", "Di"))
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         tablet: ViewportSize = {"width": 1024, "height": 768}
         for size in (tablet, PHONE):
@@ -172,4 +158,4 @@ def test_hamsterdams_dam_cards_hold_what_they_show(browser: Browser, tmp_path: P
             assert page.locator(".dam-card .special").count() >= 3
             assert page.evaluate(SPILLS) == [], size
             page.close()
-    store.close()
+    table.store.close()
