@@ -26,7 +26,7 @@ def test_a_misspelt_detail_is_named_and_nothing_is_recorded() -> None:
     with pytest.raises(IllegalMoveError) as refused:
         session.move(0, "place", to=[5, 3], hamstr="Alice")
     sentence = str(refused.value)
-    assert "'hamstr'" in sentence and "it used: to" in sentence and "spelling" in sentence
+    assert "'hamstr'" in sentence and "here it reads: to" in sentence and "spelling" in sentence
     assert session.log == [] and session.state.ctx.current == 0
     session.move(0, "place", to=[5, 3])
     assert session.state.ctx.current == 1

@@ -46,5 +46,5 @@ def unused_sentence(move: str, unused: list[str], used: set[str]) -> str:
     """One sentence naming the details a move did not use and the ones it did."""
     names = ", ".join(repr(key) for key in unused)
     noun = "details" if len(unused) > 1 else "detail"
-    took = f" (it used: {', '.join(sorted(used))})" if used else " (it takes none)"
+    took = f" (here it reads: {', '.join(sorted(used))})" if used else " (it takes none)"
     return f"'{move}' has no {noun} {names}{took}; check the spelling or leave it out."
