@@ -9,7 +9,7 @@ damaged one is kept exactly as it is and refused with a sentence saying how to r
 last backup, or export what is readable); a fresh file is started only on request. A full
 SD card or a read-only data folder is named as such. Backups use SQLite's backup API (a
 consistent copy even while games are written), at the end of every game and daily.
-The file is readable by its owner only: it holds the table PIN.
+The file is readable by its owner only: it holds the table PIN and the seat codes shown.
 """
 
 from __future__ import annotations
