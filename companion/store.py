@@ -467,7 +467,7 @@ class Store:
             )
 
     def end_access(self) -> None:
-        """ "Lock all": forget every token and end every seat code, in one transaction."""
+        """For "lock all": forget every token and end every seat code, in one transaction."""
         with self._transaction() as db:
             db.execute("DELETE FROM tokens")
             db.execute("UPDATE seat_codes SET ended = 1")

@@ -68,7 +68,7 @@ class WrongSeatCodeError(CompanionError):
 
 
 class AccessNotSavedError(CompanionError):
-    """ "Lock all" ended every token now, but the store could not record it."""
+    """A "lock all" ended every token now, but the store could not record it."""
 
 
 def generate_pin() -> str:
