@@ -9,7 +9,7 @@ damaged one is kept exactly as it is and refused with a sentence saying how to r
 last backup, or export what is readable); a fresh file is started only on request. A full
 SD card or a read-only data folder is named as such. Backups use SQLite's backup API (a
 consistent copy even while games are written), at the end of every game and daily.
-The file is readable by its owner only: it holds the table PIN.
+The file is readable by its owner only: it holds the table PIN and the seat codes shown.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -74,6 +74,23 @@ MIGRATIONS: tuple[str, ...] = (
         data TEXT NOT NULL
     );
     """,
+    # 4: who may act, kept across a restart: each live token only as its SHA-256 (with its
+    # wall-clock expiry, and the seat and game it joined), and the seat codes the tablet
+    # showed (``ended``: "lock all" ended it, so reloading it is no guess)
+    """
+    CREATE TABLE tokens (
+        hash TEXT PRIMARY KEY,
+        expires REAL NOT NULL,
+        seat INTEGER,
+        game_id INTEGER
+    );
+    CREATE TABLE seat_codes (
+        code TEXT PRIMARY KEY,
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        ended INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -116,6 +133,29 @@ def damaged_sentence(path: Path, why: str) -> str:
         "`companion export FILE` saves what is still readable, and `companion run --fresh` "
         "moves the damaged file aside and starts a new one."
     )
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """A kept token: its SHA-256 (hex, never the token), wall-clock expiry, seat and game."""
+
+    hash: str
+    expires: float
+    seat: int | None
+    game_id: int | None
+
+
+@dataclass(frozen=True)
+class CodeRow:
+    """A seat code the tablet showed, for one seat of one game; ``ended`` by "lock all"."""
+
+    code: str
+    game_id: int
+    seat: int
+    ended: bool = False
+
+
+KEPT_SEAT_CODES = 1000  # a few seats a game: hundreds of games' codes
 
 
 @dataclass(frozen=True)
@@ -384,6 +424,54 @@ class Store:
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
+    # ------------------------------------------------------------------ access
+    def access(self, now: float) -> tuple[list[TokenRow], list[CodeRow]]:
+        """The live tokens (oldest first; expired ones are dropped here) and the seat codes
+        (the newest ``KEPT_SEAT_CODES``; older ones are dropped)."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM tokens WHERE expires <= ?", (now,))
+            db.execute(
+                "DELETE FROM seat_codes WHERE rowid <= (SELECT MAX(rowid) FROM seat_codes) - ?",
+                (KEPT_SEAT_CODES,),
+            )
+            tokens = db.execute(
+                "SELECT hash, expires, seat, game_id FROM tokens ORDER BY rowid"
+            ).fetchall()
+            codes = db.execute(
+                "SELECT code, game_id, seat, ended FROM seat_codes ORDER BY rowid"
+            ).fetchall()
+        return (
+            [TokenRow(str(h), float(e), s, g) for h, e, s, g in tokens],
+            [CodeRow(str(c), int(g), int(s), bool(e)) for c, g, s, e in codes],
+        )
+
+    def add_token(self, row: TokenRow, dropped: Sequence[str] = ()) -> None:
+        """Keep a new token's hash (and forget the ``dropped`` hashes) in one go."""
+        with self._transaction() as db:
+            db.executemany("DELETE FROM tokens WHERE hash = ?", [(h,) for h in dropped])
+            db.execute(
+                "INSERT OR REPLACE INTO tokens (hash, expires, seat, game_id) VALUES (?, ?, ?, ?)",
+                (row.hash, row.expires, row.seat, row.game_id),
+            )
+
+    def drop_token(self, token_hash: str) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM tokens WHERE hash = ?", (token_hash,))
+
+    def add_seat_code(self, row: CodeRow) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO seat_codes (code, game_id, seat, ended) "
+                "VALUES (?, ?, ?, ?)",
+                (row.code, row.game_id, row.seat, int(row.ended)),
+            )
+
+    def end_access(self) -> None:
+        """For "lock all": forget every token and end every seat code, in one transaction."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM tokens")
+            db.execute("UPDATE seat_codes SET ended = 1")
+
     def stats(self) -> dict[str, Any]:
         games = self._read("SELECT COUNT(*) FROM games")[0][0]
         events = self._read("SELECT COUNT(*) FROM events")[0][0]
@@ -418,7 +506,24 @@ def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
     shutil.copyfile(chosen, path)
     path.chmod(0o600)
     _number_after(path, numbered)
+    _end_access(path)
     return chosen, kept
+
+
+def _end_access(path: Path) -> None:
+    """A restored backup brings back no tablet's or phone's access from its day: a "lock
+    all" made since must not be undone by it (every tablet unlocks again, every phone
+    scans its seat's code again)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if {"tokens", "seat_codes"} <= found:  # an older file has kept no access at all
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM tokens")
+            db.execute("UPDATE seat_codes SET ended = 1")
+            db.execute("COMMIT")
+    finally:
+        db.close()
 
 
 def highest_game_number(path: Path) -> int:

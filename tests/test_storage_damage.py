@@ -16,6 +16,7 @@ from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.saved import start_game
 from companion.store import Store, StoreDamagedError, StoreError, backups, restore, salvage
+from web.auth import TablePin, WrongSeatCodeError
 
 HEADER = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), seed=3)
 
@@ -93,6 +94,29 @@ def test_a_restored_backup_never_gives_a_game_number_again(tmp_path: Path) -> No
     assert [game.id for game in restored.games()] == [1]
     assert start_game(restored, HEADER)[0] == 3
     restored.close()
+
+
+def test_a_restored_backup_brings_back_no_tablet_or_phone(tmp_path: Path) -> None:
+    """A backup made before "lock all" still held the tokens it ended: restoring it must not
+    let those tablets and phones back in."""
+    path = tmp_path / "games.sqlite3"
+    store = played(path)
+    pins = TablePin("246810", store=store)
+    tablet = pins.login("10.0.0.2", "246810")
+    code = pins.seat_code(1, 0)
+    phone = pins.join("10.0.0.21", code)[0]
+    store.backup()
+    pins.revoke_all()
+    store.close()
+    restore(path)
+    restored = Store(path)
+    try:
+        pins = TablePin("246810", store=restored)
+        assert not pins.allows(tablet) and pins.grant(phone) is None
+        with pytest.raises(WrongSeatCodeError, match="ended on the tablet"):
+            pins.join("10.0.0.21", code)  # said plainly, and no guess
+    finally:
+        restored.close()
 
 
 def test_restore_and_backups_from_the_command_line(tmp_path: Path) -> None:

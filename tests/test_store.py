@@ -66,6 +66,7 @@ def test_an_old_schema_is_migrated_forward(tmp_path: Path) -> None:
     store = Store(path)
     assert store.version == SCHEMA_VERSION
     assert store.game(1).header.players == ("Alice", "Bob")
+    assert store.access(0.0) == ([], [])  # no tablet or phone kept from before: all unlock
 
 
 def test_a_newer_schema_is_refused_with_a_sentence(tmp_path: Path) -> None:

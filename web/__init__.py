@@ -39,7 +39,7 @@ def create_app(
         app.config.update(test_config)
     app.extensions["companion"] = Companion(
         table=table,
-        pin=TablePin(pin, token_seconds=token_hours * 3600),
+        pin=TablePin(pin, token_seconds=token_hours * 3600, store=table.store),
         heartbeat_seconds=heartbeat_seconds,
         device_status=device_status or (lambda: {}),
         camera=camera,

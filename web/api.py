@@ -19,7 +19,14 @@ from companion.games import GAMES, find_game
 from companion.intents import INTENTS
 from companion.joining import svg_qr
 from companion.table import TableClosedError
-from web.auth import TOKEN_HEADER, Grant, ThrottledError, WrongPinError, WrongSeatCodeError
+from web.auth import (
+    TOKEN_HEADER,
+    AccessNotSavedError,
+    Grant,
+    ThrottledError,
+    WrongPinError,
+    WrongSeatCodeError,
+)
 from web.checks import check_colours, check_seed, check_value, parse_body
 from web.context import companion
 from web.errors import ApiError
@@ -248,7 +255,10 @@ def logout() -> ResponseReturnValue:
     pins = companion().pin
     if body.get("all") is True:
         _require_control()
-        return jsonify(ended=pins.revoke_all())
+        try:
+            return jsonify(ended=pins.revoke_all())
+        except AccessNotSavedError as error:
+            raise ApiError(503, str(error)) from None
     return jsonify(ended=int(pins.revoke(_token())))
 
 

@@ -11,12 +11,20 @@ and per table (after ten wrong guesses in ten minutes from anywhere, a doubling 
 for everyone), so rotating addresses buys nothing: at the cap a guesser gets one try every
 ten minutes, and a 6-digit PIN would take years. A tablet already unlocked never meets the
 table lock: it holds a token and does not log in again.
+
+Given the table's store, every token (only its SHA-256, with its expiry, seat and game) and
+every seat code the tablet showed are kept in it, so a restart (a power cut, an update)
+changes nothing for the players: tablets stay unlocked, phones keep their seats, and a phone
+reloading its link is not a wrong guess. "Lock all" is kept there too. Expiry is by the wall
+clock (a restart resets a monotonic one); a token read back never has more than a token's
+lifetime left, so a clock set back at boot lengthens nothing by more than that.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -25,6 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.store import CodeRow, Store, StoreError, TokenRow
+
+log = logging.getLogger(__name__)
 
 FREE_GUESSES = 3  # per address, before its lock-out starts
 TABLE_FREE_GUESSES = 10  # wrong guesses from anywhere within TABLE_WINDOW before the table locks
@@ -54,6 +65,10 @@ SEAT_TOKENS = 8  # live tokens per seat (a player's phone, tablet, a spare): the
 
 class WrongSeatCodeError(CompanionError):
     """The seat code given is not one the tablet showed for this game."""
+
+
+class AccessNotSavedError(CompanionError):
+    """A "lock all" ended every token now, but the store could not record it."""
 
 
 def generate_pin() -> str:
@@ -89,13 +104,19 @@ class TablePin:
     def __init__(
         self,
         pin: str,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] | None = None,
         *,
         token_seconds: float = DEFAULT_TOKEN_SECONDS,
+        store: Store | None = None,
     ) -> None:
+        """``clock`` (tests) times both guesses and expiry; by default guesses are timed
+        monotonically and expiry by the wall clock, which a restart does not reset.
+        ``store``: where tokens and seat codes are kept across a restart (None: memory)."""
         self._pin = pin
-        self._clock = clock
+        self._clock = clock or time.monotonic
+        self._wall = clock or time.time
         self.token_seconds = token_seconds
+        self._store = store
         self._grants: dict[bytes, Grant] = {}
         self._failures: dict[str, _Failures] = {}
         self._table_failures: deque[float] = deque()
@@ -103,6 +124,37 @@ class TablePin:
         self._seat_codes: dict[str, tuple[int, int]] = {}  # code -> (game id, seat)
         self._ended_codes: set[str] = set()  # seat codes "lock all" ended: no guesses
         self._lock = threading.Lock()
+        if store is not None:
+            self._load(store)
+
+    def _load(self, store: Store) -> None:
+        """Take up the tokens and seat codes kept before a restart."""
+        now = self._wall()
+        try:
+            tokens, codes = store.access(now)
+        except StoreError as error:
+            log.warning("tablets and phones must unlock again: %s", error)
+            return
+        for row in tokens:
+            # A clock set back (a Pi without a clock, before it hears the time) must not
+            # make a token last longer than a fresh one would.
+            expires = min(row.expires, now + self.token_seconds)
+            self._grants[bytes.fromhex(row.hash)] = Grant(expires, row.seat, row.game_id)
+        for code in codes:
+            if code.ended:
+                self._ended_codes.add(code.code)
+            else:
+                self._seat_codes[code.code] = (code.game_id, code.seat)
+
+    def _keep(self, what: str, save: Callable[[Store], None]) -> None:
+        """Write to the store; a failure (a full card) costs only the keeping: the token or
+        code works until the companion restarts."""
+        if self._store is None:
+            return
+        try:
+            save(self._store)
+        except StoreError as error:
+            log.warning("%s is not kept across a restart: %s", what, error)
 
     def login(self, client: str, pin: str) -> str:
         """A fresh table token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
@@ -111,7 +163,7 @@ class TablePin:
             record = self._may_guess(client, now)
             if hmac.compare_digest(pin.encode("utf-8", "replace"), self._pin.encode()):
                 self._failures.pop(client, None)
-                return self._issue(now, None)
+                return self._issue(None)
             self._failed(record, now)
             raise WrongPinError()
 
@@ -142,11 +194,20 @@ class TablePin:
     def grant_seat(self, seat: int, game_id: int | None = None) -> str:
         """A token for one seat (a player's phone): its own secrets, never the table's."""
         with self._lock:
-            return self._issue(self._clock(), seat, game_id)
+            return self._issue(seat, game_id)
 
-    def _issue(self, now: float, seat: int | None, game_id: int | None = None) -> str:
+    def _issue(
+        self, seat: int | None, game_id: int | None = None, dropped: list[bytes] | None = None
+    ) -> str:
+        """A new token (and the ``dropped`` ones forgotten), kept in memory and the store."""
         token = secrets.token_urlsafe(24)
-        self._grants[_key(token)] = Grant(now + self.token_seconds, seat, game_id)
+        key, grant = _key(token), Grant(self._wall() + self.token_seconds, seat, game_id)
+        self._grants[key] = grant
+        for old in dropped or ():
+            self._grants.pop(old, None)
+        row = TokenRow(key.hex(), grant.expires, seat, game_id)
+        gone = [old.hex() for old in dropped or ()]
+        self._keep("a new token", lambda store: store.add_token(row, gone))
         return token
 
     def seat_code(self, game_id: int, seat: int) -> str:
@@ -160,6 +221,8 @@ class TablePin:
             while not code or code in self._seat_codes or code in self._ended_codes:
                 code = "".join(secrets.choice(SEAT_CODE_LETTERS) for _ in range(SEAT_CODE_LENGTH))
             self._seat_codes[code] = (game_id, seat)
+            row = CodeRow(code, game_id, seat)
+            self._keep("a seat code", lambda store: store.add_seat_code(row))
             return code
 
     def join(self, client: str, code: str) -> tuple[str, int, int]:
@@ -185,12 +248,10 @@ class TablePin:
                     "the tablet again (a new game gives new codes)."
                 )
             game_id, seat = found
-            token = self._issue(now, seat, game_id)
             # A seat's newest few phones keep their tokens: joining in a loop must not fill
             # the Pi's memory with tokens (a quarter of a kilobyte each, for a day).
             same = [k for k, g in self._grants.items() if (g.seat, g.game_id) == (seat, game_id)]
-            for key in same[:-SEAT_TOKENS]:
-                del self._grants[key]
+            token = self._issue(seat, game_id, same[: max(0, len(same) - SEAT_TOKENS + 1)])
             return token, seat, game_id
 
     def grant(self, token: str | None) -> Grant | None:
@@ -198,11 +259,13 @@ class TablePin:
         if not token or len(token) > 200:
             return None
         with self._lock:
-            found = self._grants.get(_key(token))
+            key = _key(token)
+            found = self._grants.get(key)
             if found is None:
                 return None
-            if found.expires <= self._clock():
-                del self._grants[_key(token)]
+            if found.expires <= self._wall():
+                del self._grants[key]
+                self._keep("an expired token's end", lambda store: store.drop_token(key.hex()))
                 return None
             return found
 
@@ -216,7 +279,11 @@ class TablePin:
         if not token:
             return False
         with self._lock:
-            return self._grants.pop(_key(token), None) is not None
+            key = _key(token)
+            if self._grants.pop(key, None) is None:
+                return False
+            self._keep("a locked tablet", lambda store: store.drop_token(key.hex()))
+            return True
 
     def revoke_all(self) -> int:
         """End every token ("lock all"), and every seat's code with them (a phone must not
@@ -227,4 +294,13 @@ class TablePin:
             self._grants.clear()
             self._ended_codes.update(self._seat_codes)
             self._seat_codes.clear()
+            if self._store is not None:
+                try:
+                    self._store.end_access()
+                except StoreError as error:  # ended now; after a restart they would be back
+                    raise AccessNotSavedError(
+                        f"Every tablet and phone is locked out now, but the companion could "
+                        f"not record it ({error}) and a restart would let them back in: fix "
+                        "that, then end every access again."
+                    ) from None
             return count
