@@ -308,7 +308,8 @@ def test_flood_odds_match_the_roll_with_its_rerolls(
 
 def test_flood_odds_count_only_the_totals_some_dam_shows() -> None:
     """Late in a full game both 7s are flipped: a 7 is rolled again, so a 6 comes up 5 times
-    in 30, not 5 in 36 (the page said 14 % for Ann's 6 and 14 % for Bo's whole dam)."""
+    in 30, not 5 in 36 (the page said 14 % for Ann's 6, and 83 % for her dam, which
+    every roll still made floods)."""
     ann = dams.player("Ann", dams.dam(2, 3, 4, 5, 6, 8, 9, 10, 11, 12))
     bo = dams.player("Bo", dams.dam(6, 12))
     game = dams.table([ann, bo])
