@@ -133,3 +133,14 @@ def test_crowded_pits_and_many_alligators_still_get_odds_quickly_labelled_about(
     assert len(chomp["hamsters"]) == 4
     for line in chomp["hamsters"]:
         assert 0 <= line["eaten"] <= line["chomped"] <= 100
+
+
+def test_a_crowded_pit_says_about_before_the_eaten_figure_too() -> None:
+    # Past the walk's budget the others are assumed to stay put, which moves the eaten figure
+    # as much as the Chomp!-ed one (a few points either way): both are "about".
+    spots = [(name, 0, 1, (1, 2, 1)) for name in "PQRS"]
+    state = position("classic", spots, phase="belt", alligators=8)
+    assert not view(state.G, state.ctx, None)["odds"]["chomp"]["exact"]
+    lines = [line for line in odds.odds_lines(state.G, state.ctx) if "eaten" in line]
+    assert len(lines) == 4
+    assert all("% Chomp!-ed, about " in line for line in lines), lines

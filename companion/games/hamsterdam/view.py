@@ -57,15 +57,32 @@ def roll_chance(value: int) -> Fraction:
 def flood_odds(game: Hamsterdam, seat: int, ctx: Ctx) -> dict[str, Any] | None:
     """Before the roll: each card's chance to flood on the next 2d6 and the player's chance
     of being flooded at all (every card showing the total floods; specials played after
-    the roll, such as Mobster or Ninjaster, are not counted). ``None`` once the dice lie."""
-    if ctx.phase != "roll" or game.dice is not None or ctx.over:
+    the roll, such as Mobster or Ninjaster, are not counted). A total no dam shows is
+    rolled again, so the chances are among the totals some dam shows: late in a full game,
+    with cards flipped, a 7 nobody holds makes every other total likelier. Shown again
+    after such a dry roll; ``None`` once a roll some dam shows lies on the table."""
+    if ctx.phase != "roll" or (game.dice is not None and not game.dry) or ctx.over:
         return None
-    values = {spot.value for spot in game.players[seat].dam}
-    any_flood = sum((roll_chance(v) for v in values), Fraction(0))
+    shown = frozenset().union(*(p.values() for p in game.players))
+    total = sum((roll_chance(v) for v in shown), Fraction(0))
+
+    def chance(values: frozenset[int]) -> Fraction:
+        return sum((roll_chance(v) for v in values), Fraction(0)) / total if total else total
+
     return {
-        "cards": [round(100 * float(roll_chance(s.value))) for s in game.players[seat].dam],
-        "flooded": round(100 * float(any_flood)),
+        "cards": [_percent(chance(frozenset({s.value}))) for s in game.players[seat].dam],
+        "flooded": _percent(chance(game.players[seat].values())),
     }
+
+
+def _percent(chance: Fraction) -> int:
+    """A whole percent, never 0 or 100 for what can still go either way."""
+    value = round(100 * chance)
+    if value == 0 and chance > 0:
+        return 1
+    if value == 100 and chance < 1:
+        return 99
+    return value
 
 
 def odds_lines(game: Hamsterdam, ctx: Ctx) -> list[str]:

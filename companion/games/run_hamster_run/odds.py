@@ -266,7 +266,7 @@ def odds_lines(game: Belt, ctx: Ctx) -> list[str]:
             f"alligator, {about}{chomp['any_chomp']}% at least one Chomp!"
         )
         lines.extend(
-            f"odds: {h['name']}: {about}{h['chomped']}% Chomp!-ed, {h['eaten']}% eaten"
+            f"odds: {h['name']}: {about}{h['chomped']}% Chomp!-ed, {about}{h['eaten']}% eaten"
             for h in chomp["hamsters"]
         )
     return lines
