@@ -62,7 +62,7 @@ function chompOdds(view) {
     : `When NEXT brings the alligators: ${about}${chomp.arrives}% that another one comes, ${about}${chomp.any_chomp}% at least one Chomp!.`;
   return el("div", { class: "odds chomp-odds", title: "exact chances from the alligator phase's own dice" },
     el("div", {}, head),
-    ...chomp.hamsters.map((h) => el("div", {}, `${h.name}: ${about}${h.chomped}% Chomp!-ed, ${h.eaten}% eaten`)));
+    ...chomp.hamsters.map((h) => el("div", {}, `${h.name}: ${about}${h.chomped}% Chomp!-ed, ${about}${h.eaten}% eaten`)));
 }
 
 function renderCounters(view) {
