@@ -154,3 +154,25 @@ def test_the_demo_camera_tumbles_then_settles() -> None:
     frames = [demo() for _ in range(5)]
     assert not np.array_equal(frames[0], frames[1])  # tumbling
     assert np.abs(frames[3].astype(int) - frames[4].astype(int)).mean() < 3  # settled
+
+
+def test_a_reader_failing_on_every_picture_says_so_and_recovers(table_at_roll: Table) -> None:
+    """A camera set to grey pictures: the dice reader refuses every one. The device line
+    said nothing (it looked frozen on the page); it now names the failure, and the first
+    picture read again clears it."""
+    watcher = DiceWatcher(table_at_roll, stable_frames=3)
+    watcher.start()
+    try:
+        grey = np.zeros((480, 640), np.uint8)
+        for count in range(1, 5):
+            watcher.offer(grey)
+            assert watcher.worker.wait_handled(count, timeout=10)
+        assert watcher.status == (
+            "dice: fails on every picture (ValueError: The dice reader needs a colour (BGR) "
+            "frame.); the companion's log has the details"
+        )
+        watcher.offer(settled_frame((3, 5)))
+        assert watcher.worker.wait_handled(5, timeout=10)
+        assert "fails" not in watcher.status
+    finally:
+        watcher.stop()

@@ -36,6 +36,8 @@ def belt_seen(reading: BoardReading, colours: frozenset[str]) -> BeltSeen:
 class BeltWatcher(FrameWatcher):
     """Reads the belt for the game's belt check; feed it frames with :meth:`offer`."""
 
+    what = "board check"
+
     def __init__(
         self, table: Table, calibration: CameraCalibration, *, stable_frames: int = 5
     ) -> None:
@@ -76,6 +78,8 @@ class BeltWatcher(FrameWatcher):
     @property
     def status(self) -> str:
         """One line for the device list: what the game made of the latest reading."""
+        if failing := self.failing_line():
+            return failing
         note = self.table.snapshot.notes.get(BELT)
         if note is None or not self._posted or self._posted[0] is None:
             return self._status

@@ -49,6 +49,8 @@ class DiceWatcher(FrameWatcher):
     game applies without a person accepting them.
     """
 
+    what = "dice"
+
     def __init__(
         self,
         table: Table,
@@ -77,6 +79,8 @@ class DiceWatcher(FrameWatcher):
 
     @property
     def status(self) -> str:
+        if failing := self.failing_line():
+            return failing
         camera = self._camera_status() if callable(self._camera_status) else self._status
         roll = f"; last roll: {self.last_roll}" if self.last_roll else ""
         return f"{camera}{roll}"

@@ -36,6 +36,13 @@ class WorkerStats:
     handled: int = 0
     dropped: int = 0
     errors: int = 0
+    failing: int = 0  # frames in a row that failed (0 once one is read)
+    last_error: str = ""
+
+
+# Frames in a row that failed before the status line says so: one odd frame is not news,
+# a reader failing on every picture looks frozen on the page unless it is said.
+FAILING_AFTER = 3
 
 
 class LatestFrameWorker:
@@ -88,11 +95,19 @@ class LatestFrameWorker:
             assert frame is not None
             try:
                 self._handle(frame)
-            except Exception:
-                # A vision bug must not stop the watcher: log it, read the next frame.
-                log.exception("%s failed on a frame", self.name)
+            except Exception as error:
+                # A vision bug must not stop the watcher: log it, read the next frame. A
+                # streak is logged at its start and every 100 frames, not 15 times a second.
                 with self._ready:
                     self.stats.errors += 1
+                    self.stats.failing += 1
+                    self.stats.last_error = f"{type(error).__name__}: {error}"[:160]
+                    streak = self.stats.failing
+                if streak == 1 or streak % 100 == 0:
+                    log.exception("%s failed on a frame (%d in a row)", self.name, streak)
+            else:
+                with self._ready:
+                    self.stats.failing = 0
             with self._ready:
                 self.stats.handled += 1
                 self._ready.notify_all()
@@ -111,6 +126,7 @@ class FrameWatcher:
 
     worker: LatestFrameWorker
     _status: str
+    what = "camera reader"  # how the status line names this reader ("dice", "wheel")
 
     def offer(self, frame: Frame) -> None:
         """For the camera's delivery thread: never blocks, never queues."""
@@ -125,4 +141,14 @@ class FrameWatcher:
     @property
     def status(self) -> str:
         """One line for the page's device list."""
-        return self._status
+        return self.failing_line() or self._status
+
+    def failing_line(self) -> str | None:
+        """The status line while this reader fails on every picture, else None."""
+        stats = self.worker.stats
+        if stats.failing < FAILING_AFTER:
+            return None
+        return (
+            f"{self.what}: fails on every picture ({stats.last_error}); the companion's "
+            "log has the details"
+        )

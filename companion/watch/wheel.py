@@ -57,6 +57,8 @@ def logged_roll(spec: GameSpec[Any] | None, state: State[Any] | None) -> float:
 class WheelWatcher(FrameWatcher):
     """Follows the wheel; feed it frames with :meth:`offer` (or :meth:`process` in tests)."""
 
+    what = "wheel"
+
     def __init__(
         self,
         table: Table,
