@@ -15,6 +15,7 @@ security headers (CSP, no framing, no referrer).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import socket
@@ -30,6 +31,7 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 from hypercorn.asyncio import serve as hypercorn_serve
 from hypercorn.config import Config as HypercornConfig
+from hypercorn.config import Sockets
 
 from web.live import LiveStreams, Message, Receive, Scope, Send, answer_json
 
@@ -166,9 +168,40 @@ class Listen:
     keyfile: Path | None = None
 
 
+# A phone that leaves the Wi-Fi without closing its connection (asleep, out of range)
+# leaves it half-open: the kernel would keep retrying for about 15 minutes, and the live
+# page's place with it. These end such a connection within about half a minute.
+GONE_AFTER_MS = 30_000  # unacknowledged data for this long: the peer has gone
+KEEPALIVE = (20, 5, 3)  # seconds idle, seconds between probes, probes unanswered
+
+
+class ServerConfig(HypercornConfig):
+    """Hypercorn's config whose listening sockets notice vanished clients (Linux: the
+    connections a listener accepts inherit these options)."""
+
+    def create_sockets(self) -> Sockets:
+        sockets = super().create_sockets()
+        for sock in (*sockets.secure_sockets, *sockets.insecure_sockets):
+            notice_vanished_peers(sock)
+        return sockets
+
+
+def notice_vanished_peers(sock: socket.socket) -> None:
+    """Keepalive probes and a user timeout, where the system has them (Linux does)."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        idle, interval, count = KEEPALIVE
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, idle)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, count)
+        if hasattr(socket, "TCP_USER_TIMEOUT"):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, GONE_AFTER_MS)
+
+
 def server_config(listen: Listen, *, max_body: int) -> HypercornConfig:
     """Hypercorn's limits: small headers and bodies, idle and half-sent connections closed."""
-    config = HypercornConfig()
+    config = ServerConfig()
     host = f"[{listen.host}]" if ":" in listen.host else listen.host
     if listen.certfile is not None and listen.keyfile is not None and listen.https_port:
         config.certfile, config.keyfile = str(listen.certfile), str(listen.keyfile)

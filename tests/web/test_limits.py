@@ -8,10 +8,13 @@ import json
 import socket
 import time
 
+import pytest
+
 from companion.table import Table
 from tests.web.conftest import PIN
 from tests.web.serving import serving
 from web import create_app
+from web.asgi import Listen, server_config
 
 
 def api_state(port: int, host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
@@ -103,3 +106,25 @@ def test_a_foreign_host_name_is_refused_and_every_answer_is_hardened(table: Tabl
         assert status == 200 and headers["x-frame-options"] == "DENY"
         assert headers["referrer-policy"] == "no-referrer"
         assert "default-src 'self'" in headers["content-security-policy"]
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux socket options")
+def test_a_phone_gone_from_the_wifi_without_closing_is_let_go_in_half_a_minute() -> None:
+    """A phone that sleeps or walks out of range leaves its connection half-open: the
+    kernel would retry for about 15 minutes and the live page's place stayed taken. Every
+    connection the page's server accepts gives up after 30 s of unanswered data and sends
+    keepalive probes after 20 s of silence."""
+    config = server_config(Listen("127.0.0.1", 0), max_body=1024)
+    sockets = config.create_sockets()
+    (listener,) = sockets.insecure_sockets or sockets.secure_sockets
+    listener.listen()  # as hypercorn does when it starts serving
+    try:
+        with socket.create_connection(listener.getsockname()[:2], timeout=5):
+            accepted, _ = listener.accept()
+            with accepted:
+                tcp = socket.IPPROTO_TCP
+                assert accepted.getsockopt(tcp, socket.TCP_USER_TIMEOUT) == 30_000
+                assert accepted.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+                assert accepted.getsockopt(tcp, socket.TCP_KEEPIDLE) == 20
+    finally:
+        listener.close()
