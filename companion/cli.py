@@ -682,10 +682,12 @@ def simulate(
     as_json: bool,
 ) -> None:
     """Play random legal games and print a balance report."""
+    from companion.simulate import check_simulation
     from companion.simulate import simulate as run_simulation
 
     started = time.perf_counter()
     try:
+        check_simulation(game_name, rules, players, seed)  # a sentence before any progress bar
         with click.progressbar(
             length=games, label="Simulating", file=sys.stderr, show_pos=True
         ) as bar:

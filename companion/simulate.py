@@ -183,6 +183,16 @@ class Report:
         return data
 
 
+def check_simulation(name: str, rules: str, players: int, seed: int) -> tuple[GameSpec[Any], str]:
+    """The game and its rules, or one sentence saying what is wrong with the request
+    (unknown game or rules, a player count the game does not take, no simulated player)."""
+    spec = find_game(name)
+    rules = rules or spec.rules_default
+    bot_of(spec)  # says so when the game has no simulated player
+    initial_state(spec, rules, tuple(f"P{i + 1}" for i in range(players)), seed)  # validates
+    return spec, rules
+
+
 def simulate(
     name: str,
     rules: str,
@@ -193,10 +203,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> Report:
     """Play ``games`` random games; ``progress(n)`` is called as batches of n finish."""
-    spec = find_game(name)
-    rules = rules or spec.rules_default
-    bot_of(spec)  # says so when the game has no simulated player
-    initial_state(spec, rules, tuple(f"P{i + 1}" for i in range(players)), seed)  # validates
+    spec, rules = check_simulation(name, rules, players, seed)
     group = spec.report.seat_group
     report = Report(
         spec.name,

@@ -125,6 +125,13 @@ def test_simulate_prints_a_balance_report(tmp_path: Path) -> None:
     assert 0 <= report["alligator_wins"] <= 1 and report["max_rounds"] >= report["mean_rounds"]
 
 
+def test_a_simulation_the_game_cannot_play_is_one_sentence_with_nothing_before_it() -> None:
+    """One player of Run, Hamster, Run!: the sentence alone, not a progress bar first."""
+    result = CliRunner().invoke(main, ["simulate", "--players", "1", "--games", "5"])
+    assert result.exit_code == 2 and "Simulating" not in result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+
+
 def test_dice_eval_on_a_folder_without_labels_is_one_sentence(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["dice", "eval", str(tmp_path)])
     assert result.exit_code == 2 and "There is no labels.json" in result.output
