@@ -24,6 +24,7 @@ from companion.config import Config, load_config
 from companion.data_lock import refuse_while_served
 from companion.engine.errors import IllegalMoveError, ScenarioError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
+from companion.engine.replaying import replaying
 from companion.engine.serialize import dumps, loads
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
@@ -584,26 +585,29 @@ def replay(obj: Context, file: str, save: bool) -> None:
             header.options,
             header.given,
         )
-        session = Session(spec, header)
-        for number, event in enumerate(events, start=1):
-            try:
-                session.dispatch(event, strict=False)  # a recorded game, as a stored one loads
-            except IllegalMoveError as error:
-                raise ScenarioError(
-                    f"Event {number} ({event.name or event.kind}): {error}"
-                ) from None
-            except EXPECTED:
-                raise
-            except Exception:  # the file's details, not the replay, are wrong
-                raise ScenarioError(
-                    f"Event {number} ({event.name or event.kind}): "
-                    "the rules cannot read its details; check its values in the file."
-                ) from None
-        if save:
-            _, stored = start_game(obj.changing("store a game"), header)
-            for event in session.log:
-                again = Event(event.kind, event.name, event.seat, event.args, event.given)
-                stored.dispatch(again, strict=False)
+        # A recorded game, as a stored one loads: checks added since it was played let
+        # its moves stand (companion.engine.replaying).
+        with replaying():
+            session = Session(spec, header)
+            for number, event in enumerate(events, start=1):
+                try:
+                    session.dispatch(event, strict=False)
+                except IllegalMoveError as error:
+                    raise ScenarioError(
+                        f"Event {number} ({event.name or event.kind}): {error}"
+                    ) from None
+                except EXPECTED:
+                    raise
+                except Exception:  # the file's details, not the replay, are wrong
+                    raise ScenarioError(
+                        f"Event {number} ({event.name or event.kind}): "
+                        "the rules cannot read its details; check its values in the file."
+                    ) from None
+            if save:
+                _, stored = start_game(obj.changing("store a game"), header)
+                for event in session.log:
+                    again = Event(event.kind, event.name, event.seat, event.args, event.given)
+                    stored.dispatch(again, strict=False)
     except EXPECTED as error:
         fail(error)
     _status(session, as_json=True)

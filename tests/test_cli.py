@@ -258,6 +258,32 @@ def test_a_game_file_with_a_note_the_moves_do_not_read_still_replays(tmp_path: P
     assert json.loads(run(tmp_path, "status", "--json")[1])["current"] == 0  # Alice places next
 
 
+def test_a_game_file_is_replayed_as_a_stored_game_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checks added after a game was played (an unpaid push refused) let its moves stand
+    when `companion replay` reads the file, and when `--save` stores it, as when a stored
+    game loads; an exported game is the README's way back from a damaged games file."""
+    from companion.engine import flow
+    from companion.engine import session as session_module
+    from companion.engine.replaying import is_replaying
+
+    seen: list[bool] = []
+    real_step = flow.step
+
+    def watching(*args: object, **kwargs: object) -> object:
+        seen.append(is_replaying())
+        return real_step(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_module, "step", watching)
+    first = {"kind": "move", "seat": "Bob", "name": "place", "args": {"to": [5, 1]}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**classic_game(), "events": [first]}))
+    code, out = run(tmp_path, "replay", "--save", str(path))
+    assert code == 0, out
+    assert seen and all(seen)
+
+
 def test_commands_that_change_the_games_wait_for_the_running_companion(tmp_path: Path) -> None:
     """While `companion run` serves these games, a move typed here was stored where the
     running table never saw it (and restore swapped the file under it): each is now one

@@ -33,7 +33,7 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
 from companion.mqtt.board import BoardClient, tournament
 from companion.mqtt.connect import Broker, client_id, make_client
-from companion.mqtt.publisher import TablePublisher
+from companion.mqtt.publisher import TablePublisher, table_origin
 from companion.mqtt.topics import Topics
 from companion.serve import companion_command, start_mqtt, table_pin
 from companion.simulate import bot_of, bot_turn
@@ -658,12 +658,12 @@ def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
     second = TablePublisher(tables[1].table, address, Topics("hamster", "raspberrypi"))
     again.start()
     try:
-        assert eventually(lambda: again.published >= 1)  # connected, and listening
+        assert eventually(lambda: again.listening and again.published >= 1)
         tables[0].play(3)  # live changes from the first table
         assert eventually(lambda: again.published >= 2)
         assert "another table" not in again.status
         second.start()
-        assert eventually(lambda: second.published >= 1)
+        assert eventually(lambda: second.listening and second.published >= 1)
         tables[1].play(3)
         tables[0].play(3)
         for publisher in (again, second):
@@ -673,3 +673,54 @@ def test_two_tables_given_the_same_name_are_told_so_and_a_restart_is_not(
         with contextlib.suppress(RuntimeError):  # never started: an assert above failed
             second.stop()
         again.stop()
+
+
+def test_a_games_file_that_fails_leaves_the_table_on_the_board(tmp_path: Path) -> None:
+    """The publisher reads the games file (which games were deleted, the table's origin):
+    a card that fails must neither stop the start nor end the publisher's thread."""
+    store = Store(tmp_path / "gone.sqlite3")
+    store.close()  # every read and write now fails, as on a card that gave up
+    assert len(table_origin(store)) == 16  # a random origin for this run
+    table = PlayedTable(tmp_path, "table-x", "hamster-wheel", ("Ann", "Bo"))
+    publisher = TablePublisher(table.table, Broker("127.0.0.1", 1), Topics("hamster", "x"))
+    try:
+        game_id = table.table.snapshot.game_id
+        assert game_id is not None
+        table.store.close()
+        assert publisher._deleted(game_id) is False  # kept on the board, not a traceback
+    finally:
+        table.table.close()
+
+
+def test_a_game_deleted_while_the_broker_was_away_counts_again_when_undone(
+    broker: Mosquitto, tables: list[PlayedTable]
+) -> None:
+    """Game 1 ends and is deleted while the broker is away, then the deletion is undone:
+    its result reaches the board (it was dropped for good)."""
+    address = Broker("127.0.0.1", broker.port)
+    (publisher,) = publish(tables[:1], address)
+    wheel = GameHeader("hamster-wheel", GAMES["hamster-wheel"].rules_default, ("Ann", "Bo"), 3)
+    try:
+        assert eventually(lambda: publisher.published >= 1)
+        broker.kill()
+        assert eventually(lambda: not publisher.connected)
+        tables[0].play(20_000)
+        first = tables[0].table.snapshot.game_id
+        assert first is not None
+        tables[0].table.new_game(wheel)
+        history.delete(tables[0].store, first)
+        time.sleep(0.5)  # the publisher has taken every change
+        broker.start()
+        assert eventually(lambda: publisher.connected)
+        late = BoardClient(address)
+        late.start()
+        try:
+            late.wait_caught_up()
+            time.sleep(0.5)
+            assert late.board.results() == []
+            history.undelete(tables[0].store, first)
+            assert eventually(lambda: len(late.board.results()) == 1, timeout=10.0)
+        finally:
+            late.stop()
+    finally:
+        publisher.stop()

@@ -237,8 +237,8 @@ class TablePin:
             code = code.strip().upper()
             if code in self._ended_codes:  # issued, so not a guess: no count, a clear answer
                 raise WrongSeatCodeError(
-                    "This seat's link was ended on the tablet (Lock all): scan your seat's "
-                    "code on the tablet again."
+                    "This seat's link no longer works (ended on the tablet, or by a "
+                    "restored backup): scan your seat's code on the tablet again."
                 )
             found = self._seat_codes.get(code)
             if found is None:

@@ -4,8 +4,9 @@ Why: a rule check added after games were stored (say, refusing a push the hamste
 pay for) must refuse the move when it is made now, but a game stored before the check,
 in which the players made that move, must still load: a game that no longer replays
 is a lost evening. Such a check asks :func:`is_replaying` and lets the stored move stand.
-Only :meth:`companion.engine.session.Session.replay` sets it; offered buttons, bots,
-simulations and moves made at the table all see the check.
+It is set while a stored game is rebuilt (:meth:`companion.engine.session.Session.replay`),
+while a redo re-applies a move already made, and while ``companion replay`` reads a game
+file; offered buttons, bots, simulations and moves made at the table all see the check.
 """
 
 from __future__ import annotations

@@ -144,7 +144,9 @@ class Session(Generic[G]):
                 )
             original = self._redo[-1]
             # Same state, same event: the generator gives the same draws (no free re-roll).
-            new_state, _ = step(self.spec, self.state, original)
+            # A move made before a check was added is redone as it was made.
+            with replaying():
+                new_state, _ = step(self.spec, self.state, original)
 
             def redo() -> None:
                 self._redo.pop()

@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import secrets
+import sqlite3
 import threading
 from collections import deque
 from typing import Any
@@ -83,7 +84,9 @@ class TablePublisher:
         # "raspberrypi"), and the two would overwrite each other on the board.
         self._origin = table_origin(table.store)
         self._clash = ""
+        self._listening = threading.Event()  # the broker took our subscription (SUBACK)
         self._client.on_message = self._message
+        self._client.on_subscribe = self._subscribed
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
 
     # ------------------------------------------------------------------ lifecycle
@@ -138,11 +141,23 @@ class TablePublisher:
         client.subscribe(self.topics.state, qos=QOS)  # to notice a namesake (_message)
         self._wake.set()
 
+    def _subscribed(
+        self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any
+    ) -> None:
+        self._listening.set()
+
+    @property
+    def listening(self) -> bool:
+        """Whether the broker has taken this table's subscription to its own state (from
+        then on a namesake's state reaches it live)."""
+        return self._listening.is_set()
+
     def _disconnected(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
     ) -> None:
         with self._lock:
             self._connected_now = False
+        self._listening.clear()
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         """A state under this table's name: ours, or a namesake's. The retained one the
@@ -222,7 +237,11 @@ class TablePublisher:
             client.publish(self.topics.events, self._events.popleft(), qos=QOS)
         finished, self._finished = self._finished, {}
         for game_id, ended in finished.items():
-            if game_id not in self._results_sent and not self._deleted(game_id):
+            if game_id in self._results_sent:
+                continue
+            if self._deleted(game_id):  # deleted while the broker was away: kept for an undo
+                self._withdrawn[game_id] = state_payload(self.topics.table, ended)
+            else:
                 self._result(ended, state_payload(self.topics.table, ended))
         self._follow_deletions()
         if self._state_dirty:
@@ -240,8 +259,10 @@ class TablePublisher:
         players deleted should not count at the event either."""
         try:
             return self.table.store.game(game_id).deleted is not None
-        except StoreError:
+        except StoreError:  # purged for good since
             return True
+        except sqlite3.Error:  # a failing card: the evening's board keeps what it has
+            return False
 
     def _follow_deletions(self) -> None:
         """Take back the result of a game deleted from the history since it was sent (from
@@ -277,8 +298,11 @@ class TablePublisher:
 def table_origin(store: Store) -> str:
     """A random name for this table's data folder, made once and kept with its games: it
     tells this table's messages from a namesake's, and stays the same across restarts."""
-    origin = store.setting("table_origin")
-    if origin is None:
-        origin = secrets.token_hex(8)
-        store.set_setting("table_origin", origin)
+    try:
+        origin = store.setting("table_origin")
+        if origin is None:
+            origin = secrets.token_hex(8)
+            store.set_setting("table_origin", origin)
+    except (StoreError, sqlite3.Error):  # a full or failing card: for this run only
+        return secrets.token_hex(8)
     return origin

@@ -199,7 +199,7 @@ def test_a_stored_game_with_an_unpaid_push_still_loads_as_it_was_played() -> Non
     assert ham(after, 0).lane == 4 and ham(after, 1).lane == 5  # a failed push: both stay
 
 
-def test_only_the_replay_of_a_stored_log_counts_as_replaying(
+def test_only_a_stored_log_and_a_redo_count_as_replaying(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[bool] = []
@@ -216,4 +216,6 @@ def test_only_the_replay_of_a_stored_log_counts_as_replaying(
     first = legal_moves(spec, session.state)[0]
     session.dispatch(Event(MOVE, name=first["name"], seat=first["seat"], args=first["args"]))
     Session.replay(spec, header, session.log)
-    assert seen == [False, True] and not is_replaying()
+    session.undo()
+    session.redo()  # re-applies a move already made, as it was made
+    assert seen == [False, True, True] and not is_replaying()

@@ -95,3 +95,39 @@ def test_the_by_hand_panel_stays_open_with_what_was_typed_when_the_page_redraws(
         by_hand.get_by_role("button", name="Set", exact=True).click()
         expect(page.locator("#log li").first).to_contain_text("3")
         page.close()
+
+
+@pytest.mark.parametrize("wheel_table", ["3"], indirect=True)
+def test_a_chosen_piece_lying_on_the_table_with_the_others_comes_back_once(
+    browser: Browser, wheel_table: Table
+) -> None:
+    """The failed-try form counts what lies on the table (as the camera proposes it): when
+    the chosen piece fell out too and 'stayed' is unticked, it goes back to the hand once,
+    and no other piece of its colour is taken out of the wheel."""
+    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        for _ in range(2):  # Ann puts red in the opening compartment; Bo puts his red next
+            count = page.locator("#log li").count()
+            page.locator("#choices button", has_text="red").first.click()
+            expect(page.locator("#log li")).to_have_count(count + 1)
+            if count == 0:
+                page.click("#btn-next")
+                expect(page.locator("#log li")).to_have_count(count + 2)
+        before = wheel_table.public_state(with_log=False)["view"]
+        reds_in_wheel = sum(c["pieces"].count("red") for c in before["wheel"]["compartments"])
+        form = page.locator("#hw-failed")
+        form.locator("input[name=red]").fill("1")  # Bo's red lies on the table ...
+        form.locator("input[name=black]").fill("1")  # ... with the black pyramid
+        form.locator("input[name=stayed]").uncheck()
+        form.locator("button").click()
+        expect(page.locator("#log li").first).to_contain_text("fail")
+        after = wheel_table.public_state(with_log=False)["view"]
+        assert (
+            sum(c["pieces"].count("red") for c in after["wheel"]["compartments"])
+            == reds_in_wheel - 1
+        )
+        bo_before, bo_after = before["players"][1], after["players"][1]
+        assert bo_after["pieces"] == bo_before["pieces"] + 2  # his red back, and the pyramid
+        page.close()

@@ -205,10 +205,10 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
     """A failed try: the fallen pieces and any set aside by Higher Powers go to the player;
     the chosen piece stays in the wheel or comes back to the hand; the turn ends.
 
-    ``fell`` is what lies on the table (as the camera proposes it): a chosen piece that did
-    not stay may be among it, and then comes back once, not twice."""
+    ``fell`` is the pieces that fell apart from the chosen one (``stayed`` says where that
+    one is): every stored game reads it so, and the page's form takes the chosen piece out
+    of what lies on the table before it sends."""
     fell = _colours(args)
-    back: tuple[str, ...] = ()
     stayed = args.get("stayed", True)
     if not isinstance(stayed, bool):
         raise IllegalMoveError("'stayed' says whether the chosen piece stayed in the wheel.")
@@ -218,10 +218,6 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         assert game.turn.at is not None
         wheel = _remove(wheel, game.turn.at, placed)
         player = replace(player, hand=add(player.hand, (placed,)))
-        if placed in fell:
-            rest = list(fell)
-            rest.remove(placed)
-            fell, back = tuple(rest), (placed,)
     for colour in fell:
         wheel = _fall_out(wheel, colour)
     taken = fell + game.aside
@@ -237,7 +233,7 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         failures=game.failures + 1,
         taken=game.taken + len(taken),
         notes=(said,),
-        last_fell=taken + back,
+        last_fell=taken,
     )
 
 

@@ -123,7 +123,8 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
         ),
     },
     by_hand=(
-        'Which compartment is lowest: "The wheel rolled" form.',
+        'Which compartment is lowest: "Wheel rolled: lowest compartment", then Set (under '
+        '"The wheel rolled, or pieces fell between turns").',
         "What fell on a failed try: the failed-try form (pre-filled from the camera).",
         "Pieces that fell with nobody at the wheel: the Higher Powers form.",
     ),

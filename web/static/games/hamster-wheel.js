@@ -80,7 +80,13 @@ function renderForms(view, panel) {
     el("button", { type: "submit", class: "big" }, "Failed try"));
   failed.addEventListener("submit", (event) => {
     event.preventDefault();
-    send("/api/move", { seat, name: "fail", args: { fell: fellFrom(failed), stayed: failed.elements.stayed.checked } });
+    // The counts are what lies on the table (the camera's proposal): a chosen piece that
+    // did not stay lies there too, and it goes back to the hand, not to the player as fallen.
+    const stayed = failed.elements.stayed.checked;
+    const fell = fellFrom(failed);
+    const chosen = view.turn.placed;
+    if (!stayed && chosen && fell.includes(chosen)) fell.splice(fell.indexOf(chosen), 1);
+    send("/api/move", { seat, name: "fail", args: { fell, stayed } });
   });
   const rolled = el("form", { class: "hw-form" }, el("label", {}, "Wheel rolled: lowest compartment ",
     el("input", { type: "number", min: "1", max: String(view.wheel.sections), value: String(view.wheel.lowest), name: "lowest" })),
