@@ -6,6 +6,8 @@ Everything runs against the real server (hypercorn, as ``companion run`` serves 
 percentiles and a last line of JSON.
 Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure);
 ``bench/web.py storm`` measures only the reconnect storm (200 pages catching up at once).
+Pages ask for the stream as today's scripts do (``v=2``: a batch carries the state once);
+the storm is also measured for pages with a script from before (the state on every event).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def fan_out(host: str, port: int, table: Table) -> dict[str, float]:
 
     def listen() -> None:
         connection = http.client.HTTPConnection(host, port, timeout=30)
-        connection.request("GET", f"/api/stream?after={table.public_state()['seq']}")
+        connection.request("GET", f"/api/stream?after={table.public_state()['seq']}&v=2")
         response = connection.getresponse()
         ready.wait()
         seen = 0
@@ -139,7 +141,7 @@ def crowd(host: str, port: int) -> dict[str, float]:
     streams = []
     for _ in range(CROWD):
         page = socket.create_connection((host, port), timeout=10)
-        page.sendall(b"GET /api/stream?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        page.sendall(b"GET /api/stream?after=0&v=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         page.setblocking(False)
         selector.register(page, selectors.EVENT_READ)
         streams.append(page)
@@ -196,15 +198,19 @@ def crowd(host: str, port: int) -> dict[str, float]:
     }
 
 
-def storm(host: str, port: int, table: Table, missed: int = 50) -> dict[str, float]:
+def storm(
+    host: str, port: int, table: Table, missed: int = 50, *, lean: bool = True
+) -> dict[str, float]:
     """The Wi-Fi comes back: 200 pages that each missed ``missed`` changes reconnect at
-    once (``Last-Event-ID``); seconds until every one has caught up, and the bytes sent."""
+    once (``Last-Event-ID``); seconds until every one has caught up, and the bytes sent.
+    ``lean``: the pages ask as today's scripts do (``v=2``); else as a script from before."""
     for index in range(missed):
         table.submit("redo" if index % 2 else "undo").result(timeout=10)
     last = table.public_state()["seq"]
     wanted = f"id: {last}\n".encode()
+    path = "/api/stream?v=2" if lean else "/api/stream"
     request = (
-        f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {last - missed}\r\n\r\n"
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: {last - missed}\r\n\r\n"
     ).encode()
     started = time.perf_counter()
     pages = [socket.create_connection((host, port), timeout=30) for _ in range(CROWD)]
@@ -222,8 +228,9 @@ def storm(host: str, port: int, table: Table, missed: int = 50) -> dict[str, flo
     seconds = time.perf_counter() - started
     for page in pages:
         page.close()
-    return {"storm_pages": CROWD, "storm_missed": missed, "storm_seconds": round(seconds, 2),
-            "storm_bytes": received}  # fmt: skip
+    key = "storm" if lean else "storm_old_pages"
+    return {f"{key}_pages": CROWD, f"{key}_missed": missed, f"{key}_seconds": round(seconds, 2),
+            f"{key}_bytes": received}  # fmt: skip
 
 
 def main() -> None:
@@ -239,13 +246,15 @@ def main() -> None:
         with loopback_server(asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close) as port:
             host = "127.0.0.1"
             if sys.argv[1:] == ["storm"]:  # only the reconnect storm, no browser needed
-                print(json.dumps(storm(host, port, table)))
+                both = {**storm(host, port, table), **storm(host, port, table, lean=False)}
+                print(json.dumps(both))
                 return
             load = first_load(f"http://{host}:{port}/")
             spread = fan_out(host, port, table)
             rps = state_rps(host, port)
             crowded = crowd(host, port)
             stormed = storm(host, port, table)
+            stormed_old = storm(host, port, table, lean=False)
         table.close()
         store.close()
     figures = {
@@ -254,6 +263,7 @@ def main() -> None:
         "state_rps": round(rps),
         **crowded,
         **stormed,
+        **stormed_old,
     }
     print(f"first page load: {load['requests']} requests, {load['bytes'] / 1024:.1f} KiB")
     p50, p99 = spread["fanout_p50_ms"], spread["fanout_p99_ms"]
@@ -266,7 +276,9 @@ def main() -> None:
     )
     print(
         f"reconnect storm: {CROWD} pages each missing {stormed['storm_missed']} changes caught "
-        f"up in {stormed['storm_seconds']} s, {stormed['storm_bytes'] / 1e6:.1f} MB sent"
+        f"up in {stormed['storm_seconds']} s, {stormed['storm_bytes'] / 1e6:.1f} MB sent; "
+        f"pages with a script from before: {stormed_old['storm_old_pages_seconds']} s, "
+        f"{stormed_old['storm_old_pages_bytes'] / 1e6:.1f} MB"
     )
     print(json.dumps(figures))
 

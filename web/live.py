@@ -11,6 +11,15 @@ Each event's id is its sequence number: a tablet that slept reconnects with
 ``Last-Event-ID`` and receives exactly the events it missed, then live ones. A ping every
 few seconds lets both ends notice a dead connection. ``HEAD`` answers the headers and
 opens nothing.
+
+Two ways of sending a change. A page that asks with ``?v=2`` (today's scripts) gets the
+public state once per batch: when several events go out in one go (the catch-up after a
+reconnect, a burst of changes), only the last carries the state and its id; the others
+carry the log entry alone, and no id, so a page cut off mid-batch resumes before them and
+never loses the state. A page without it (a script from before, still open or cached)
+gets the whole state with every event, as it always did. With ``?game=<id>`` the page says
+which game it shows: a different game on the table is a ``reset`` even when the change
+numbers agree.
 """
 
 from __future__ import annotations
@@ -34,6 +43,8 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 MAX_ID_DIGITS = 18  # sequence numbers of any real game fit; longer is not an id
+LEAN = "2"  # ``?v=2``: the page draws once per batch from the state that ends it
+BATCH_BYTES = 32 * 1024  # a long catch-up goes out in writes of about this size
 STREAM_HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
     (b"cache-control", b"no-cache"),
@@ -60,6 +71,16 @@ def resume_point(scope: Scope) -> int:
         raise BadStreamRequestError(
             "Last-Event-ID and 'after' must be the whole number of the last event seen."
         )
+    return int(text)
+
+
+def shown_game(scope: Scope) -> int | None:
+    """The game the page shows (``?game=``), if it said."""
+    text = (_query(scope, "game") or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_ID_DIGITS:
+        raise BadStreamRequestError("'game' must be the whole number of the game shown.")
     return int(text)
 
 
@@ -109,6 +130,7 @@ class LiveStreams:
             return
         try:
             after = resume_point(scope)
+            game = shown_game(scope)
         except BadStreamRequestError as error:
             await answer_json(send, 400, str(error))
             return
@@ -126,18 +148,33 @@ class LiveStreams:
             )
             return
         grant = self.grant(_query(scope, "token"))
+        lean = _query(scope, "v") == LEAN
         self.open += 1
         try:
-            await self._stream(after, receive, send, grant)
+            await self._stream(after, game, lean, receive, send, grant)
         finally:
             self.open -= 1
 
-    async def _stream(self, after: int, receive: Receive, send: Send, grant: Grant | None) -> None:
+    async def _stream(
+        self,
+        after: int,
+        game: int | None,
+        lean: bool,
+        receive: Receive,
+        send: Send,
+        grant: Grant | None,
+    ) -> None:
         seat = None if grant is None else grant.seat
         control = grant is not None and grant.table
         loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         subscription = self.table.subscribe(after)
+        if game is not None and subscription.game_id != game:
+            # The page shows another game (its change number may well exist in this one):
+            # start it again from this game's beginning.
+            subscription.close()
+            subscription = self.table.subscribe(0)
+            subscription.reset = True
         subscription.wake_with(lambda: _wake(loop, wake))
         self._wakers.add(wake)
         gone = asyncio.ensure_future(_disconnected(receive))
@@ -146,14 +183,24 @@ class LiveStreams:
             await self._body(send, "retry: 1000\n\n")
             if subscription.reset:
                 await self._body(send, "event: reset\ndata: {}\n\n")
+                if lean:  # the page reloads the whole state; the old log is not sent again
+                    while subscription.get(timeout=0) is not None:
+                        pass
             while not gone.done():
                 if self._closing:
                     await self._body(send, 'event: end\ndata: {"reason": "closed"}\n\n')
                     return
-                event = subscription.get(timeout=0)
-                if event is not None:
-                    await self._body(send, self._change(event, seat, control))
-                    continue
+                if lean:
+                    batch = _waiting(subscription)
+                    if batch:
+                        for text in self._batch(batch, seat, control):
+                            await self._body(send, text)
+                        continue
+                else:
+                    event = subscription.get(timeout=0)
+                    if event is not None:
+                        await self._body(send, self._change(event, seat, control))
+                        continue
                 if subscription.ended is not None:
                     ended = json.dumps({"reason": subscription.ended})
                     await self._body(send, f"event: end\ndata: {ended}\n\n")
@@ -173,16 +220,34 @@ class LiveStreams:
             self._wakers.discard(wake)
             subscription.close()
 
-    def _change(self, event: Any, seat: int | None, control: bool) -> str:
+    def _entry(self, event: Any, seat: int | None) -> Any:
+        """The event as this page may see it (a secret move's arguments hidden)."""
         snapshot = self.table.snapshot
-        entry = (
-            public_event(snapshot.spec, snapshot.state, event, False, seat)
-            if snapshot.spec is not None and snapshot.state is not None
-            else event.to_json()
-        )
+        if snapshot.spec is not None and snapshot.state is not None:
+            return public_event(snapshot.spec, snapshot.state, event, False, seat)
+        return event.to_json()
+
+    def _change(self, event: Any, seat: int | None, control: bool) -> str:
+        """One event with the whole public state: the format of pages that did not ask."""
         state = self.table.public_state(seat, with_log=False, control=control)
-        data = json.dumps({"event": entry, "state": state})
+        data = json.dumps({"event": self._entry(event, seat), "state": state})
         return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
+
+    def _batch(self, events: list[Any], seat: int | None, control: bool) -> list[str]:
+        """Events sent in one go to a ``?v=2`` page: each log entry, and the state once, with
+        the last (which alone has an id). Returned as writes of about ``BATCH_BYTES``."""
+        texts = [
+            f"event: change\ndata: {json.dumps({'event': self._entry(event, seat)})}\n\n"
+            for event in events[:-1]
+        ]
+        texts.append(self._change(events[-1], seat, control))
+        writes: list[str] = []
+        for text in texts:
+            if writes and len(writes[-1]) + len(text) <= BATCH_BYTES:
+                writes[-1] += text
+            else:
+                writes.append(text)
+        return writes
 
     async def _body(self, send: Send, text: str) -> None:
         message = {"type": "http.response.body", "body": text.encode(), "more_body": True}
@@ -190,6 +255,14 @@ class LiveStreams:
         # pages open made the API's p99 five times slower (bench/web.py).
         async with asyncio.timeout(self.stall):
             await send(message)
+
+
+def _waiting(subscription: Subscription) -> list[Any]:
+    """Every event that has arrived and not been sent yet (none: an empty list)."""
+    batch = []
+    while (event := subscription.get(timeout=0)) is not None:
+        batch.append(event)
+    return batch
 
 
 def _wake(loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
@@ -206,4 +279,4 @@ async def _disconnected(receive: Receive) -> None:
             return
 
 
-__all__ = ["LiveStreams", "Subscription", "resume_point"]
+__all__ = ["LiveStreams", "Subscription", "resume_point", "shown_game"]

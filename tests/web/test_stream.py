@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from companion.engine.events import MOVE, Event
+from companion.engine.session import GameHeader
 from companion.table import Table
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, PLAYERS
 from tests.web.serving import serving
 from web import create_app
 
@@ -46,6 +47,30 @@ def read_events(response: http.client.HTTPResponse, count: int) -> list[tuple[st
             found.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
         fields = {}
     return [f for f in found if f[1] == "change"]
+
+
+def read_until(response: http.client.HTTPResponse, last: str) -> list[tuple[str, str, Any]]:
+    """Every event (id, name, data), pings left out, up to the one with id ``last``."""
+    found: list[tuple[str, str, Any]] = []
+    fields: dict[str, str] = {}
+    while not found or found[-1][0] != last:
+        line = response.fp.readline().decode().rstrip("\n")
+        if line:
+            key, _, value = line.partition(": ")
+            fields[key] = value
+            continue
+        if fields.get("event", "ping") != "ping":
+            found.append((fields.get("id", ""), fields["event"], json.loads(fields["data"])))
+        fields = {}
+    return found
+
+
+def first_event(response: http.client.HTTPResponse) -> str:
+    """The name of the first event other than a ping."""
+    while True:
+        line = response.fp.readline().decode()
+        if line.startswith("event: ") and line != "event: ping\n":
+            return line[len("event: ") :].strip()
 
 
 def place(seat: int, square: list[int]) -> Event:
@@ -154,4 +179,107 @@ def test_a_change_arrives_at_once_not_with_the_next_heartbeat(table: Table) -> N
         assert read_events(response, 1)[0][0] == "1"
         table.submit(place(1, [2, 3])).result(timeout=10)
         assert read_events(response, 1)[0][0] == "2"
+        connection.close()
+
+
+def test_a_catch_up_carries_the_state_once_with_its_last_event(table: Table) -> None:
+    """A page that missed 50 changes was sent 50 whole states (~5 KB each) and drew 50
+    times; a page that asks with v=2 gets each log entry and the state once, at the end."""
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3], [1, 4]]):
+        table.submit(place(seat, square)).result(timeout=10)
+    table.submit("undo").result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port, "?after=1&v=2")
+        events = read_until(response, "5")
+        connection.close()
+    assert [name for _, name, _ in events] == ["change"] * 4
+    assert [data["event"]["seq"] for _, _, data in events] == [2, 3, 4, 5]
+    assert [data["event"]["kind"] for _, _, data in events][-1] == "undo"
+    assert ["state" in data for _, _, data in events] == [False, False, False, True]
+    # Only the event with the state has an id: a page cut off before it resumes before
+    # the entries that came without it, and so never misses the state.
+    assert [id_ for id_, _, _ in events] == ["", "", "", "5"]
+    assert events[-1][2]["state"]["seq"] == 5
+    assert events[-1][2]["state"] == table.public_state(with_log=False)
+
+
+def test_a_reconnect_by_last_event_id_in_the_lean_form_resumes_exactly(table: Table) -> None:
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3], [1, 4]]):
+        table.submit(place(seat, square)).result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port, "?v=2", {"Last-Event-ID": "2"})
+        events = read_until(response, "4")
+        connection.close()
+    assert [(id_, data["event"]["seq"], "state" in data) for id_, _, data in events] == [
+        ("", 3, False),
+        ("4", 4, True),
+    ]
+
+
+def test_a_page_that_did_not_ask_still_gets_the_state_with_every_event(table: Table) -> None:
+    """A script from before (still open on a tablet, or cached) reads data.state from
+    every change: it keeps getting it, with every id."""
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3]]):
+        table.submit(place(seat, square)).result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port, "?after=0")
+        events = read_events(response, 3)
+        connection.close()
+    assert [id_ for id_, _, _ in events] == ["1", "2", "3"]
+    assert [data["state"]["current"] for _, _, data in events] == [3, 3, 3]
+
+
+def test_a_live_burst_ends_with_the_state_and_loses_no_entry(table: Table) -> None:
+    """Changes made quickly one after another while the page listens: however they are
+    batched, every entry arrives once and in order, and the last carries the final state."""
+    table.submit(place(0, [1, 1])).result(timeout=10)
+    with server(table) as port:
+        connection, response = open_stream(port, "?after=1&v=2")
+        seen = b""
+        while b"event: ping" not in seen:
+            seen += response.fp.readline()
+        for index in range(30):
+            table.submit("redo" if index % 2 else "undo")
+        table.submit("undo").result(timeout=10)
+        events = read_until(response, "32")
+        connection.close()
+    assert [data["event"]["seq"] for _, _, data in events] == list(range(2, 33))
+    assert all(("state" in data) == bool(id_) for id_, _, data in events)
+    assert events[-1][2]["state"]["seq"] == 32 and events[-1][2]["state"]["can_redo"]
+
+
+def test_a_page_on_another_game_at_the_same_change_number_is_reset(table: Table) -> None:
+    """Game 1 at change 3 on the page; the table has moved on to game 2, also at change 3.
+    The change number alone matched, so the page kept showing game 1 until the next change."""
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3]]):
+        table.submit(place(seat, square)).result(timeout=10)
+    first = table.game_id
+    assert first is not None
+    table.new_game(GameHeader("run-hamster-run", "v2.1", PLAYERS, 7, given=([0, 1, 2, 3],)))
+    for seat, square in enumerate([[2, 1], [2, 2], [2, 3]]):
+        table.submit(place(seat, square)).result(timeout=10)
+    assert table.game_id != first and table.public_state()["seq"] == 3
+    with server(table) as port:
+        connection, response = open_stream(port, f"?after=3&v=2&game={first}")
+        assert first_event(response) == "reset"  # the page reloads the whole state
+        connection.close()
+        # The game it shows: nothing to redo, the next change comes as usual.
+        connection, response = open_stream(port, f"?after=3&v=2&game={table.game_id}")
+        table.submit(place(3, [2, 4])).result(timeout=10)
+        events = read_until(response, "4")
+        connection.close()
+        assert [name for _, name, _ in events] == ["change"]
+        # A page from before (no v=2) that names the old game gets the reset and the log.
+        connection, response = open_stream(port, f"?after=3&game={first}")
+        events = read_until(response, "4")
+        connection.close()
+    assert events[0][1] == "reset"
+    assert [id_ for id_, _, _ in events[1:]] == ["1", "2", "3", "4"]
+
+
+def test_a_game_that_is_not_a_number_is_a_clear_400(table: Table) -> None:
+    with server(table) as port:
+        connection, response = open_stream(port, "?after=0&v=2&game=one")
+        assert response.status == 400
+        assert "game" in json.loads(response.read())["error"]
         connection.close()

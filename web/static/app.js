@@ -61,7 +61,7 @@ function applyState(next, event) {
   state = Object.assign({}, state || {}, next);
   if (fullLog) log = next.log.slice();
   else if (gameChanged) { refresh(); return; }
-  if (event && !fullLog) addEvent(event);
+  if (event && !fullLog) { addEvent(event); lastSeq = Math.max(lastSeq, event.seq); }
   render();
   speakChange();
 }
@@ -87,10 +87,11 @@ function speakChange() {
   if (!first && state.spoken && speaking()) say(state.spoken);
 }
 
+// An event joins the log as it arrives; the page is drawn from the state that ends a batch
+// (the stream sends a catch-up's or a burst's state once, with its last event).
 function addEvent(event) {
   if (log.length && event.seq <= log[log.length - 1].seq) return;  // already shown
   log.push(event);
-  lastSeq = event.seq;
   const target = event.args && event.args.target;
   if (event.kind === "undo") log.forEach((e) => { if (e.seq === target) e.undone = true; });
   if (event.kind === "redo") log.forEach((e) => { if (e.seq === target) e.undone = false; });
@@ -296,7 +297,10 @@ function connect() {
   // With a token the stream carries what it unlocks (the secret buttons players enter in
   // turn on the shared tablet); a watcher's stream carries no secret.
   const unlock = token ? `&token=${encodeURIComponent(token)}` : "";
-  source = new EventSource(`/api/stream?after=${lastSeq}${unlock}`);
+  // v=2: a batch of events carries the state once, with its last event. game: the game
+  // shown, so a table now on another game (even at the same change number) resets the page.
+  const game = state && state.game_id ? `&game=${state.game_id}` : "";
+  source = new EventSource(`/api/stream?after=${lastSeq}&v=2${game}${unlock}`);
   lastMessage = Date.now();
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
@@ -304,9 +308,12 @@ function connect() {
   source.addEventListener("change", (message) => {
     lastMessage = Date.now();
     const data = JSON.parse(message.data);
-    applyState(data.state, data.event);
+    if (data.state) applyState(data.state, data.event);
+    else if (data.event) addEvent(data.event);  // drawn with the state that ends the batch
   });
-  source.addEventListener("reset", () => { refresh(); });
+  // Another game, or a log the page cannot continue: the whole state again, and a stream
+  // that names the game now shown.
+  source.addEventListener("reset", () => { source.close(); refresh().then(connect); });
   source.addEventListener("end", () => { source.close(); refresh().then(connect); });
 }
 

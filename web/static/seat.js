@@ -111,16 +111,20 @@ function connect() {
   if (source) source.close();
   // Resume from the state just loaded, so a change made in between is never missed.
   const after = (state && state.seq) || 0;
-  source = new EventSource(`/api/stream?after=${after}&token=${encodeURIComponent(token)}`);
+  // v=2: a batch of events carries the state once, with its last event (the phone draws
+  // only states). game: the game shown, so a table now on another game resets the phone.
+  const game = state && state.game_id ? `&game=${state.game_id}` : "";
+  source = new EventSource(`/api/stream?after=${after}&v=2${game}&token=${encodeURIComponent(token)}`);
   lastMessage = Date.now();
   source.addEventListener("open", () => { $("offline").hidden = true; $("live").classList.add("on"); });
   source.addEventListener("error", () => { $("offline").hidden = false; $("live").classList.remove("on"); });
   source.addEventListener("ping", () => { lastMessage = Date.now(); });
   source.addEventListener("change", (message) => {
     lastMessage = Date.now();
-    show(JSON.parse(message.data).state);
+    const data = JSON.parse(message.data);
+    if (data.state) show(data.state);
   });
-  source.addEventListener("reset", refresh);
+  source.addEventListener("reset", () => { source.close(); refresh().then(connect); });
   source.addEventListener("end", () => { source.close(); refresh().then(connect); });
 }
 
