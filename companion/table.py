@@ -311,9 +311,28 @@ class Table:
         self._worker.start()
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, intent: Intent, source: str = "") -> Future[Event]:
-        """Queue a button name or an event; the future gives the logged event or the error."""
-        return self._enqueue(lambda: self._apply(intent, source))
+    def submit(
+        self, intent: Intent, source: str = "", shown: tuple[int | None, int] | None = None
+    ) -> Future[Event]:
+        """Queue a button name or an event; the future gives the logged event or the error.
+
+        ``shown`` is the (game, change) a tablet showed when NEXT, UNDO, REDO or READ was
+        pressed (game None: not said): checked on the worker, in line with every other
+        input, so of two presses made at once only the first applies."""
+        if shown is None:
+            return self._enqueue(lambda: self._apply(intent, source))
+        return self._enqueue(lambda: self._apply_if_shown(intent, source, shown))
+
+    def _apply_if_shown(self, intent: Intent, source: str, shown: tuple[int | None, int]) -> Event:
+        game_id, seq = self._stamp()
+        if shown[1] != seq or shown[0] not in (None, game_id):
+            name = intent.upper() if isinstance(intent, str) else (intent.name or intent.kind)
+            raise IllegalMoveError(
+                f"The game changed just now (another tablet, phone or button), so this "
+                f"{name} was not applied: check the board and press again if it is still "
+                "needed."
+            )
+        return self._apply(intent, source)
 
     def submit_intent(self, name: str, source: str = "button") -> Future[Event]:
         """For device callbacks (``TableButtons(config, table.submit_intent)``): never blocks."""

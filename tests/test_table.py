@@ -403,3 +403,21 @@ def test_close_applies_what_was_queued_then_stops(tally: None, db: Path) -> None
     assert not any(t.name == "table-worker" for t in threading.enumerate())
     table.close()  # twice is harmless
     store.close()
+
+
+def test_of_two_inputs_made_on_one_change_only_the_first_applies(table: Table) -> None:
+    """The table's NEXT button and a tablet's NEXT, pressed together: the tablet's says
+    which change it showed, and is checked on the worker in line with the button, so it
+    is refused once the button's NEXT has gone in (checked before queuing, both applied).
+    A press from a page still showing another game is refused too."""
+    game_id, seq = table.current_stamp()
+    button = table.submit("next", source="button")
+    tablet = table.submit("next", source="tablet", shown=(game_id, seq))
+    assert button.result(10).seq == seq + 1
+    with pytest.raises(IllegalMoveError, match="The game changed just now"):
+        tablet.result(10)
+    assert table.current_stamp() == (game_id, seq + 1)
+    with pytest.raises(IllegalMoveError, match="was not applied"):
+        table.submit("next", shown=((game_id or 0) + 1, seq + 1)).result(10)
+    assert table.submit("next", shown=(game_id, seq + 1)).result(10).seq == seq + 2
+    assert table.submit("next", shown=(None, seq + 2)).result(10).seq == seq + 3  # game unsaid

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
@@ -35,11 +34,11 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WAIT_SECONDS = 10.0
-# NEXT (UNDO, REDO, READ) carrying the change the page showed ("at") applies only if the
-# game is still there: two tablets pressing NEXT together must not step the game twice
-# (the second NEXT skipped the players' moment to answer the first, e.g. a flood's specials).
-# Checking and applying under one lock makes it one or the other, never both.
-_AT_LOCK = threading.Lock()
+# NEXT (UNDO, REDO, READ) carrying the change the page showed ("at", and its "game") applies
+# only if the game is still there: two tablets pressing NEXT together must not step the
+# game twice (the second NEXT skipped the players' moment to answer the first, e.g. a
+# flood's specials). The table checks it on its worker, in line with the buttons, phones
+# and camera, so it is one or the other, never both.
 NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
     "(README: Many tables at one event), or run `companion board --broker HOST`."
@@ -81,10 +80,10 @@ def _offered(event: Event) -> bool:
     )
 
 
-def _apply(intent: str | Event) -> ResponseReturnValue:
+def _apply(intent: str | Event, shown: tuple[int | None, int] | None = None) -> ResponseReturnValue:
     table = companion().table
     try:
-        event = table.submit(intent, source="tablet").result(timeout=WAIT_SECONDS)
+        event = table.submit(intent, source="tablet", shown=shown).result(timeout=WAIT_SECONDS)
     except IllegalMoveError as error:
         raise ApiError(409, str(error)) from None
     except TableClosedError:
@@ -273,21 +272,14 @@ def intent() -> ResponseReturnValue:
     chosen: str | Event = str(name)
     if given is not None and name == "next":  # dice the players rolled, for NEXT to take
         chosen = Event(NEXT, given=_checked_dice(given))
-    at = body.get("at")
+    at, game = body.get("at"), body.get("game")
     if at is None:
         return _apply(chosen)
     if isinstance(at, bool) or not isinstance(at, int) or at < 0:
         raise ApiError(400, "'at' is the number of the last change the page shows.")
-    with _AT_LOCK:
-        now = companion().table.current_stamp()[1]
-        if now != at:
-            raise ApiError(
-                409,
-                f"The game changed just now (another tablet, phone or button), so this "
-                f"{str(name).upper()} was not applied: check the board and press again if "
-                "it is still needed.",
-            )
-        return _apply(chosen)
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
+        raise ApiError(400, "'game' is the number of the game the page shows.")
+    return _apply(chosen, shown=(game, at))
 
 
 def _checked_dice(given: object) -> tuple[int, ...]:

@@ -123,7 +123,12 @@ class TablePin:
         self._table_locked_until = 0.0
         self._seat_codes: dict[str, tuple[int, int]] = {}  # code -> (game id, seat)
         self._ended_codes: set[str] = set()  # seat codes "lock all" ended: no guesses
+        # ``_lock`` guards the dictionaries above and is taken by every page and stream
+        # (``grant``), so nothing waits on the card under it: changes note their writes in
+        # ``_pending``, and ``_write_lock`` writes them in order once ``_lock`` is free.
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._pending: list[tuple[str, Callable[[Store], None]]] = []
         if store is not None:
             self._load(store)
 
@@ -147,25 +152,41 @@ class TablePin:
                 self._seat_codes[code.code] = (code.game_id, code.seat)
 
     def _keep(self, what: str, save: Callable[[Store], None]) -> None:
-        """Write to the store; a failure (a full card) costs only the keeping: the token or
-        code works until the companion restarts."""
+        """Note a write to the store (under ``_lock``); :meth:`_write_pending` makes it."""
+        if self._store is not None:
+            self._pending.append((what, save))
+
+    def _write_pending(self) -> None:
+        """Make the noted writes, in the order of the changes, outside ``_lock``: a change
+        returns once its own write is made. A failure (a full card) costs only the
+        keeping: the token or code works until the companion restarts."""
         if self._store is None:
             return
-        try:
-            save(self._store)
-        except StoreError as error:
-            log.warning("%s is not kept across a restart: %s", what, error)
+        with self._write_lock:
+            self._write(self._store)
+
+    def _write(self, store: Store) -> None:
+        """The writes noted so far (call with ``_write_lock`` held)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for what, save in pending:
+            try:
+                save(store)
+            except StoreError as error:
+                log.warning("%s is not kept across a restart: %s", what, error)
 
     def login(self, client: str, pin: str) -> str:
         """A fresh table token for the right PIN; raises ``ThrottledError`` or ``WrongPinError``."""
         with self._lock:
             now = self._clock()
             record = self._may_guess(client, now)
-            if hmac.compare_digest(pin.encode("utf-8", "replace"), self._pin.encode()):
-                self._failures.pop(client, None)
-                return self._issue(None)
-            self._failed(record, now)
-            raise WrongPinError()
+            if not hmac.compare_digest(pin.encode("utf-8", "replace"), self._pin.encode()):
+                self._failed(record, now)
+                raise WrongPinError()
+            self._failures.pop(client, None)
+            token = self._issue(None)
+        self._write_pending()
+        return token
 
     def _may_guess(self, client: str, now: float) -> _Failures:
         """The address's record, or ``ThrottledError`` while it or the table is locked out."""
@@ -194,7 +215,9 @@ class TablePin:
     def grant_seat(self, seat: int, game_id: int | None = None) -> str:
         """A token for one seat (a player's phone): its own secrets, never the table's."""
         with self._lock:
-            return self._issue(seat, game_id)
+            token = self._issue(seat, game_id)
+        self._write_pending()
+        return token
 
     def _issue(
         self, seat: int | None, game_id: int | None = None, dropped: list[bytes] | None = None
@@ -223,7 +246,8 @@ class TablePin:
             self._seat_codes[code] = (game_id, seat)
             row = CodeRow(code, game_id, seat)
             self._keep("a seat code", lambda store: store.add_seat_code(row))
-            return code
+        self._write_pending()
+        return code
 
     def join(self, client: str, code: str) -> tuple[str, int, int]:
         """A phone scanned a seat's code: a token for that seat of that game.
@@ -252,7 +276,8 @@ class TablePin:
             # the Pi's memory with tokens (a quarter of a kilobyte each, for a day).
             same = [k for k, g in self._grants.items() if (g.seat, g.game_id) == (seat, game_id)]
             token = self._issue(seat, game_id, same[: max(0, len(same) - SEAT_TOKENS + 1)])
-            return token, seat, game_id
+        self._write_pending()
+        return token, seat, game_id
 
     def grant(self, token: str | None) -> Grant | None:
         """What ``token`` unlocks now; None for no token, an unknown or an expired one."""
@@ -264,8 +289,9 @@ class TablePin:
             if found is None:
                 return None
             if found.expires <= self._wall():
+                # Memory only: this runs for every page and stream, and the store drops
+                # expired tokens itself when it is next read (at the next start).
                 del self._grants[key]
-                self._keep("an expired token's end", lambda store: store.drop_token(key.hex()))
                 return None
             return found
 
@@ -283,24 +309,28 @@ class TablePin:
             if self._grants.pop(key, None) is None:
                 return False
             self._keep("a locked tablet", lambda store: store.drop_token(key.hex()))
-            return True
+        self._write_pending()
+        return True
 
     def revoke_all(self) -> int:
         """End every token ("lock all"), and every seat's code with them (a phone must not
         rejoin by reloading its link: the tablet shows new codes); returns how many tokens
         were live."""
-        with self._lock:
-            count = len(self._grants)
-            self._grants.clear()
-            self._ended_codes.update(self._seat_codes)
-            self._seat_codes.clear()
-            if self._store is not None:
-                try:
-                    self._store.end_access()
-                except StoreError as error:  # ended now; after a restart they would be back
-                    raise AccessNotSavedError(
-                        f"Every tablet and phone is locked out now, but the companion could "
-                        f"not record it ({error}) and a restart would let them back in: fix "
-                        "that, then end every access again."
-                    ) from None
+        with self._write_lock:  # after every write noted before it, and before any after
+            with self._lock:
+                count = len(self._grants)
+                self._grants.clear()
+                self._ended_codes.update(self._seat_codes)
+                self._seat_codes.clear()
+            if self._store is None:
+                return count
+            self._write(self._store)
+            try:
+                self._store.end_access()
+            except StoreError as error:  # ended now; after a restart they would be back
+                raise AccessNotSavedError(
+                    f"Every tablet and phone is locked out now, but the companion could "
+                    f"not record it ({error}) and a restart would let them back in: fix "
+                    "that, then end every access again."
+                ) from None
             return count

@@ -6,8 +6,10 @@ and builds a new app on the same file, as ``companion run`` does after a restart
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -209,7 +211,10 @@ def test_expired_tokens_stay_expired_after_a_restart(path: Path) -> None:
         assert found is not None and (found.seat, found.game_id) == (1, 7)
         clock.now += 1800
         assert not pins.allows(young) and pins.grant(seat) is None
-        assert store._read("SELECT COUNT(*) FROM tokens")[0][0] == 0  # the file forgets them
+        # Checking a token never writes (every page and stream does it): the next start,
+        # which reads the file, forgets them.
+        TablePin(PIN, clock, token_seconds=3600, store=store)
+        assert store._read("SELECT COUNT(*) FROM tokens")[0][0] == 0
     finally:
         store.close()
 
@@ -287,3 +292,47 @@ def test_a_games_file_from_before_kept_access_opens_and_plays_on(path: Path) -> 
         assert again.controls(tablet)
     finally:
         again.stop()
+
+
+class SlowCard(Store):
+    """A real games file on a card that takes its time over one write (an SD card's fsync)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.writing = threading.Event()
+        self.finish = threading.Event()
+
+    def add_token(self, *args: Any, **kwargs: Any) -> None:
+        self.writing.set()
+        self.finish.wait(10)
+        super().add_token(*args, **kwargs)
+
+
+def test_pages_are_not_held_up_while_a_new_token_is_written(path: Path) -> None:
+    """Every page and live stream asks what its token unlocks; a login writing its token
+    to a slow card held the same lock, so in a reconnect storm every page waited on the
+    card. Now the check is answered while the write is under way, and the login returns
+    once its token is kept."""
+    store = SlowCard(path)
+    pins = TablePin(PIN, token_seconds=3600, store=store)
+    result: list[str] = []
+    login = threading.Thread(target=lambda: result.append(pins.login("10.0.0.3", PIN)))
+    checked = threading.Event()
+
+    def a_page_checks_its_token() -> None:
+        pins.grant("a phone's token")
+        checked.set()
+
+    page = threading.Thread(target=a_page_checks_its_token)
+    try:
+        login.start()
+        assert store.writing.wait(10)
+        page.start()
+        assert checked.wait(10)  # answered while the login's write still waits on the card
+        assert not result  # and the login has not returned before its token is written
+    finally:
+        store.finish.set()
+        login.join(10)
+        page.join(10)
+        store.close()
+    assert result and pins.allows(result[0])

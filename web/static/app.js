@@ -405,19 +405,20 @@ function chosenOptions() {
 // The change this page shows: NEXT, UNDO, REDO and READ carry it, so when two tablets press
 // together only the first applies and the other is told the game just changed.
 function shownAt() { return state ? state.seq || 0 : undefined; }
+function shownGame() { return state ? state.game_id : undefined; }
 
 function setup() {
   $("btn-next").addEventListener("click", () => {
     // Dice the players rolled that NEXT takes (the pickers beside it), never made up here.
     const pickers = [...$("next-dice").querySelectorAll("select")];
-    const body = { intent: "next", at: shownAt() };
+    const body = { intent: "next", at: shownAt(), game: shownGame() };
     // A die left at "?" sends none: the companion then says which dice it waits for.
     if (pickers.length && pickers.every((p) => p.value)) body.given = pickers.map((p) => Number(p.value));
     send("/api/intent", body);
   });
-  $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo", at: shownAt() }));
-  $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo", at: shownAt() }));
-  $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read", at: shownAt() }));
+  $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo", at: shownAt(), game: shownGame() }));
+  $("btn-redo").addEventListener("click", () => send("/api/intent", { intent: "redo", at: shownAt(), game: shownGame() }));
+  $("btn-read").addEventListener("click", () => send("/api/intent", { intent: "read", at: shownAt(), game: shownGame() }));
   $("calibration-box").addEventListener("toggle", () => { if ($("calibration-box").open) refreshCalibration(); });
   $("join-box").addEventListener("toggle", () => { if ($("join-box").open) $("join-code").src = "/join.svg"; });
   $("seats-box").addEventListener("toggle", () => { if ($("seats-box").open) showSeatCodes(); });
