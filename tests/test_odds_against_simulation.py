@@ -125,6 +125,14 @@ def _belt(rules: str, gators: int, pit: list[Any], chosen: list[int | None]) -> 
     return replace(state, G=replace(state.G, hamsters=tuple(hamsters)))
 
 
+def each_hamster_agrees(chomp: dict[str, Any], hit: list[int], ate: list[int], runs: int) -> None:
+    """Each Pit hamster's shown Chomp!-ed and eaten figures against the times played out."""
+    for line in chomp["hamsters"]:
+        seat = line["seat"]
+        assert agrees(line["chomped"], hit[seat], runs), (line, hit[seat])
+        assert agrees(line["eaten"], ate[seat], runs), (line, ate[seat])
+
+
 @FAST
 @given(
     st.integers(1, 3),
@@ -154,10 +162,7 @@ def test_classic_alligator_odds_match_the_rules_played_out(
     if not chomp["exact"]:
         return  # labelled "about": see the crowded-Pit test in tests/run_hamster_run
     assert agrees(chomp["any_chomp"], anyone, runs), (chomp, anyone)
-    for line in chomp["hamsters"]:
-        seat = line["seat"]
-        assert agrees(line["chomped"], hit[seat], runs), (line, hit[seat])
-        assert agrees(line["eaten"], ate[seat], runs), (line, ate[seat])
+    each_hamster_agrees(chomp, hit, ate, runs)
 
 
 @FAST
@@ -195,10 +200,7 @@ def test_v21_alligator_odds_match_the_rules_played_out(
             ate[seat] += 1
     assert chomp["arrives"] == 100 and chomp["exact"]
     assert agrees(chomp["any_chomp"], anyone, runs), (chomp, anyone)
-    for line in chomp["hamsters"]:
-        seat = line["seat"]
-        assert agrees(line["chomped"], hit[seat], runs), (line, hit[seat])
-        assert agrees(line["eaten"], ate[seat], runs), (line, ate[seat])
+    each_hamster_agrees(chomp, hit, ate, runs)
 
 
 @FAST
