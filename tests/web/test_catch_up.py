@@ -103,3 +103,30 @@ def test_a_page_left_on_the_last_game_at_the_same_change_shows_the_new_one(
         )
         expect(page.locator("body")).to_have_attribute("data-seq", "2")
         page.close()
+
+
+@pytest.mark.browser
+def test_a_change_the_tablets_own_reply_overtook_still_joins_the_log(
+    browser: Browser, table: Table
+) -> None:
+    """Another device's move lands a moment before this tablet's tap: the tap's reply
+    (change N) can reach the page before the stream's entry for change N-1. That entry
+    was dropped from the log for good; it now joins it in its place, and the board keeps
+    showing change N (not the older state that came with the entry)."""
+    for seat, square in enumerate([[1, 1], [1, 2], [1, 3]]):
+        table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(10)
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator("#live.on")).to_have_count(1)
+        seqs = page.evaluate("() => log.map((e) => e.seq)")
+        prompt = page.locator("#prompt").text_content()
+        page.evaluate("""() => {
+          const missed = log.splice(log.length - 2, 1)[0];  // the reply came first
+          const older = Object.assign({}, state, { seq: missed.seq, prompt: "OLDER" });
+          delete older.log;  // a stream's state carries no log
+          applyState(older, missed);
+        }""")
+        assert page.evaluate("() => log.map((e) => e.seq)") == seqs
+        expect(page.locator("#prompt")).to_have_text(str(prompt))
+        page.close()

@@ -57,6 +57,13 @@ function applyState(next, event) {
   const gameChanged = state && next.game_id !== state.game_id;
   const json = fullLog ? "" : `${event ? event.seq : ""}#${canonical(next)}`;
   if (json && json === drawnJson && !gameChanged) return;
+  // A change the page's own reply overtook (another device's move a moment before the
+  // tap): its entry joins the log in its place; the board keeps the newer state it shows.
+  if (state && !gameChanged && !fullLog && event && event.seq < (state.seq || 0)) {
+    addEvent(event);
+    render();
+    return;
+  }
   drawnJson = json;
   state = Object.assign({}, state || {}, next);
   if (fullLog) log = next.log.slice();
@@ -90,8 +97,9 @@ function speakChange() {
 // An event joins the log as it arrives; the page is drawn from the state that ends a batch
 // (the stream sends a catch-up's or a burst's state once, with its last event).
 function addEvent(event) {
-  if (log.length && event.seq <= log[log.length - 1].seq) return;  // already shown
-  log.push(event);
+  if (log.some((e) => e.seq === event.seq)) return;  // already shown
+  const later = log.findIndex((e) => e.seq > event.seq);  // one that overtook it
+  if (later < 0) log.push(event); else log.splice(later, 0, event);
   const target = event.args && event.args.target;
   if (event.kind === "undo") log.forEach((e) => { if (e.seq === target) e.undone = true; });
   if (event.kind === "redo") log.forEach((e) => { if (e.seq === target) e.undone = false; });
