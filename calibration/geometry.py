@@ -31,6 +31,7 @@ from companion.vision.board import (
     ROWS,
     ColourProfile,
     MarkerLayout,
+    hue_distance,
     profile_from_pixels,
     warp_plane,
 )
@@ -178,14 +179,9 @@ def _swapped_hamsters(
     """One sentence when a standard-coloured hamster's sample looks like another of the
     hamsters being sampled (two stood on each other's squares), else ""."""
     nominal = {colour: PIECE_HUES[colour][0] for colour in profiles if colour in PIECE_HUES}
-
-    def gap(a: float, b: float) -> float:
-        d = abs(a - b) % 180.0
-        return min(d, 180.0 - d)
-
     for colour in nominal:
-        sampled = profiles[colour].hue
-        looks = min(nominal, key=lambda name: gap(sampled, nominal[name]))
+        sampled = np.array([profiles[colour].hue], np.float32)
+        looks = min(nominal, key=lambda name: float(hue_distance(sampled, nominal[name])[0]))
         if looks != colour:
             row, lane = cells[colour]
             return (

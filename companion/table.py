@@ -179,6 +179,13 @@ class Subscription:
             self._ready.wait_for(lambda: self._items or self.ended is not None, timeout)
             return self._items.popleft() if self._items else None
 
+    def waiting(self) -> list[Event]:
+        """Every event that has arrived and not been taken yet, at once (none: empty)."""
+        with self._ready:
+            taken = list(self._items)
+            self._items.clear()
+            return taken
+
     def __iter__(self) -> Iterator[Event]:
         while True:
             event = self.get()

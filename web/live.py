@@ -184,14 +184,13 @@ class LiveStreams:
             if subscription.reset:
                 await self._body(send, "event: reset\ndata: {}\n\n")
                 if lean:  # the page reloads the whole state; the old log is not sent again
-                    while subscription.get(timeout=0) is not None:
-                        pass
+                    subscription.waiting()
             while not gone.done():
                 if self._closing:
                     await self._body(send, 'event: end\ndata: {"reason": "closed"}\n\n')
                     return
                 if lean:
-                    batch = _waiting(subscription)
+                    batch = subscription.waiting()
                     if batch:
                         for text in self._batch(batch, seat, control):
                             await self._body(send, text)
@@ -255,14 +254,6 @@ class LiveStreams:
         # pages open made the API's p99 five times slower (bench/web.py).
         async with asyncio.timeout(self.stall):
             await send(message)
-
-
-def _waiting(subscription: Subscription) -> list[Any]:
-    """Every event that has arrived and not been sent yet (none: an empty list)."""
-    batch = []
-    while (event := subscription.get(timeout=0)) is not None:
-        batch.append(event)
-    return batch
 
 
 def _wake(loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:

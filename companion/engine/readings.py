@@ -139,6 +139,7 @@ class WheelSeen:
     drift: tuple[float, float] = (0.0, 0.0)
     drifted_far: bool = False
     fallen: Mapping[str, int] = field(default_factory=dict)
+    touched: bool = False  # a hand was over the table during the turn in progress
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment
 
     @property

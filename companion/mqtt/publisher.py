@@ -192,15 +192,14 @@ class TablePublisher:
     def _follow(self, after: int) -> Subscription:
         sub = self.table.subscribe(after)
         if sub.reset:  # the game changed under us: the state says it all
-            while sub.get(timeout=0) is not None:
-                pass
+            sub.waiting()
         sub.wake_with(self._wake.set)
         self._state_dirty = True
         return sub
 
     def _take(self, sub: Subscription) -> Subscription:
         """Turn the table's new events into payloads; follow the next game when one starts."""
-        while (event := sub.get(timeout=0)) is not None:
+        for event in sub.waiting():
             if len(self._events) == EVENTS_KEPT:
                 self.dropped += 1  # the deque lets the oldest go
             self._events.append(self._event(event))

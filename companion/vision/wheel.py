@@ -93,6 +93,10 @@ class WheelReading:
         return sum(self.fallen.values())
 
 
+# The reason a frame is not read while a hand reaches over the table (watchers test it).
+HAND_OVER_TABLE = "a hand is over the table"
+
+
 def _darkness(gray: Image) -> FloatImage:
     """How much darker than the surrounding table each pixel is (0 = table, 1 = black).
 
@@ -263,7 +267,7 @@ def read_wheel(
     rectified = np.asarray(cv2.medianBlur(rectified, 3), np.uint8)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     if cv2.countNonZero(skin_mask(hsv)) >= MIN_HAND_UNITS * ppu * ppu:
-        return WheelReading(blocked=True, reason="a hand is over the table")
+        return WheelReading(blocked=True, reason=HAND_OVER_TABLE)
     darkness = _darkness(np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY), np.uint8))
     band = find_band(darkness)
     if band is None:

@@ -30,6 +30,7 @@ from companion.engine.state import State
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
+    HAND_OVER_TABLE,
     WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
@@ -38,11 +39,6 @@ from companion.vision.wheel import (
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
-
-# ``read_wheel``'s reason for a frame blocked by a hand.
-HAND_OVER_TABLE = "a hand is over the table"
-# In ``WheelSeen.extra``: a hand was over the table during the turn in progress.
-HAND_THIS_TURN = "hand_this_turn"
 
 
 def logged_roll(spec: GameSpec[Any] | None, state: State[Any] | None) -> float:
@@ -130,10 +126,8 @@ class WheelWatcher(FrameWatcher):
             drift=tracker.drift,
             drifted_far=tracker.drifted_far,
             fallen=dict(self.fallen),
-            extra={
-                HAND_THIS_TURN: self._hand,
-                **({} if last is None else {"heading_deg": round(last.heading_deg, 1)}),
-            },
+            touched=self._hand,
+            extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

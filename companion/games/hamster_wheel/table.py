@@ -123,10 +123,9 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         args = {"lowest": lowest + 1, "turns": round(seen.roll_turns, 3)}
         event = Event(MOVE, name="turn_wheel", seat=ctx.current, args=args)
         return Verdict(event, sure=True, note=note)
-    # A hand was over the table this turn (companion.watch.wheel): what fell, fell in the
+    # A hand was over the table this turn (``seen.touched``): what fell, fell in the
     # current player's try, even before the piece is logged; READ then reports that try.
-    touched = seen.extra.get("hand_this_turn") is True
-    if fallen and not game.turn.acted and not seen.blocked and not touched:
+    if fallen and not game.turn.acted and not seen.blocked and not seen.touched:
         event = Event(MOVE, name="higher_powers", seat=ctx.current, args={"fell": fallen})
         summary = f"Pieces fell with nobody at the wheel: {', '.join(fallen)}."
         return Verdict(event, summary=f"{summary} Press READ to set them aside.", note=note)
