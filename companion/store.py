@@ -466,6 +466,19 @@ class Store:
                 (row.code, row.game_id, row.seat, int(row.ended)),
             )
 
+    def number_games_after(self, highest: int) -> None:
+        """Number the next game after ``highest`` (a number another file gave, as the one
+        a restored backup replaced), unless this file has already gone past it."""
+        with self._transaction() as db:
+            given = db.execute(
+                "SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'games'"
+            ).fetchone()[0]
+            if highest > int(given or 0):
+                db.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
+                db.execute(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (highest,)
+                )
+
     def end_access(self) -> None:
         """For "lock all": forget every token and end every seat code, in one transaction."""
         with self._transaction() as db:
@@ -505,25 +518,15 @@ def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
     kept = move_aside(path, "replaced")
     shutil.copyfile(chosen, path)
     path.chmod(0o600)
-    _number_after(path, numbered)
-    _end_access(path)
-    return chosen, kept
-
-
-def _end_access(path: Path) -> None:
-    """A restored backup brings back no tablet's or phone's access from its day: a "lock
-    all" made since must not be undone by it (every tablet unlocks again, every phone
-    scans its seat's code again)."""
-    db = sqlite3.connect(path, isolation_level=None)
+    restored = Store(path)  # an older backup is brought up to this schema here
     try:
-        found = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if {"tokens", "seat_codes"} <= found:  # an older file has kept no access at all
-            db.execute("BEGIN IMMEDIATE")
-            db.execute("DELETE FROM tokens")
-            db.execute("UPDATE seat_codes SET ended = 1")
-            db.execute("COMMIT")
+        restored.number_games_after(numbered)
+        # It brings back no tablet's or phone's access from its day: a "lock all" made
+        # since must not be undone by it.
+        restored.end_access()
     finally:
-        db.close()
+        restored.close()
+    return chosen, kept
 
 
 def highest_game_number(path: Path) -> int:
@@ -547,20 +550,6 @@ def highest_game_number(path: Path) -> int:
         finally:
             db.close()
     return highest
-
-
-def _number_after(path: Path, highest: int) -> None:
-    """Make the games file at ``path`` number its next game after ``highest``."""
-    if highest <= highest_game_number(path):
-        return
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("DELETE FROM sqlite_sequence WHERE name = 'games'")
-        db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (highest,))
-        db.execute("COMMIT")
-    finally:
-        db.close()
 
 
 def move_aside(path: Path, why: str) -> Path | None:
