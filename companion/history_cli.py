@@ -17,6 +17,7 @@ import click
 
 from companion import history
 from companion.config import Config
+from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.history_export import bgstats_file, figures_text, to_csv
 from companion.store import Store
@@ -35,11 +36,6 @@ class Opened(Protocol):
 def _fail(error: Exception) -> NoReturn:
     click.secho(f"Error: {error}", fg="red", err=True)
     sys.exit(2)
-
-
-def _count(number: int, thing: str) -> str:
-    """A count in words: 1 game, 2 games, 0 games."""
-    return f"{number} {thing}" if number == 1 else f"{number} {thing}s"
 
 
 def _line(play: history.Play) -> str:
@@ -101,7 +97,7 @@ def stats(obj: Opened, as_json: bool) -> None:
         click.echo("No finished game yet: the history fills as games end.")
     for entry in found:
         total = entry.total
-        wins, plays = _count(total.wins, "win"), _count(total.plays, "play")
+        wins, plays = counted(total.wins, "win"), counted(total.plays, "play")
         click.secho(f"{entry.name}: {wins} in {plays}", bold=True)
         for title, tally in entry.by_game.items():
             click.echo(f"  {title}: {tally.wins} of {tally.plays}")
@@ -123,12 +119,12 @@ def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
         found = history.plays(obj.store)
         if csv_file:
             _write(Path(csv_file), to_csv(found))
-            click.echo(f"{_count(len(found), 'game')} written to {csv_file}.")
+            click.echo(f"{counted(len(found), 'game')} written to {csv_file}.")
         if bgstats:
             text = json.dumps(bgstats_file(found), indent=1, ensure_ascii=False)
             _write(Path(bgstats), text)
             where = f"{bgstats} (BG Stats plays and links)"
-            click.echo(f"{_count(len(found), 'game')} written to {where}.")
+            click.echo(f"{counted(len(found), 'game')} written to {where}.")
     except CompanionError as error:
         _fail(error)
 

@@ -17,6 +17,7 @@ from companion.engine.legal import legal_moves
 from companion.engine.readings import DiceSeen, Note, Verdict
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
+from companion.engine.words import listed
 
 ROLL_MOVE = "roll"
 
@@ -43,8 +44,7 @@ def describe_dice(values: Sequence[int | None]) -> str:
     shown = [str(v) if v is not None else "?" for v in values]
     if not shown:
         return "The camera sees no dice."
-    text = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-    return f"The dice show {text}."
+    return f"The dice show {listed(shown)}."
 
 
 def roll_from_dice(spec: GameSpec[Any], state: State[Any], seen: DiceSeen) -> Verdict:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from companion.engine.words import counted
+
 STANDARD = "standard"
 RULE_SETS = (STANDARD,)
 
@@ -30,7 +32,7 @@ Hand = tuple[int, ...]  # pieces per colour, in PIECE_COLOURS order
 
 def pieces(n: int) -> str:
     """ "1 piece", "3 pieces": for sentences on the tablet."""
-    return f"{n} piece" if n == 1 else f"{n} pieces"
+    return counted(n, "piece")
 
 
 def hand_of(counts: Mapping[str, int]) -> Hand:

@@ -11,28 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.engine.words import counted, listed
 from companion.games.hamsterdam.choices import card
 from companion.games.hamsterdam.model import Hamsterdam, Player, Special, Spot
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number} {one if number == 1 else many}"
-
-
-def _listed(parts: Sequence[str]) -> str:
-    if len(parts) < 2:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _contents(plain: int, specials: Sequence[Special], tokens: int) -> str:
     """What stands on a card or in a pile: plain hamsters, specials (Cheekster's used
     stop marked), flood tokens; "nothing" when empty."""
-    parts = [_count(plain, "hamster", "hamsters")] if plain else []
+    parts = [counted(plain, "hamster", "hamsters")] if plain else []
     parts += [f"{s.name} (one stop marked)" if s.stops else s.name for s in specials]
     if tokens:
-        parts.append(_count(tokens, "flood token", "flood tokens"))
-    return _listed(parts) or "nothing"
+        parts.append(counted(tokens, "flood token", "flood tokens"))
+    return listed(parts) or "nothing"
 
 
 def _spot_contents(spot: Spot) -> str:
@@ -80,7 +71,7 @@ def _player_changes(old: Player, new: Player) -> list[str]:
         resting = _contents(new.rest_plain, new.rest_specials, 0)
         found.append(f"{name}'s reinforcements: {resting}")
     if old.pile != new.pile:
-        found.append(f"{name}'s flood pile holds {_count(new.pile, 'token', 'tokens')}")
+        found.append(f"{name}'s flood pile holds {counted(new.pile, 'token', 'tokens')}")
     return found
 
 

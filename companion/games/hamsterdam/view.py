@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.engine.state import Ctx
+from companion.engine.words import listed
 from companion.games.hamsterdam import breach, flood, powers
 from companion.games.hamsterdam.catalogue import KINDS
 from companion.games.hamsterdam.model import (
@@ -239,7 +240,7 @@ def _flip(due: list[str]) -> str:
     """Who flips: "Cy flips a card", "Ann and Cy each flip a card"."""
     if len(due) == 1:
         return f"{due[0]} flips a card"
-    return f"{', '.join(due[:-1])} and {due[-1]} each flip a card"
+    return f"{listed(due)} each flip a card"
 
 
 def _skips_prompt(game: Hamsterdam, ctx: Ctx) -> str:
