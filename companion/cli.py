@@ -340,9 +340,8 @@ def _do(obj: Context, event: Event) -> None:
 @pass_context
 def next_(obj: Context, dice: str) -> None:
     """Advance: end the current hamster's turn or move to the next phase."""
-    try:
-        given = tuple(int(d) for d in dice.split(",") if d.strip()) if dice else ()
-    except ValueError:
+    given = _whole_numbers(dice)
+    if given is None:
         fail(ValueError(f"--dice lists whole numbers separated by commas, e.g. 4,2, not {dice!r}."))
     _do(obj, Event(NEXT, given=given, source="cli"))
 
@@ -458,15 +457,19 @@ def typed_words(line: str) -> list[str]:
     return [w[1:-1] if len(w) >= 2 and w[0] == w[-1] and w[0] in "\"'" else w for w in words]
 
 
+def _whole_numbers(text: str) -> tuple[int, ...] | None:
+    """Dice typed as whole numbers, "4,2" or "4 2" (none for ""); None if one is not."""
+    try:
+        return tuple(int(face) for face in text.replace(",", " ").split())
+    except ValueError:
+        return None
+
+
 def _faces(value: Any) -> list[Any]:
     """``dice=3,4,2`` as ``next --dice 3,4,2`` takes it (it was one text value, "3,4,2");
     anything else as it was typed, for the game to refuse in its own words."""
-    if isinstance(value, str):
-        try:
-            return [int(face) for face in value.split(",")]
-        except ValueError:
-            pass
-    return [value]
+    faces = _whole_numbers(value) if isinstance(value, str) else None
+    return list(faces) if faces else [value]
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -558,14 +561,13 @@ def _typed_dice(words: Sequence[str]) -> tuple[int, ...]:
     for prefix in ("--dice", "dice=", "given="):
         if text.startswith(prefix):
             text = text[len(prefix) :]
-    faces = text.replace(",", " ").strip("[] =").split()
-    try:
-        return tuple(int(face.strip("[]")) for face in faces)
-    except ValueError:
+    faces = _whole_numbers(text.strip("[] =").replace("[", " ").replace("]", " "))
+    if faces is None:
         raise IllegalMoveError(
             f"After next, type the dice rolled by hand as whole numbers, e.g. next 4,2, "
             f"not {text.strip()!r}."
-        ) from None
+        )
+    return faces
 
 
 @main.command()
