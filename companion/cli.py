@@ -170,8 +170,8 @@ def _dispatch(session: Session[Any], event: Event) -> list[str]:
     lines.extend(_rolled(logged))
     old = session.spec.view(before.G, before.ctx, None)
     new = session.spec.view(after.G, after.ctx, None)
-    lines.extend(_test_line(test) for test in _added(old.get("tests"), new.get("tests")))
-    lines.extend(str(line) for line in _added(old.get("recent"), new.get("recent")))
+    if session.spec.happened is not None:
+        lines.extend(session.spec.happened(old, new))
     if new.get("notes") != old.get("notes"):
         lines.extend(str(line) for line in new.get("notes") or ())
     return [line for line in lines if line]
@@ -189,27 +189,6 @@ def _rolled(logged: Event) -> list[str]:
             continue
         lines.append(f"The companion rolled {entry.get('value')} ({entry.get('why')}).")
     return lines
-
-
-def _added(old: Any, new: Any) -> list[Any]:
-    """The entries at the end of ``new`` that ``old`` (the same list before) lacked."""
-    if not isinstance(new, list):
-        return []
-    before = old if isinstance(old, list) else []
-    for overlap in range(min(len(before), len(new)), -1, -1):
-        if before[len(before) - overlap :] == new[:overlap]:
-            return new[overlap:]
-    return new
-
-
-def _test_line(test: Any) -> str:
-    """A HAT test as the page says it: "Bob throws Cathleen: Cathleen wins (2 against 2
-    chips)."."""
-    try:
-        mine, theirs = test["chips"]
-        return f"{test['why']}: {test['winner']} wins ({mine} against {theirs} chips)."
-    except (KeyError, TypeError, ValueError):
-        return ""
 
 
 @main.command()

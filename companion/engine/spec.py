@@ -26,6 +26,19 @@ Hook = Callable[[G, Ctx, Draws], G]
 SeatFn = Callable[[G, Ctx], "int | None"]
 
 
+def added(before: Any, after: Any) -> list[Any]:
+    """The entries at the end of ``after`` that ``before`` (the same list, a change
+    earlier) lacked; a list kept to its last few entries may have lost some at its start.
+    For ``GameSpec.happened``."""
+    if not isinstance(after, list):
+        return []
+    old = before if isinstance(before, list) else []
+    for overlap in range(min(len(old), len(after)), -1, -1):
+        if old[len(old) - overlap :] == after[:overlap]:
+            return after[overlap:]
+    return after
+
+
 @dataclass(frozen=True)
 class MoveSpec(Generic[G]):
     """A move: validates and returns the new game data, or raises ``IllegalMoveError``."""
@@ -195,6 +208,10 @@ class GameSpec(Generic[G]):
     by_hand: tuple[str, ...] = ()
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
+    # what a change did, in words, from the public view before and after it: the terminal
+    # says it after each move (the page's board module says the same from its view); the
+    # outcome of a test, the lines a game logs. None: the notes and the board say it all
+    happened: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
     # how far the game's log says the wheel has rolled, in turns: a wheel watcher that
     # starts mid-game (the companion restarted) continues from it; None: no rolling wheel
     wheel_roll: Callable[[G], float] | None = None

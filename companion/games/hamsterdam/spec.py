@@ -44,7 +44,7 @@ from companion.games.hamsterdam.changes import table_changes
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
 from companion.games.hamsterdam.scoring import end_if, report_figures, standing
-from companion.games.hamsterdam.text import render
+from companion.games.hamsterdam.text import happened, render
 from companion.games.hamsterdam.view import odds_lines, prompt, view
 from companion.observations import roll_from_dice
 
@@ -240,6 +240,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     view=view,
     prompt=prompt,
     text=render,
+    happened=happened,
     odds_text=odds_lines,
     seat_name=lambda game, seat: game.players[seat].name,
     choices=choices,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.spec import added
 from companion.engine.state import Ctx
 from companion.games.hamsterdam.breach import due
 from companion.games.hamsterdam.model import CLASSIC, Hamsterdam, Player, tokens_to_next_breach
@@ -36,3 +40,8 @@ def render(game: Hamsterdam, ctx: Ctx) -> str:
             water = " ~" * spot.tokens
             lines.append(f"   {i + 1:>2}: {spot.value:>2}{water:<4} {stack}")
     return "\n".join(lines)
+
+
+def happened(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The lines the game logged with a change (its view keeps the last few as "recent")."""
+    return [str(line) for line in added(before.get("recent"), after.get("recent"))]

@@ -13,7 +13,7 @@ from companion.games.run_hamster_run import actions, bot, corrections, odds, rou
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
-from companion.games.run_hamster_run.text import render
+from companion.games.run_hamster_run.text import happened, render
 from companion.games.run_hamster_run.view import prompt, table_changes, view
 
 NAME = "run-hamster-run"
@@ -158,6 +158,7 @@ SPEC: GameSpec[Belt] = GameSpec(
     view=view,
     prompt=prompt,
     text=render,
+    happened=happened,
     odds_text=odds.odds_lines,
     seat_name=lambda game, seat: game.hamsters[seat].name,
     choices=choices,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.spec import added
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.model import LANES, ROWS, TRAITS, Belt
 
@@ -29,3 +33,13 @@ def render(game: Belt, ctx: Ctx) -> str:
         extra = f" declared {h.declared}" if h.declared else ""
         lines.append(f"  {seat}: {h.name:<10} {where:<10} {split} fatigue {h.fatigue}{extra}")
     return "\n".join(lines)
+
+
+def happened(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Each HAT test a change made, as the page says it: "Bob throws Cathleen: Cathleen
+    wins (2 against 2 chips)."."""
+    return [
+        f"{test['why']}: {test['winner']} wins ({test['chips'][0]} against "
+        f"{test['chips'][1]} chips)."
+        for test in added(before.get("tests"), after.get("tests"))
+    ]
