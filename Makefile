@@ -4,20 +4,48 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
+.PHONY: lock run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
 
 # On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
 # as the installer's does; elsewhere it is a plain venv.
 ON_PI := $(shell grep -qs "Raspberry Pi" /proc/device-tree/model && echo yes)
 VENV_FLAGS := $(if $(ON_PI),--system-site-packages,)
 
+# Everything is installed from a hashed lock (requirements/), so a fresh clone next month
+# gets exactly what was tested: dev.lock here; on a Pi the lock of its Debian release,
+# which leaves numpy to apt (picamera2 is built against it).
+PI_RELEASE := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+LOCK := $(if $(ON_PI),requirements/pi-$(PI_RELEASE).lock,requirements/dev.lock)
+
 # A venv without pip is one whose making failed half-way (Debian without python3-venv
 # leaves .venv/bin/python behind): made again, so `make run` works once that is installed.
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
+	@test -f $(LOCK) || { echo "No lock for this system ($(LOCK)): the companion supports Raspberry Pi OS bookworm and trixie."; exit 2; }
 	@$(BIN)/python -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv --clear $(VENV_FLAGS) $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+# Refresh the locks from pyproject.toml with uv (itself installed from a hashed lock); commit
+# the result only after `make test` passes on it.
+LOCK_VENV := .venv-lock
+UV := $(LOCK_VENV)/bin/uv
+UV_COMPILE := $(UV) pip compile --quiet --generate-hashes
+$(UV): requirements/uv.lock
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/uv.lock
+	@touch $(UV)
+
+lock: $(UV)
+	$(UV_COMPILE) --universal --python-version 3.11 --extra dev \
+		pyproject.toml requirements/build.in -o requirements/dev.lock
+	$(UV_COMPILE) --python-platform aarch64-unknown-linux-gnu --python-version 3.11 \
+		--no-emit-package numpy -c requirements/pi-bookworm.constraints \
+		pyproject.toml requirements/build.in -o requirements/pi-bookworm.lock
+	$(UV_COMPILE) --python-platform aarch64-unknown-linux-gnu --python-version 3.13 \
+		--no-emit-package numpy -c requirements/pi-trixie.constraints \
+		pyproject.toml requirements/build.in -o requirements/pi-trixie.lock
+	$(UV_COMPILE) --universal requirements/uv.in -o requirements/uv.lock
 
 run: $(STAMP)
 	$(BIN)/companion run $(ARGS)
@@ -43,7 +71,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(LOCK_VENV) .mypy_cache .pytest_cache .ruff_cache
 
 # Retrain the dice networks (CPU only, seeded; ~1 h 15 min on 2 cores) into
 # companion/vision/models/. The detector learns from three quarters of the photos (it

@@ -6,6 +6,14 @@ ok() { echo "   ok: $1"; }
 here="$(cd "$(dirname "$0")/.." && pwd)"
 prefix=/opt/hamster-companion
 user=companion
+# Checked before anything changes: the locks name the releases this installs on.
+release=$(. /etc/os-release && echo "$VERSION_CODENAME")
+lock_name="requirements/pi-$release.lock"
+if [ ! -f "$here/$lock_name" ]; then
+    echo "This is Debian '$release'; the companion installs on Raspberry Pi OS bookworm or trixie: flash one of those and run this again." >&2
+    exit 2
+fi
+lock="$prefix/$lock_name"
 
 echo "1/6 system packages (apt's picamera2 and lgpio, built for Bookworm's own numpy)"
 apt-get update -qq
@@ -25,10 +33,10 @@ ok "copied to $prefix"
 
 echo "4/6 a venv that sees apt's picamera2, lgpio and numpy"
 [ -x "$prefix/.venv/bin/python" ] || python3 -m venv --system-site-packages "$prefix/.venv"
-# Pin numpy to the system's: a pip numpy would break apt's picamera2 (built against it).
-system_numpy=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
-echo "numpy==$system_numpy" > "$prefix/.venv/constraints.txt"
-"$prefix/.venv/bin/pip" install --quiet --constraint "$prefix/.venv/constraints.txt" "$prefix"
+# Everything from the hashed lock of this Debian release, so the Pi runs what was tested;
+# numpy is left out of it and comes from apt (picamera2 is built against that one).
+"$prefix/.venv/bin/pip" install --quiet --require-hashes --no-deps -r "$lock"
+"$prefix/.venv/bin/pip" install --quiet --no-deps --no-build-isolation "$prefix"
 "$prefix/.venv/bin/python" -c 'import picamera2, lgpio' 2>/dev/null && ok "venv sees picamera2 and lgpio" \
     || echo "   warning: the venv cannot import picamera2/lgpio; the camera or buttons will be simulated"
 
