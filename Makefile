@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lock run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
+.PHONY: lock run test test-fast lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
 
 # On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
 # as the installer's does; elsewhere it is a plain venv.
@@ -66,6 +66,11 @@ unit: $(STAMP) $(AXE)
 	$(BIN)/pytest
 
 test: lint typecheck unit
+
+# Everything but the tests marked slow (crash safety, many random games): for a quick check
+# while working; `make test` (and CI) still runs them all.
+test-fast: $(STAMP) $(AXE) lint typecheck
+	$(BIN)/pytest -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
