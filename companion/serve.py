@@ -38,12 +38,13 @@ from companion.data_lock import hold_data_folder
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
+from companion.listeners import GAME_OVER_CUE
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.store import Store, StoreDamagedError, move_aside
-from companion.table import GAME_OVER_CUE, Table
+from companion.table import Table
 from companion.vision.dice import use_taught_head
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore
 from companion.watch.belt import BeltWatcher
