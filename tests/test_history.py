@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import history
-from companion.cli import main
+from companion.commands.tree import main
 from companion.config import load_config
 from companion.engine.session import GameHeader, Session
 from companion.games import GAMES
