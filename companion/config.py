@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from companion.errors import CompanionError
+from companion.games import find_game
 from companion.logs import LEVELS as LOG_LEVELS
 
 T = TypeVar("T")
@@ -409,8 +410,6 @@ def _check_web(web: WebConfig, source: str) -> None:
 
 def _check_game(game: GameDefaults, source: str) -> None:
     """The default game and rule set must exist: say so at start, not at the first NEW GAME."""
-    from companion.games import find_game
-
     try:
         spec = find_game(game.game)
     except CompanionError as error:
