@@ -36,7 +36,7 @@ from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.data_lock import hold_data_folder
-from companion.engine.camera import watched
+from companion.engine.camera import dice_wanted, watched
 from companion.engine.readings import BELT
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
@@ -189,13 +189,13 @@ def start_camera(
     """
     from hardware.camera import CameraSupervisor, OpenCVSource, Picamera2Source, SimulatedSource
     from hardware.camera_source import open_source
-    from hardware.demo_dice import DemoDice
+    from hardware.table_twin import TableTwin
 
     source, why = open_source(
         config.camera,
         simulate=simulate,
-        twin=DemoDice(),
-        twin_name="simulated camera (demo dice)",
+        twin=TableTwin(table_now(table)),
+        twin_name="simulated camera (dice and wheel twins)",
         settings=lambda: locked_settings(config),
         on_pi=on_pi,
         choose=choose,
@@ -220,6 +220,26 @@ def start_camera(
         rig.add_device(BELT, demo_belt(table, rig))
     rig.start()
     return rig, rig.status_line
+
+
+def table_now(table: Table) -> Callable[[], Any]:
+    """What the table twin draws, as plain data: the kinds the game in play reads with the
+    camera, the dice it waits for, its public view, and which game and moment it is."""
+    from hardware.table_twin import Table as OnTheTable
+
+    def look() -> OnTheTable:
+        snap = table.snapshot
+        if snap.state is None:
+            return OnTheTable()
+        return OnTheTable(
+            kinds=watched(snap.spec),
+            dice=dice_wanted(snap.spec, snap.state),
+            view=table.public_state(with_log=False)["view"],
+            game=snap.game_id,
+            moment=table.current_stamp(),
+        )
+
+    return look
 
 
 def demo_belt_file(config: Config) -> Path:

@@ -630,7 +630,8 @@ class Table:
             return verdict
         session = self._session
         if session is not None and session.header.options.get("demo") is True:
-            return replace(verdict, sure=True)
+            # Taken like a real camera's roll; dice that NEXT takes still wait for NEXT.
+            return verdict if verdict.event.kind == NEXT else replace(verdict, sure=True)
         line = "Demo dice are only shown in a real game; start a demo game to play with them."
         note = verdict.note or Note("info")
         return Verdict(note=replace(note, lines=(*note.lines, line)))
@@ -643,6 +644,10 @@ class Table:
         proposal = None if self._pending is None else self._pending.event
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
+        elif intent == NEXT_INTENT and proposal is not None and proposal.kind == NEXT:
+            # The camera read the hand-rolled dice this NEXT takes (Rest, Fatigue, roll-off).
+            assert self._pending is not None
+            event, from_camera = replace(proposal, source=self._pending.source), True
         elif intent == NEXT_INTENT:
             event = Event(NEXT, source=source)
         elif intent == UNDO_INTENT:

@@ -50,7 +50,7 @@ def test_the_rig_runs_exactly_the_watchers_the_game_in_play_declares(
     config edit and no restart; switching to Hamsterdam stops it and starts the dice."""
     config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
     camera, status = start_camera(config, table, simulate=True)
-    assert camera is not None and "demo dice" in status
+    assert camera is not None and "dice and wheel twins" in status
     try:
         assert set(camera.watchers) == {DICE, BELT, WHEEL}
         assert camera.running == {DICE, BELT}  # Run, Hamster, Run!: its belt and its dice
@@ -92,7 +92,7 @@ def test_auto_without_a_camera_uses_the_demo_twin_off_a_pi_only(
     camera, status = start_camera(config, table, False, on_pi=False, choose=lambda: nothing)
     assert (
         camera is not None
-        and "simulated camera (demo dice)" in status
+        and "simulated camera (dice and wheel twins)" in status
         and camera.dice is not None
         and camera.dice.demo
     )

@@ -182,7 +182,7 @@ def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calib
     config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
     camera, status = start_camera(config, table, simulate=True)
     assert camera is not None
-    assert camera is not None and "demo dice" in status
+    assert camera is not None and "dice and wheel twins" in status
     try:
         # The dice frames show no belt: the belt watcher reads the belt twin's pictures.
         assert isinstance(camera.devices[BELT], DemoBelt)

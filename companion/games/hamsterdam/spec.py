@@ -222,8 +222,11 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
 
 
 def two_dice_due(state: State[Hamsterdam]) -> tuple[int, ...]:
-    """The 2d6 the roller throws while the roll phase waits for them (the camera reads them)."""
+    """The 2d6 the roller throws while the roll phase waits for them, or the roll-off's
+    dice (the camera reads them; the twin throws them)."""
     game = state.G
+    if state.ctx.phase == "setup":  # the roll-off for the first player: two each
+        return (6,) * len(setup.roll_off_dice(game))
     if state.ctx.phase != "roll" or (game.dice is not None and not game.dry):
         return ()
     return (6, 6)
