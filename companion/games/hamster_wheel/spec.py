@@ -47,6 +47,11 @@ PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
             "turn_wheel": MoveSpec(
                 moves.turn_wheel, "the wheel rolled: lowest=compartment", any_seat=True
             ),
+            "fell_from": MoveSpec(
+                moves.fell_from,
+                "where a fallen piece came from: colour, from=compartment (none: don't know)",
+                any_seat=True,
+            ),
         },
         turn=TurnOrder(moves.first_player, moves.next_player),
         on_turn_end=moves.end_turn,
