@@ -169,7 +169,9 @@ class CameraConfig:
     height: int = 960
     stable_frames: int = 5  # a reading (dice, belt, fallen pieces) must hold this many frames
     watch_board: bool = True  # compare the belt with the game (needs a saved calibration)
-    watch_wheel: bool = False  # follow the Hamster Wheel (table markers 10-13, rim strip)
+    # Off switches: the camera reads what the game in play declares (GameSpec.camera);
+    # false keeps a kind off whatever the game (watch_wheel used to turn the wheel on).
+    watch_wheel: bool = True  # follow a rolling wheel (table markers 10-13, rim strip)
     wheel_drift: float = 3.0  # table squares off the centre before "push it back"
 
 

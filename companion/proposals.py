@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine.errors import IllegalMoveError
-from companion.engine.events import Event
+from companion.engine.events import NEXT, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.session import Session
 
@@ -147,6 +147,7 @@ def demo_rule(session: Session[Any], verdict: Verdict, reading: Reading) -> Verd
     if not getattr(reading.data, "demo", False) or verdict.event is None:
         return verdict
     if session.header.options.get("demo") is True:
-        return replace(verdict, sure=True)
+        # Taken like a real camera's roll; dice that NEXT takes still wait for NEXT.
+        return verdict if verdict.event.kind == NEXT else replace(verdict, sure=True)
     note = verdict.note or Note("info")
     return Verdict(note=replace(note, lines=(*note.lines, DEMO_ONLY)))

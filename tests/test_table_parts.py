@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from companion.engine.camera import Watch
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, UNDO, Event
 from companion.engine.readings import Note, Reading, Verdict
@@ -64,7 +65,7 @@ TALLY: GameSpec[Tally] = GameSpec(
     end_if=lambda game, ctx: Outcome((0,), "Finished.") if FINISH in game.values else None,
     view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
     prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
-    readings={"die": _die},
+    camera={"die": Watch(_die)},
 )
 
 
