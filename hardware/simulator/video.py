@@ -4,6 +4,7 @@ frame, each with the scene that produced it."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -36,22 +37,37 @@ def wheel_video(
         conditions, hand=False, board_to_image=tuple(tuple(float(v) for v in row) for row in pose)
     )
     with_hand = replace(fixed, hand=True)
-    colours = tuple(WHEEL_PIECE_COLOURS)
     tilt = math.radians(3.0 * conditions.perspective + 1.0)
     lean = float(rng.uniform(0, 2 * math.pi))
     parallax = (
         2 * WHEEL_RADIUS * math.tan(tilt) * math.cos(lean),
         2 * WHEEL_RADIUS * math.tan(tilt) * math.sin(lean),
     )
+    result = []
+    for scene, _turn in wheel_motion(rng, frames, parallax):
+        hand = hand_chance > 0 and rng.random() < hand_chance
+        result.append((scene, render_wheel(scene, rng, with_hand if hand else fixed)))
+    return result
+
+
+def wheel_motion(
+    rng: np.random.Generator, frames: int, parallax: Point
+) -> Iterator[tuple[WheelScene, float]]:
+    """The ring's scenes frame by frame, with how far it turned since the last (degrees).
+
+    A generator, so a renderer can draw from the same ``rng`` between frames and every
+    video stays the same for the same seed.
+    """
+    colours = tuple(WHEEL_PIECE_COLOURS)
     centre = (TABLE_SIZE[0] / 2 + float(rng.uniform(-1, 1)), TABLE_SIZE[1] / 2)
     heading = float(rng.choice([0.0, 180.0])) + float(rng.uniform(-25, 25))
     angle = float(rng.uniform(0, 360))
     inside = tuple(colours[int(rng.integers(len(colours)))] for _ in range(int(rng.integers(0, 5))))
     fallen: list[WheelPiece] = []
-    result = []
     direction = 1.0
     for _ in range(frames):
         h = math.radians(heading)
+        turn = 0.0
         if rng.random() < 0.08:  # a push back towards the middle: moves, does not turn
             home = (TABLE_SIZE[0] / 2 - centre[0], TABLE_SIZE[1] / 2 - centre[1])
             centre = (centre[0] + 0.5 * home[0], centre[1] + 0.5 * home[1])
@@ -82,9 +98,7 @@ def wheel_video(
             outside=tuple(fallen),
             inside=inside,
         )
-        hand = hand_chance > 0 and rng.random() < hand_chance
-        result.append((scene, render_wheel(scene, rng, with_hand if hand else fixed)))
-    return result
+        yield scene, turn
 
 
 def _under_band(point: Point, centre: Point, heading_deg: float, margin: float = 0.6) -> bool:
