@@ -52,7 +52,9 @@ def paper_gains(
         samples.append(np.median(bright, axis=0))
     if not samples:
         return None
-    white = np.median(np.array(samples), axis=0)
+    found = np.array(samples)
+    lightest = found.sum(axis=1) >= 0.8 * found.sum(axis=1).max()  # not a covered sticker
+    white = np.median(found[lightest], axis=0)
     if float(white.min()) < 25.0:
         return None
     gains = np.float32(white.mean()) / white
