@@ -46,6 +46,7 @@ ROOMS: Mapping[str, Room] = {
     "blur sigma 2 px": Room(blur=2.0),
     "blur sigma 3 px": Room(blur=3.0),
     "camera shake 6 px": Room(shake=6.0),
+    "long exposure (motion blur while rolling)": Room(shutter=0.5),
     "warm light": Room(light="warm"),
     "cool light": Room(light="cool"),
     "light wood": Room(table="light wood"),
@@ -172,8 +173,9 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
         else:
             figures.tally.wrong += 1
             figures.tally.wrongs.append(
-                f"wheel {(seed, 77)}: angle off {error:.1f} deg, fallen {reading.fallen_total} "
-                f"seen vs {len(scene.outside)}"
+                f"wheel {(seed, 77)} frame {figures.tally.frames}: angle off {error:.1f} deg "
+                f"({reading.markers} markers, misfit {reading.fit_error:.3f}), fallen "
+                f"{reading.fallen_total} seen vs {len(scene.outside)}"
             )
     return figures
 

@@ -53,9 +53,17 @@ from companion.vision.room_light import (
     blurred,
     colour_distance,
     paper_gains,
+    sharpness,
     table_colour,
 )
-from companion.vision.wheel_pose import CameraPose, RimFit, camera_pose, fit_rim
+from companion.vision.wheel_pose import (
+    CameraPose,
+    RimFit,
+    back_to_frame,
+    camera_pose,
+    fit_rim,
+    unroll_strip,
+)
 
 PIXELS_PER_UNIT = 24
 # Fallen pieces are ~0.5 units across; anything much smaller is noise or a piece's rim.
@@ -66,6 +74,9 @@ MIN_RIM_MARKERS = 2  # the fit needs two markers to tell the angle from a shift
 # The rim corners may lie this far (RMS, table units: 0.15 is 7 mm) from the fitted ring;
 # further, the angle is not trusted.
 MAX_FIT_ERROR = 0.15
+# Markers all near the top trade the angle for a shift along the band; a reading whose
+# angle could be this far off (two standard errors, degrees) is not given.
+MAX_UNCERTAINTY_DEG = 2.5
 MAX_FALLEN = 16  # a game has 8 pieces a colour; more than 16 out at once is not a fall
 MAX_BLOB_PIECES = 6  # a blob larger than this many pieces is a cup, a card or an arm
 STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel something
@@ -105,6 +116,7 @@ class WheelReading:
     markers: int = 0
     fallen: dict[str, int] = field(default_factory=dict)
     fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
+    angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
 
     @property
     def fallen_total(self) -> int:
@@ -120,6 +132,14 @@ POOR_FIT = (
 HEIGHT_MISMATCH = (
     "the camera height in the calibration does not match what the table markers show: "
     "measure the camera's height again"
+)
+UNSURE = (
+    "only {} rim markers are readable, too close together to pin the angle (to within "
+    "{:.0f} degrees): light the ring evenly or use a sharper camera setting"
+)
+STRIP_BLURRED = (
+    "the rim strip is blurred (the ring rolling, or the camera out of focus): the angle is "
+    "read when the ring rests"
 )
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
@@ -371,6 +391,7 @@ def read_wheel(
     corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
+    strip_sharpness = 1.0
     if camera_height_cm is None:
         fitted = _flat_fit(rectified, corners, places, x_dirs, radius)
         if fitted is None:
@@ -381,9 +402,17 @@ def read_wheel(
         if pose is None:
             return WheelReading(blocked=True, reason=HEIGHT_MISMATCH)
         fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
+        found, strip_sharpness = _more_rim_markers(frame, found, pose, fit, radius)
+        corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+        fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
         ring = _ring_polygon(pose, fit, radius, image_to_table)
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
+    few = camera_height_cm is not None and len(places) < MIN_RIM_MARKERS + 1
+    if fit.uncertainty_deg > MAX_UNCERTAINTY_DEG or few:
+        if strip_sharpness < SOFT:
+            return WheelReading(blocked=True, reason=STRIP_BLURRED)
+        return _refusal(frame, UNSURE.format(len(places), fit.uncertainty_deg))
     fallen = count_fallen(rectified, _outside_mask(rectified.shape[:2], ring, layout))
     if sum(fallen.values()) > MAX_FALLEN:
         return WheelReading(blocked=True, reason=TOO_MANY_FALLEN.format(sum(fallen.values())))
@@ -396,7 +425,23 @@ def read_wheel(
         markers=len(places),
         fallen=fallen,
         fit_error=fit.error,
+        angle_uncertainty_deg=fit.uncertainty_deg,
     )
+
+
+def _more_rim_markers(
+    frame: Image, found: MarkerCorners, pose: CameraPose, fit: RimFit, radius: float
+) -> tuple[MarkerCorners, float]:
+    """``found`` plus the rim markers read from the strip unrolled about a first fit (the
+    ones bent round the ring's shoulders, which pin the angle far better than the few
+    near the top), and how sharp the unrolled strip is (a rolling ring smears it)."""
+    slot = 2.0 * math.pi * radius / len(RIM_MARKER_IDS)
+    flat, map_x, map_y = unroll_strip(frame, pose, fit, radius, RIM_MARKER_FILL * slot)
+    more = dict(found)
+    for marker_id, quad in detect_markers(flat).items():
+        if marker_id in RIM_MARKER_IDS:
+            more[marker_id] = back_to_frame(quad, map_x, map_y).astype(np.float32)
+    return more, sharpness(flat)
 
 
 def _flat_fit(

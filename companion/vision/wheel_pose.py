@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -102,6 +103,11 @@ class RimFit:
     centre: tuple[float, float]
     heading_deg: float
     error: float
+    uncertainty_deg: float = 0.0  # about two standard errors of the angle
+
+
+# Marker corners are found to about this (table units, 1 mm) at best.
+CORNER_NOISE = 0.02
 
 
 def fit_rim(
@@ -127,8 +133,14 @@ def fit_rim(
         lifted = points[index]
         heading = _heading(lifted, places_deg, heading)
     axis = np.array([math.cos(heading), math.sin(heading)])
-    errors, points = _spread(pose, rays, places_deg, np.array([theta]), axis, radius)
-    lifted = points[0]
+    steps = np.array([-2.0, 0.0, 2.0])
+    errors, points = _spread(pose, rays, places_deg, theta + steps, axis, radius)
+    lifted = points[1]
+    # How sharply the misfit rises either side says how well the corners pin the angle:
+    # markers all near the top trade the angle for a shift along the band.
+    curvature = max((errors[0] + errors[2] - 2.0 * errors[1]) / (2.0 * 4.0), 1e-12)
+    noise = max(CORNER_NOISE**2, float(errors[1]) * len(rays) / max(len(rays) - 2, 1))
+    uncertainty = 2.0 * math.sqrt(noise / (len(rays) * curvature))
     along = lifted @ axis - radius * np.sin(np.radians(places_deg + theta))
     across = lifted @ np.array([-axis[1], axis[0]])
     foot = axis * float(along.mean()) + np.array([-axis[1], axis[0]]) * float(np.median(across))
@@ -136,7 +148,8 @@ def fit_rim(
         theta,
         (float(foot[0]), float(foot[1])),
         math.degrees(heading) % 360.0,
-        float(math.sqrt(errors[0])),
+        math.sqrt(float(errors[1])),
+        uncertainty,
     )
 
 
@@ -168,3 +181,53 @@ def _heading(lifted: Points, places_deg: Points, previous: float) -> float:
     x_dirs = (corners[:, 1] + corners[:, 2] - corners[:, 0] - corners[:, 3]) / 2.0
     heading = math.atan2(float(x_dirs[:, 1].sum()), float(x_dirs[:, 0].sum()))
     return heading if count else previous
+
+
+UNROLL_STEP = 0.02  # table units per pixel of the unrolled strip
+UNROLL_REACH_DEG = 80.0  # how far round from the top the strip is unrolled
+
+
+def unroll_strip(
+    frame: NDArray[np.uint8], pose: CameraPose, fit: RimFit, radius: float, half_width: float
+) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]]:
+    """The rim strip as if peeled off the ring and laid flat: a grey image whose columns
+    run round the rim (from ``-UNROLL_REACH_DEG`` to ``+``) and rows across it, plus the
+    frame pixel (x, y) each of its pixels was taken from.
+
+    Markers bent round the ring's shoulders, squeezed past reading in the frame, are
+    square again here; a corner found in this image is mapped back to the frame through
+    the same table of pixels, so the fit that follows needs no trust in the ring's place
+    used to unroll it.
+    """
+    reach = math.radians(UNROLL_REACH_DEG)
+    columns = int(2 * reach * radius / UNROLL_STEP)
+    rows = int(2 * half_width / UNROLL_STEP)
+    phi = np.linspace(-reach, reach, columns)
+    across = np.linspace(-half_width, half_width, rows)
+    h = math.radians(fit.heading_deg)
+    u = np.array([math.cos(h), math.sin(h), 0.0])
+    v = np.array([-math.sin(h), math.cos(h), 0.0])
+    up = np.array([0.0, 0.0, -1.0])
+    axle = np.array([fit.centre[0], fit.centre[1], 0.0]) + up * radius
+    grid = (
+        axle[None, None, :]
+        + radius * np.sin(phi)[None, :, None] * u
+        + radius * np.cos(phi)[None, :, None] * up
+        + across[:, None, None] * v
+    )
+    pixels = pose.project(grid.reshape(-1, 3)).reshape(rows, columns, 2).astype(np.float32)
+    map_x, map_y = pixels[..., 0], pixels[..., 1]
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    flat = cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return np.asarray(flat, np.uint8), map_x, map_y
+
+
+def back_to_frame(
+    corners: NDArray[np.float32], map_x: NDArray[np.float32], map_y: NDArray[np.float32]
+) -> NDArray[np.float64]:
+    """Corners found in the unrolled strip (N x 2), as frame pixels (bilinear)."""
+    xs = np.asarray(corners[:, 0:1], np.float32).reshape(1, -1)
+    ys = np.asarray(corners[:, 1:2], np.float32).reshape(1, -1)
+    fx = cv2.remap(map_x, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    fy = cv2.remap(map_y, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.column_stack([np.ravel(fx), np.ravel(fy)]).astype(np.float64)

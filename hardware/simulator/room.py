@@ -67,6 +67,7 @@ class Room:
     hand: bool = False
     sleeve: BGR | None = None  # a sleeve of this colour on the arm (a hand reaches in)
     clutter: int = 0  # cups and cards left on the table
+    shutter: float = 0.1  # share of a frame's time the shutter is open (motion blur)
 
     @property
     def table_colour(self) -> BGR | None:

@@ -234,7 +234,7 @@ def wheel_room_video(
     for scene, turn in wheel_motion(rng, frames, (0.0, 0.0)):
         hand = hand_chance > 0 and rng.random() < hand_chance
         here = Room(**{**room.__dict__, "hand": hand or room.hand})
-        rendered = render_wheel_room(scene, rng, here, camera, size, turn * 0.3, lamp)
+        rendered = render_wheel_room(scene, rng, here, camera, size, turn * room.shutter, lamp)
         result.append((scene, rendered))
     return result
 
