@@ -116,14 +116,25 @@ def _write_problem(path: Path, error: sqlite3.Error) -> StoreError:
             f"in {path.parent / BACKUP_FOLDER}, other files) and try again; nothing was lost."
         )
     if "readonly" in text or "read-only" in text:
-        return StoreError(
-            f"The data folder {path.parent} is read-only, so games cannot be saved: check "
-            "the SD card is not locked or mounted read-only, and that the companion may write "
-            "there."
-        )
+        return read_only_error(path)
     if "malformed" in text or "corrupt" in text or "not a database" in text:
         return StoreDamagedError(damaged_sentence(path, str(error)))
     return StoreError(f"{path.name} could not be written ({error}); nothing was changed.")
+
+
+def read_only_error(path: Path) -> StoreError:
+    return StoreError(
+        f"The data folder {path.parent} is read-only, so games cannot be saved: check "
+        "the SD card is not locked or mounted read-only, and that the companion may write "
+        "there."
+    )
+
+
+def cannot_write(path: Path) -> bool:
+    """Whether the games file or its folder refuses writes (a card mounted or locked
+    read-only, or a folder the companion may not write in); SQLite then says only "unable
+    to open database file", which is no sign of damage."""
+    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
 
 
 def damaged_sentence(path: Path, why: str) -> str:
@@ -193,11 +204,17 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as error:
+            if not memory and cannot_write(self.path):
+                raise read_only_error(self.path) from None
             if existed:
                 raise StoreDamagedError(damaged_sentence(self.path, str(error))) from None
             raise _write_problem(self.path, error) from None
         if not memory:
-            self.path.chmod(0o600)  # it holds the table PIN
+            try:
+                self.path.chmod(0o600)  # it holds the table PIN
+            except OSError:
+                self._db.close()
+                raise read_only_error(self.path) from None
         self._lock = threading.Lock()
         self._migrate()
 
