@@ -76,7 +76,8 @@ def test_backups_are_consistent_kept_to_n_and_restored(tmp_path: Path) -> None:
     assert len(backups(path)) <= 3
     store.close()
     spoil(path)
-    used, kept = restore(path)
+    done = restore(path)
+    used, kept = done.backup, done.kept
     assert kept is not None and kept.exists()  # the damaged file is kept aside
     restored = Store(path)
     game_id = restored.current_game()

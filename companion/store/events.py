@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import time
@@ -105,6 +104,11 @@ class StoreDamagedError(StoreError):
 
 BACKUP_FOLDER = "backups"
 BACKUP_PREFIX = "games-"
+
+
+def backups(path: Path) -> list[Path]:
+    """The backups of the games file at ``path``, oldest first."""
+    return sorted((path.parent / BACKUP_FOLDER).glob(f"{BACKUP_PREFIX}*.sqlite3"))
 
 
 def _write_problem(path: Path, error: sqlite3.Error) -> StoreError:
@@ -506,81 +510,6 @@ class Store:
         games = self._read("SELECT COUNT(*) FROM games")[0][0]
         events = self._read("SELECT COUNT(*) FROM events")[0][0]
         return {"games": games, "events": events, "schema": self.version}
-
-
-def backups(path: Path) -> list[Path]:
-    """The backups of the games file at ``path``, oldest first."""
-    return sorted((path.parent / BACKUP_FOLDER).glob(f"{BACKUP_PREFIX}*.sqlite3"))
-
-
-def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
-    """Bring back a backup (the newest unless named) as the games file at ``path``.
-
-    The file it replaces is kept beside it as ``<name>.replaced-<time>``, never deleted.
-    Returns (the backup used, where the replaced file was kept). Stop the companion first.
-    """
-    found = backups(path)
-    chosen = backup if backup is not None else (found[-1] if found else None)
-    if chosen is None or not chosen.exists():
-        raise StoreError(f"There is no backup in {path.parent / BACKUP_FOLDER} to restore.")
-    check = sqlite3.connect(f"file:{chosen}?mode=ro", uri=True)
-    try:
-        if check.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise StoreDamagedError(f"The backup {chosen.name} is damaged too; pick an older one.")
-    except sqlite3.DatabaseError as error:
-        raise StoreDamagedError(f"The backup {chosen.name} cannot be read ({error}).") from None
-    finally:
-        check.close()
-    numbered = highest_game_number(path)
-    kept = move_aside(path, "replaced")
-    shutil.copyfile(chosen, path)
-    path.chmod(0o600)
-    restored = Store(path)  # an older backup is brought up to this schema here
-    try:
-        restored.number_games_after(numbered)
-        # It brings back no tablet's or phone's access from its day: a "lock all" made
-        # since must not be undone by it.
-        restored.end_access()
-    finally:
-        restored.close()
-    return chosen, kept
-
-
-def highest_game_number(path: Path) -> int:
-    """The highest game number the games file at ``path`` ever gave (0: none, or unreadable).
-
-    Why it matters: results, exports and the event board name a game by its number, so
-    a number given once must never be given again, not even after restoring an older
-    backup that had not reached it yet."""
-    if not path.exists():
-        return 0
-    highest = 0
-    with contextlib.suppress(sqlite3.Error):  # a damaged file: as much as can be read
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            for sql in (
-                "SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'games'",
-                "SELECT MAX(id) FROM games",
-            ):
-                with contextlib.suppress(sqlite3.Error):
-                    highest = max(highest, int(db.execute(sql).fetchone()[0] or 0))
-        finally:
-            db.close()
-    return highest
-
-
-def move_aside(path: Path, why: str) -> Path | None:
-    """Move the games file (and its WAL) aside as ``<name>.<why>-<time>``; never deletes."""
-    if not path.exists():
-        return None
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"{path.name}.{why}-{stamp}")
-    for suffix in ("-wal", "-shm"):
-        extra = path.with_name(path.name + suffix)
-        if extra.exists():
-            os.replace(extra, kept.with_name(kept.name + suffix))
-    os.replace(path, kept)
-    return kept
 
 
 def salvage(path: Path) -> tuple[GameHeader, list[Event]]:
