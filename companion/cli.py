@@ -9,6 +9,7 @@ buttons and the tablet, so a game started here continues on the table and vice v
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import re
@@ -32,10 +33,8 @@ from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.history import last_players
 from companion.history_cli import history_command
-from companion.mqtt.command import board
 from companion.saved import resume_game, start_game
 from companion.store import Store, StoreDamagedError, backups, restore, salvage
-from companion.vision.dice_cli import dice
 
 # The largest seed the games file can store (SQLite's integers are 64-bit).
 MAX_SEED = 2**63 - 1
@@ -87,9 +86,24 @@ class Context:
 pass_context = click.make_pass_decorator(Context)
 
 
+#: Commands loaded when asked for, as "module:attribute": the dice commands bring OpenCV
+#: and the dice networks, the event board paho-mqtt, and `companion run` must not wait for
+#: them before its first page.
+LAZY_COMMANDS = {"dice": "companion.vision.dice_cli:dice", "board": "companion.mqtt.command:board"}
+
+
 class CompanionGroup(click.Group):
     """The command tree: an error meant for a person (a broken config, a damaged games
     file) that a command did not catch itself is still one sentence, never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            module, attribute = LAZY_COMMANDS[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -711,8 +725,6 @@ def list_games() -> None:
         click.echo(f"{name:<18} {spec.title} — rules: {', '.join(spec.rule_sets)}")
 
 
-main.add_command(dice)
-main.add_command(board)
 main.add_command(history_command, name="history")
 
 

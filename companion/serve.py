@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from calibration.cli import calibrate
-from calibration.watched import WatchedCalibration
 from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
@@ -44,12 +43,6 @@ from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
-from companion.vision.dice import use_taught_head
-from companion.vision.teach import EXAMPLES_DIR, ExampleStore
-from companion.watch.belt import BeltWatcher
-from companion.watch.dice import DiceWatcher
-from companion.watch.frames import Frame, FrameWatcher
-from companion.watch.wheel import WheelWatcher
 from hardware.doctor import doctor
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
@@ -67,8 +60,14 @@ from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
 
 if TYPE_CHECKING:
+    from companion.watch.dice import DiceWatcher
+    from companion.watch.frames import Frame
     from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
+
+# The camera's modules (OpenCV, numpy, the dice networks) are imported where the camera is
+# started, once the page is served: `companion run` answered its first page after ~2 s,
+# most of it spent importing them.
 
 log = logging.getLogger("companion")
 
@@ -190,6 +189,8 @@ class CameraRig:
         self.dice = dice
         self.watchers = watchers
         self.status_line = status
+        from companion.watch.frames import FrameWatcher
+
         # Watchers that read this camera's frames (the demo belt draws its own).
         self.listeners = tuple(w for w in watchers.values() if isinstance(w, FrameWatcher))
 
@@ -228,6 +229,74 @@ class CameraRig:
             watcher.stop()
 
 
+class LateCamera:
+    """The camera rig, started on a thread of its own once the page is served.
+
+    Why: the camera brings OpenCV, numpy and the dice networks, and starting it took most
+    of `companion run`'s time to its first page; the page needs none of it to show the
+    game. Until the rig is up the page's camera line says it is starting and there is no
+    picture (404, as for a camera still warming up). Stands in for the rig's dice view
+    (``web.context.CameraView``) and its exposure lock.
+    """
+
+    def __init__(self, begin: Callable[[], tuple[CameraRig | None, str]]) -> None:
+        self._begin = begin
+        self.rig: CameraRig | None = None
+        self.line = "camera starting (once the page is served)"
+        self._thread: threading.Thread | None = None
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """On the server's loop once it serves: start the camera on a thread of its own."""
+        self._thread = threading.Thread(target=self._run, name="camera-start", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            rig, line = self._begin()
+        except Exception:  # a bug: logged, and the page works on without a camera
+            log.exception("the camera could not be started")
+            rig, line = None, "camera failed to start (see the log): enter dice on the page"
+        with self._lock:
+            self.rig, self.line = rig, line
+            if self._stopped and rig is not None:  # stopped while it was starting
+                rig.stop()
+        click.echo(f"  camera: {line}")
+
+    @property
+    def status(self) -> str:
+        rig = self.rig
+        return rig.status if rig is not None else self.line
+
+    def watchers(self) -> dict[str, Any]:
+        rig = self.rig
+        return rig.watchers if rig is not None else {}
+
+    def latest_frame(self) -> Any | None:
+        rig = self.rig
+        return rig.dice.latest_frame() if rig is not None else None
+
+    def jpeg(self, width: int = 640) -> bytes | None:
+        rig = self.rig
+        return rig.dice.jpeg(width) if rig is not None else None
+
+    def offline(self) -> str | None:
+        rig = self.rig
+        return rig.dice.offline() if rig is not None else None
+
+    def lock_exposure(self) -> dict[str, Any] | None:
+        rig = self.rig
+        return rig.lock_exposure() if rig is not None else None
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            rig = self.rig
+        if rig is not None:
+            rig.stop()
+
+
 def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False) -> dict[str, Any]:
     """The belt and wheel watchers the config asks for (not started yet).
 
@@ -238,6 +307,10 @@ def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False
     twin instead, with the twin's own calibration (``hardware.demo_board``); it takes no
     frames from the dice camera.
     """
+    from calibration.watched import WatchedCalibration
+    from companion.watch.belt import BeltWatcher
+    from companion.watch.wheel import WheelWatcher
+
     path = config.calibration_file
     frames = config.camera.stable_frames
     watchers: dict[str, Any] = {}
@@ -274,6 +347,9 @@ def start_camera(
     simulated belt (its frames are not the dice camera's), so a laptop shows it working too.
     """
 
+    from companion.vision.dice import use_taught_head
+    from companion.vision.teach import EXAMPLES_DIR, ExampleStore
+    from companion.watch.dice import DiceWatcher
     from hardware.camera import (
         CameraSupervisor,
         FolderSource,
@@ -583,26 +659,25 @@ def _serve(
     speaker, voice_status = start_voice(config, table, voice)
     publisher, mqtt_status = start_mqtt(config, table)
     event_board = start_event_board(config)
-    camera, camera_status = start_camera(config, table, simulate)
-    watchers = camera.watchers if camera is not None else {}
+    camera = LateCamera(lambda: start_camera(config, table, simulate))
 
     def device_status() -> dict[str, str]:
         return {
             "buttons": button_status,
-            "camera": camera.status if camera is not None else camera_status,
+            "camera": camera.status,
             "keyboard": keyboard_status,
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
-            **{name: watcher.status for name, watcher in watchers.items()},
+            **{name: watcher.status for name, watcher in camera.watchers().items()},
         }
 
     app = create_app(
         table,
         pin,
         device_status=device_status,
-        camera=camera.dice if camera is not None else None,
+        camera=camera,
         data_dir=config.data_dir,
-        lock_camera=camera.lock_exposure if camera is not None else None,
+        lock_camera=camera.lock_exposure,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
     )
@@ -621,7 +696,7 @@ def _serve(
         click.secho(f"  {https_note}", fg="yellow")
     advert, advert_line = announce(config, host, port)
     click.secho(advert_line, bold=advert is not None)
-    for name, status in {**device_status(), "camera": camera_status}.items():
+    for name, status in device_status().items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
@@ -633,7 +708,9 @@ def _serve(
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
-        asyncio.run(_serve_until_signal(asgi, listen, streams, table, lights_stop, buttons))
+        asyncio.run(
+            _serve_until_signal(asgi, listen, streams, table, lights_stop, buttons, camera.start)
+        )
     finally:
         lights_stop.set()
         notify("STOPPING=1")
@@ -642,8 +719,7 @@ def _serve(
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()
-        if camera is not None:
-            camera.stop()
+        camera.stop()
         if speaker is not None:
             speaker.close()
         if event_board is not None:
@@ -661,8 +737,10 @@ async def _serve_until_signal(
     table: Table,
     lights_stop: threading.Event,
     buttons: Any,
+    then: Callable[[], None] = lambda: None,
 ) -> None:
-    """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest."""
+    """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest.
+    ``then`` runs once the page is served (the camera starts there)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
 
@@ -678,6 +756,7 @@ async def _serve_until_signal(
         start_watchdog(table.responsive, lights_stop)
         if buttons is not None:
             follow_with_lights(table, buttons, lights_stop)
+        then()
 
     await run_server(app, server_config(listen, max_body=MAX_REQUEST_BYTES), stop, ready)
 

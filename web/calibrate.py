@@ -13,32 +13,25 @@ rolls people confirmed, and shows the figures it measured on rolls it held out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from calibration.cli import DEFAULT_CELLS
-from calibration.geometry import (
-    CalibrationError,
-    CameraSettings,
-    calibrate_board,
-    keep_previous,
-    load_calibration,
-    locate_board,
-    save_calibration,
-)
 from companion.config import CALIBRATION_FILE
 from companion.errors import CompanionError
-from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
-from companion.vision.dice import shared_reader
-from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
+from companion.tabletop import LANES, ROWS
 from web.api import _require_control
 from web.checks import parse_body
 from web.context import companion, require_picture_access
 from web.errors import ApiError
+
+if TYPE_CHECKING:
+    from calibration.geometry import CameraSettings
+
+# OpenCV, numpy, the calibration maths and the dice reader are imported by the routes that
+# use them: the page's first answer must not wait for them at start-up.
 
 bp = Blueprint("calibration", __name__)
 
@@ -142,6 +135,8 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
 
 @bp.get("/api/calibration")
 def status() -> ResponseReturnValue:
+    from calibration.geometry import CalibrationError, load_calibration
+
     path = companion().data_dir / CALIBRATION_FILE
     try:
         # Checked against the camera's pictures as the belt check does: one made at another
@@ -164,12 +159,22 @@ def status() -> ResponseReturnValue:
 def _dice_teaching() -> str:
     """What the panel says about teaching before anyone presses Teach: why this table's
     taught dice were set aside (an update retrained the reader), else nothing."""
+    from companion.vision.dice import shared_reader
+    from companion.vision.teach import HEAD_FILE, head_for
+
     _, why = head_for(companion().data_dir / HEAD_FILE, shared_reader().fingerprint)
     return why or ""
 
 
 @bp.post("/api/calibration")
 def calibrate() -> ResponseReturnValue:
+    from calibration.geometry import (
+        CalibrationError,
+        calibrate_board,
+        keep_previous,
+        save_calibration,
+    )
+
     _require_control()
     raw = request.get_data(cache=True)
     body = parse_body(raw) if raw.strip() else {}
@@ -195,6 +200,9 @@ def calibrate() -> ResponseReturnValue:
 @bp.post("/api/dice/teach")
 def teach_dice() -> ResponseReturnValue:
     """Teach the reader the confirmed rolls' dice; the figures are on held-out rolls."""
+    from companion.vision.dice import shared_reader
+    from companion.vision.teach import TeachError, teach
+
     _require_control()
     try:
         report = teach(shared_reader(), companion().data_dir)
@@ -205,6 +213,8 @@ def teach_dice() -> ResponseReturnValue:
 
 def _lock_camera() -> CameraSettings:
     """Settle and hold exposure, white balance and focus; what the camera chose."""
+    from calibration.geometry import CameraSettings
+
     lock = companion().lock_camera
     try:
         chosen = lock() if lock is not None else None
@@ -227,6 +237,12 @@ def _describe(settings: CameraSettings) -> str:
 def overlay() -> ResponseReturnValue:
     """The camera frame with the belt grid where the markers put it, and the pieces found
     (a token or a seat's link only: it is a picture of the players' table)."""
+    import cv2
+    import numpy as np
+
+    from calibration.geometry import CalibrationError, load_calibration, locate_board
+    from companion.vision.board import BELT_X0, BELT_X1, read_board
+
     require_picture_access()
     frame = _latest_frame().copy()
     image_to_board = locate_board(frame)
