@@ -7,6 +7,7 @@ gate ``make install``.
 
 from __future__ import annotations
 
+import contextlib
 import grp
 import importlib
 import os
@@ -275,29 +276,54 @@ def check_voice() -> Iterator[Finding]:
         yield Finding(False, f"voice: {problem}", optional=True)
 
 
-def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
+def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) -> Iterator[Finding]:
     """With [mqtt], the event's broker answers and accepts this table's login (before the
-    evening, not at the first game nobody sees on the board)."""
+    evening, not at the first game nobody sees on the board), and no other table there
+    holds or asked for this table's name."""
     if mqtt is None or not mqtt.enabled:
         return
     from companion.errors import CompanionError
     from companion.mqtt.board import BoardClient
+    from companion.mqtt.claim import name_check
     from companion.mqtt.connect import Broker
+    from companion.mqtt.topics import default_table_name
 
     try:
         board = BoardClient(Broker.from_config(mqtt), mqtt.prefix)
         board.start()
         try:
             board.wait_caught_up(timeout=5.0)
-            tables = len(board.board.tables())
+            tables = board.board.tables()
         finally:
             board.stop()
     except CompanionError as error:
         yield Finding(False, f"event board: {error}")
         return
+    name = mqtt.table or default_table_name()
+    clash = name_check(tables, name, _table_origin(data_dir), board.broker.address)
+    if clash:
+        yield Finding(False, f"event board: {clash}")
+        return
     yield Finding(
-        True, f"event board: the broker at {mqtt.host} accepts this table ({tables} tables on it)"
+        True,
+        f"event board: the broker at {mqtt.host} accepts this table as {name!r} "
+        f"({len(tables)} tables on it)",
     )
+
+
+def _table_origin(data_dir: Path | None) -> str | None:
+    """The id this data folder's table publishes with (None: it never ran here)."""
+    import sqlite3
+
+    database = None if data_dir is None else data_dir / "companion.sqlite3"
+    if database is None or not database.exists():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'table_origin'").fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
 
 
 def run_checks(
@@ -328,7 +354,7 @@ def run_checks(
         lambda: check_calibration(data_dir),
         lambda: check_https(data_dir),
         check_voice,
-        lambda: check_event_broker(mqtt),
+        lambda: check_event_broker(mqtt, data_dir),
     ]
     findings: list[Finding] = []
     for check in checks:

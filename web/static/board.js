@@ -18,7 +18,10 @@ function drawTables(tables) {
     const row = document.createElement("tr");
     row.dataset.table = t.table;
     if (!t.online) row.classList.add("table-gone");
-    const name = t.online ? t.table : `${t.table} (offline; ${t.age} s old)`;
+    if (t.demo) row.classList.add("table-demo");
+    let name = t.online ? t.table : `${t.table} (offline; ${t.age} s old)`;
+    if (t.wanted) name += ` (asked for ${t.wanted}, which another table holds)`;
+    if (t.demo) name += " (demo: plays itself, not counted)";
     cell(row, name);
     cell(row, t.game ?? "no game");
     cell(row, t.round);
