@@ -637,6 +637,10 @@ def _serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
+        # the broker does), so SIGTERM ends well within systemd's patience.
+        leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
+        leaving.start()
         if advert is not None:
             advert.close()
         if buttons is not None:
@@ -646,12 +650,17 @@ def _serve(
             camera.stop()
         if speaker is not None:
             speaker.close()
-        if event_board is not None:
-            event_board.stop()
-        if publisher is not None:
-            publisher.stop()  # the board hears "offline" now rather than at the keepalive
+        leaving.join()
         table.close()
         store.close()
+
+
+def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
+    """Leave the event's broker: the board hears "offline" now rather than at the keepalive."""
+    if board is not None:
+        board.stop(timeout=0.5)
+    if publisher is not None:
+        publisher.stop()
 
 
 async def _serve_until_signal(
