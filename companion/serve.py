@@ -35,6 +35,7 @@ from companion import cli
 from companion.advertise import Advert, advertise
 from companion.config import BackupConfig, Config
 from companion.data_lock import hold_data_folder
+from companion.demo_table import DEMO_NOTE, DemoPlayer
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
@@ -136,7 +137,9 @@ def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None,
     return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"
 
 
-def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str]:
+def start_mqtt(
+    config: Config, table: Table, demo: bool = False
+) -> tuple[TablePublisher | None, str]:
     """This table on the event's broker (``[mqtt]``), publishing on threads of its own.
 
     Never fails the start: a broker that is not there yet is waited for in the background
@@ -146,7 +149,7 @@ def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str
     if not settings.enabled:
         return None, "off (set host in [mqtt] to show this table on an event board)"
     topics = Topics(settings.prefix, settings.table or default_table_name())
-    publisher = TablePublisher(table, Broker.from_config(settings), topics)
+    publisher = TablePublisher(table, Broker.from_config(settings), topics, demo=demo)
     publisher.start()
     return publisher, f"{topics.of('…')} on {publisher.broker.address}"
 
@@ -534,6 +537,7 @@ def serve(
     https_port: int | None = None,
     fresh: bool = False,
     voice: bool = False,
+    demo_pace: float | None = None,
 ) -> None:
     """Claim the data folder and check the ports, then build everything and serve until
     SIGTERM or Ctrl-C, then stop every part cleanly."""
@@ -551,6 +555,7 @@ def serve(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace,
         )
     finally:
         if folder is not None:
@@ -566,6 +571,7 @@ def _serve(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_pace: float | None = None,
 ) -> None:
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
@@ -581,7 +587,8 @@ def _serve(
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
-    publisher, mqtt_status = start_mqtt(config, table)
+    publisher, mqtt_status = start_mqtt(config, table, demo=demo_pace is not None)
+    demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
     camera, camera_status = start_camera(config, table, simulate)
     watchers = camera.watchers if camera is not None else {}
@@ -593,6 +600,7 @@ def _serve(
             "keyboard": keyboard_status,
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
+            "notice": table_notice(demo is not None, publisher),
             **{name: watcher.status for name, watcher in watchers.items()},
         }
 
@@ -630,6 +638,8 @@ def _serve(
     hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
+    if demo is not None:
+        demo.start()
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
@@ -637,6 +647,8 @@ def _serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        if demo is not None:
+            demo.stop()
         # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
         # the broker does), so SIGTERM ends well within systemd's patience.
         leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
@@ -653,6 +665,15 @@ def _serve(
         leaving.join()
         table.close()
         store.close()
+
+
+def table_notice(demo: bool, publisher: TablePublisher | None) -> str:
+    """The banner at the top of the table's page: a demo table, a name another table
+    holds (the page is where the players look, not the log)."""
+    notes = [DEMO_NOTE] if demo else []
+    if publisher is not None and publisher.clash:
+        notes.append(f"Event board: {publisher.clash}.")
+    return " ".join(notes)
 
 
 def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
@@ -705,6 +726,20 @@ async def _serve_until_signal(
 )
 @click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
 @click.option("--voice", is_flag=True, help="Say each phase and turn aloud (espeak-ng).")
+@click.option(
+    "--demo-table",
+    "demo_table",
+    is_flag=True,
+    help="Let the game's own bot play this table by itself (a rehearsal or a shop window); "
+    "its games stay out of the history and the event's standings.",
+)
+@click.option(
+    "--demo-pace",
+    type=click.FloatRange(min=0.05),
+    default=1.0,
+    show_default=True,
+    help="Seconds between the demo bot's moves.",
+)
 @click.pass_obj
 def run(
     obj: Any,
@@ -714,6 +749,8 @@ def run(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_table: bool,
+    demo_pace: float,
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
@@ -726,6 +763,7 @@ def run(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace if demo_table else None,
         )
     except cli.EXPECTED as error:
         cli.fail(error)

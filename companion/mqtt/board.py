@@ -136,13 +136,14 @@ def tournament(
 
     Every finished game counts once: those the broker keeps (``results``) and any table
     whose current state is a finished game not among them; running games count as led.
-    A game the players deleted from their table's history does not count.
+    A game the players deleted from their table's history does not count, nor does a
+    demo table's (``companion run --demo-table``: a bot plays it).
     """
     games: dict[tuple[str, Any], Mapping[str, Any]] = {
-        (str(r.get("table")), r.get("game_id")): r for r in results
+        (str(r.get("table")), r.get("game_id")): r for r in results if not r.get("demo")
     }
     for name, state in tables.items():
-        if state.get("game") is None or state.get("deleted"):
+        if state.get("game") is None or state.get("deleted") or state.get("demo"):
             continue
         if state.get("over"):
             games.setdefault((name, state.get("game_id")), state)

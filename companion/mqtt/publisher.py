@@ -66,8 +66,9 @@ class TablePublisher:
     ``topics.table`` is the name the table asks for; :attr:`topics` is the one it got (the
     same, unless another running table held it: :mod:`companion.mqtt.claim`)."""
 
-    def __init__(self, table: Table, broker: Broker, topics: Topics) -> None:
+    def __init__(self, table: Table, broker: Broker, topics: Topics, demo: bool = False) -> None:
         self.table = table
+        self.demo = demo  # a table that plays itself: the board leaves it out of the standings
         self.broker = broker
         self.topics = topics
         self.wanted = topics.table
@@ -151,6 +152,11 @@ class TablePublisher:
         """Whether the table publishes under :attr:`topics` (the broker said who held it)."""
         with self._lock:
             return self._claimed
+
+    @property
+    def clash(self) -> str:
+        """The sentence about a namesake on the broker ("": none), for the table's page."""
+        return self._clash
 
     @property
     def status(self) -> str:
@@ -336,7 +342,13 @@ class TablePublisher:
     def _who(self) -> dict[str, Any]:
         wanted = self.wanted if self.topics.table != self.wanted else ""
         me = self.me
-        return {"origin": me.origin, "instance": me.instance, "since": me.since, "wanted": wanted}
+        return {
+            "origin": me.origin,
+            "instance": me.instance,
+            "since": me.since,
+            "wanted": wanted,
+            "demo": self.demo,
+        }
 
     def _flush(self) -> None:
         if not self._settle_name():

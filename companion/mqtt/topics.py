@@ -116,8 +116,6 @@ def state_payload(
         data.update({key: public.get(key) for key in PUBLIC_FIELDS})
         if deleted:
             data["deleted"] = True
-        if public.get("demo"):
-            data["demo"] = True
     data["sent"] = time.time() if now is None else now
     return json.dumps(data, separators=(",", ":")).encode()
 
