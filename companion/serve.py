@@ -613,6 +613,7 @@ def _serve(
         lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
+        event_export=None if event_board is None else event_board.export,
     )
     streams = live_streams(app, cap=config.web.max_streams)
     listen, https_note = https_listen(config, host, port, https_port)

@@ -51,6 +51,9 @@ async function refresh() {
     const data = await response.json();
     drawTables(data.tables);
     drawStandings(data.standings);
+    const counted = data.tables.filter((t) => !t.demo).length;
+    document.getElementById("tv-note").textContent =
+      `${counted === 1 ? "1 table" : `${counted} tables`} · wins, then players beaten, then games led now`;
     if (data.off) {
       note.textContent = data.off;
     } else if (data.tables.length === 0) {
@@ -64,6 +67,19 @@ async function refresh() {
     note.textContent = "This Pi cannot be reached right now; the board retries by itself.";
   }
 }
+
+// ?view=tv: the standings alone, large, for a TV at the event (the page's own setting,
+// so a TV's browser can be pointed at /board?view=tv and left there).
+const TV = new URLSearchParams(location.search).get("view") === "tv";
+document.body.classList.toggle("tv", TV);
+if (TV) {
+  document.querySelector("h1").textContent = "Standings";
+  document.title = "Standings · Hamster table companion";
+}
+document.getElementById("full-screen").addEventListener("click", () => {
+  if (document.fullscreenElement) document.exitFullscreen();
+  else document.documentElement.requestFullscreen().catch(() => {});
+});
 
 refresh();
 setInterval(refresh, EVERY_MS);
