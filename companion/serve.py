@@ -21,6 +21,7 @@ import errno
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -33,7 +34,7 @@ from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
 from companion import cli
 from companion.advertise import Advert, advertise
-from companion.config import BackupConfig, Config
+from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
 from companion.data_lock import hold_data_folder
 from companion.demo_table import DEMO_NOTE, DemoPlayer
 from companion.errors import CompanionError
@@ -90,6 +91,14 @@ def table_pin(config: Config, store: Store) -> str:
         pin = generate_pin()
         store.set_setting("table_pin", pin)
     return pin
+
+
+def remember_config(store: Store, config_file: str | None) -> None:
+    """Keep which config file the table runs with, so a command given without --config
+    (``companion pin``, ``history delete``) finds the PIN set there, as the page does."""
+    kept = str(Path(config_file).resolve()) if config_file else ""
+    with contextlib.suppress(CompanionError, sqlite3.Error):  # a full card: not worth a stop
+        store.set_setting(RUN_CONFIG, kept)
 
 
 def _address(host: str) -> str:
@@ -538,6 +547,7 @@ def serve(
     fresh: bool = False,
     voice: bool = False,
     demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     """Claim the data folder and check the ports, then build everything and serve until
     SIGTERM or Ctrl-C, then stop every part cleanly."""
@@ -556,6 +566,7 @@ def serve(
             fresh=fresh,
             voice=voice,
             demo_pace=demo_pace,
+            config_file=config_file,
         )
     finally:
         if folder is not None:
@@ -572,6 +583,7 @@ def _serve(
     fresh: bool,
     voice: bool,
     demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
@@ -581,6 +593,7 @@ def _serve(
     if table.game_id is None and table.resume_error is None:
         table.new_game()
     pin = table_pin(config, store)
+    remember_config(store, config_file)
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
     table.on_cues(summary_at_the_end(store, table))
@@ -765,6 +778,7 @@ def run(
             fresh=fresh,
             voice=voice,
             demo_pace=demo_pace if demo_table else None,
+            config_file=obj.config_file,
         )
     except cli.EXPECTED as error:
         cli.fail(error)
@@ -793,7 +807,9 @@ def pin_command(obj: Any) -> None:
         config: Config = obj.config
         store = Store(config.database)
         try:
-            pin = table_pin(config, store)
+            used = None if obj.config_file else store.setting(RUN_CONFIG)
+            started_with = load_config(used).web.pin if used else ""
+            pin = started_with or table_pin(config, store)
         finally:
             store.close()
     except cli.EXPECTED as error:
