@@ -61,6 +61,7 @@ async function refresh() {
     } else {
       note.textContent = data.tables.length === 1 ? "1 table" : `${data.tables.length} tables`;
     }
+    note.classList.toggle("plain", !data.off);  // the TV shows the note only when it warns
     live.classList.toggle("on", !data.off);  // a board whose broker is away is not live
   } catch (error) {
     live.classList.remove("on");
