@@ -198,3 +198,30 @@ def test_the_doctor_of_either_table_names_the_clash(
         assert found.ok and "accepts this table as 'table-1'" in found.what
     finally:
         holder.stop()
+
+
+def test_a_broker_that_refuses_the_claims_probe_still_shows_the_table(
+    tmp_path: Path, pair: tuple[PlayedTable, PlayedTable]
+) -> None:
+    """An event's access list that allows only the tables' own topics: the probe that says
+    "the broker has told us who holds the name" never returns, and the table goes on the
+    board after a short wait instead of never."""
+    server = Mosquitto(tmp_path / "strict")
+    acl = tmp_path / "strict" / "acl"
+    levels = ("+/state", "+/online", "+/events", "+/clash", "+/results/+", ".board/#")
+    acl.write_text("".join(f"topic readwrite hamster/{level}\n" for level in levels))
+    with server.conf.open("a", encoding="utf-8") as conf:
+        conf.write(f"acl_file {acl}\n")
+    server.start()
+    first, _ = pair
+    holder = started(first, server, "table-1")
+    board = BoardClient(Broker("127.0.0.1", server.port))
+    board.start()
+    try:
+        board.wait_caught_up()
+        assert eventually(lambda: live(board, "table-1"))
+        assert game_on_board(board, "table-1") == "hamsterdam"
+    finally:
+        board.stop()
+        holder.stop()
+        server.stop()

@@ -58,6 +58,9 @@ EVENTS_KEPT = 500  # events held while the broker is away (a long evening's wort
 KEEPALIVE = 15  # seconds: the broker declares us offline (the Last Will) after ~1.5x this
 STOP_SECONDS = 1.0  # the most a stop waits on the broker (systemd's stop must stay quick)
 PROBE = ".claim"  # <prefix>/.claim/<instance>: never a table name (they start alphanumeric)
+# Seconds to wait for the probe after the broker took our subscriptions: a broker whose
+# access list refuses the probe's topic must not keep the table off the board for good.
+CLAIM_WAIT = 3.0
 
 
 class TablePublisher:
@@ -97,6 +100,7 @@ class TablePublisher:
         # table is never taken for our own (companion.mqtt.claim).
         self.me = Claimant(table_origin(table.store), secrets.token_hex(6), time.time())
         self._caught_up = False  # the broker has sent all it keeps under our name
+        self._subscribed_at: float | None = None  # when the broker took our subscriptions
         self._claimed = False  # the name is ours: publishing under it
         self._holder: Claimant | None = None  # another table's retained state there
         self._holder_online = False  # ... and whether the name is online
@@ -184,7 +188,7 @@ class TablePublisher:
             self._connected_now, self._refused = True, ""
             # Claimed again after every reconnect: a broker that restarted empty may have
             # let a namesake in meanwhile.
-            self._caught_up, self._claimed = False, False
+            self._caught_up, self._claimed, self._subscribed_at = False, False, None
             self._holder, self._holder_online, self._rival = None, False, None
         topics = self.topics
         client.subscribe(
@@ -197,6 +201,8 @@ class TablePublisher:
         # Queued behind the retained messages the broker is sending: when it comes back,
         # we have seen what the broker keeps under our name (as the board's probe).
         client.publish(self._probe, b"", qos=QOS)
+        with self._lock:
+            self._subscribed_at = time.monotonic()
         self._listening.set()
 
     @property
@@ -303,7 +309,10 @@ class TablePublisher:
         """Whether the name is ours to publish under now; moves to the next free name when
         another table holds it (the earlier claim wins, :mod:`companion.mqtt.claim`)."""
         with self._lock:
-            if not self._connected_now or not self._caught_up:
+            waited = self._subscribed_at is not None and (
+                time.monotonic() - self._subscribed_at > CLAIM_WAIT
+            )
+            if not self._connected_now or not (self._caught_up or waited):
                 return False
             other = self._rival
             if not self._claimed and self._holder_online:
