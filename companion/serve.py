@@ -32,7 +32,7 @@ import click
 
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
-from companion import cli
+from companion import cli, logs
 from companion.advertise import Advert, advertise
 from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
 from companion.data_lock import hold_data_folder
@@ -630,7 +630,9 @@ def _serve(
     )
     streams = live_streams(app, cap=config.web.max_streams)
     listen, https_note = https_listen(config, host, port, https_port)
-    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {pin}", bold=True)
+    # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
+    shown = "shown by `companion pin`" if logs.under_journal() else pin
+    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
         click.echo(terminal_qr(page_url(host, port)))
     if listen.https_port:
@@ -769,6 +771,7 @@ def run(
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
         config: Config = obj.config
+        logs.configure(config.log_level)
         serve(
             config,
             simulate=simulate,

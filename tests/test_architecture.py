@@ -73,7 +73,7 @@ def test_devices_know_no_game_and_no_vision() -> None:
 
 
 def test_the_engine_is_pure() -> None:
-    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "waitress", "numpy")
+    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "hypercorn", "numpy")
     assert offenders("companion/engine", (*device_or_web, "companion.games")) == []
 
 

@@ -43,7 +43,7 @@ WAIT_SECONDS = 10.0
 # and camera, so it is one or the other, never both.
 NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
-    "(README: Many tables at one event), or run `companion board --broker HOST`."
+    "(docs/event-board.md), or run `companion board --broker HOST`."
 )
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
