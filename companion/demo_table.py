@@ -61,8 +61,8 @@ class DemoPlayer:
         while not self._stop.wait(self.pace):
             try:
                 self.step()
-            except CompanionError as error:  # a refused game or move: say so, go on
-                log.warning("demo table: %s", error)
+            except (CompanionError, RuntimeError) as error:  # a refused game, a bot at a
+                log.warning("demo table: %s", error)  # loss, a table closing: say so, go on
 
     def step(self) -> None:
         """One change: the bot's move, or a new game once the last one has been shown."""

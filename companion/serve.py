@@ -613,8 +613,8 @@ def _serve(
             "keyboard": keyboard_status,
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
-            "notice": table_notice(demo is not None, publisher),
             **{name: watcher.status for name, watcher in watchers.items()},
+            **notice(demo is not None, publisher),
         }
 
     app = create_app(
@@ -683,13 +683,13 @@ def _serve(
         store.close()
 
 
-def table_notice(demo: bool, publisher: TablePublisher | None) -> str:
-    """The banner at the top of the table's page: a demo table, a name another table
-    holds (the page is where the players look, not the log)."""
+def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
+    """The banner at the top of the table's page, when there is one: a demo table, a name
+    another table holds (the page is where the players look, not the log)."""
     notes = [DEMO_NOTE] if demo else []
     if publisher is not None and publisher.clash:
         notes.append(f"Event board: {publisher.clash}.")
-    return " ".join(notes)
+    return {"notice": " ".join(notes)} if notes else {}
 
 
 def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
