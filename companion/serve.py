@@ -695,7 +695,7 @@ def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
 def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
     """Leave the event's broker: the board hears "offline" now rather than at the keepalive."""
     if board is not None:
-        board.stop(timeout=0.5)
+        board.stop(timeout=0.2)
     if publisher is not None:
         publisher.stop()
 

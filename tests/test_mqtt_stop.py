@@ -1,7 +1,7 @@
 """A table stops quickly whatever its broker does (systemd's stop, a Pi being unplugged
 at the end of the evening while the event's broker shuts down too).
 
-The one timed check in the MQTT tests, with a wide margin: the stop's budget is 1 s
+The one timed check in the MQTT tests, with a wide margin: the stop's budget is 0.6 s
 (``publisher.STOP_SECONDS``) and the old stop waited 3 s for an acknowledgement from a
 broker that was going away; ``bench/stop_time.py`` measures ``companion run`` itself.
 """

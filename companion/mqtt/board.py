@@ -251,7 +251,7 @@ class BoardClient:
         self._client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self._client.loop_start()
 
-    def stop(self, timeout: float = 1.0) -> None:
+    def stop(self, timeout: float = 0.2) -> None:
         """Leave the broker, waiting ``timeout`` seconds at most whatever it does."""
         self._stopping = True
         close_client(self._client, timeout)

@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 QOS = 1
 EVENTS_KEPT = 500  # events held while the broker is away (a long evening's worth)
 KEEPALIVE = 15  # seconds: the broker declares us offline (the Last Will) after ~1.5x this
-STOP_SECONDS = 1.0  # the most a stop waits on the broker (systemd's stop must stay quick)
+STOP_SECONDS = 0.6  # the most a stop waits on the broker (systemd's stop must stay quick)
 PROBE = ".claim"  # <prefix>/.claim/<instance>: never a table name (they start alphanumeric)
 # Seconds to wait for the probe after the broker took our subscriptions: a broker whose
 # access list refuses the probe's topic must not keep the table off the board for good.
@@ -137,13 +137,15 @@ class TablePublisher:
         deadline = time.monotonic() + timeout
         self._stopping.set()
         self._wake.set()
-        self._thread.join(timeout / 2)
+        self._thread.join(timeout / 3)
         with self._lock:
             claimed = self._claimed
         if self.connected and claimed:
             info = self._client.publish(self.topics.online, OFFLINE_WORD, qos=QOS, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(max(0.0, deadline - time.monotonic()) / 2)
+        # paho's thread is a daemon that ends by itself once told to: a moment for a clean
+        # goodbye, never its reconnect wait (up to 1 s) or a connection attempt.
         close_client(self._client, max(0.0, deadline - time.monotonic()))
 
     @property
