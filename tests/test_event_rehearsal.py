@@ -24,6 +24,7 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
+from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
 from companion.serve import companion_command
@@ -162,7 +163,9 @@ def test_an_event_day_rehearsed_with_bots_on_four_tables(broker: Mosquitto, tmp_
         ann = next(p for p in data["players"] if p["player"] == "Ann")
         assert {g["table"] for g in ann["games"]} == {"table-1", "table-1-2"}
 
-        app = create_app(evening.tables[0].table, "246810", event_export=board.export)
+        app = create_app(
+            evening.tables[0].table, "246810", event_export=partial(board_export, board.board)
+        )
         response = app.test_client().get("/api/board/export.csv")
         assert response.status_code == 200
         assert "attachment" in response.headers["Content-Disposition"]

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.commands.doctor import check_event_broker
 from companion.config import MqttConfig
 from companion.mqtt.board import BoardClient, render
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
-from hardware.doctor import check_event_broker
 from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
 from tests.test_mqtt import PlayedTable, eventually
 

@@ -294,12 +294,6 @@ class BoardClient:
                 f"within {timeout:g} s; it may be overloaded, try again."
             )
 
-    def export(self) -> dict[str, Any]:
-        """The event's results as data (:func:`companion.mqtt.export.event_export`)."""
-        from companion.mqtt.export import event_export
-
-        return event_export(self.board.tables(), self.board.results())
-
     def json(self) -> dict[str, Any]:
         """The board for a page, with the broker's refusal (if any) as ``off``."""
         board = board_json(self.board.tables(), results=self.board.results())

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.mqtt.board import tournament
+from companion.mqtt.board import Board, tournament
 
 EXPORT_FORMAT = 1
 CSV_COLUMNS = (
@@ -123,6 +123,11 @@ def event_export(
         ],
         "players": sorted(players.values(), key=lambda p: p["player"].casefold()),
     }
+
+
+def board_export(board: Board) -> dict[str, Any]:
+    """The event's results as a board fed from the broker has them now."""
+    return event_export(board.tables(), board.results())
 
 
 def cell(value: Any) -> str:

@@ -31,6 +31,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.engine.events import Event
 from companion.engine.redact import public_event
+from companion.hub import Subscription
 from companion.mqtt.claim import (
     CLASH,
     Claimant,
@@ -48,8 +49,9 @@ from companion.mqtt.topics import (
     event_payload,
     state_payload,
 )
+from companion.public import public_state
 from companion.store import Store, StoreError
-from companion.table import Subscription, Table
+from companion.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -386,7 +388,7 @@ class TablePublisher:
         self._follow_deletions()
         if self._state_dirty:
             self._state_dirty = False
-            public = self.table.public_state(None, with_log=False)
+            public = public_state(self.table.snapshot, with_log=False)
             payload = state_payload(
                 self.topics.table, public, deleted=self._current_deleted, who=who
             )

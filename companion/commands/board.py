@@ -17,9 +17,11 @@ from typing import Any
 
 import click
 
+from companion.commands.group import EXPECTED, fail
 from companion.config import Config, ConfigError, mqtt_password
 from companion.mqtt.board import BoardClient, render
 from companion.mqtt.connect import Broker, BrokerError, parse_broker
+from companion.mqtt.export import board_export, export_csv
 
 CLEAR = "\x1b[2J\x1b[H"  # clear the terminal and go home: a board that redraws in place
 REDRAW = 1.0  # seconds between redraws at most (the "last heard" ages tick too)
@@ -98,8 +100,6 @@ def board(
     export_to: str | None,
 ) -> None:
     """Every table at the event, live: game, round, who leads, standings across tables."""
-    from companion.cli import EXPECTED, fail
-
     try:
         config: Config = obj.config
         kind = export_kind(export_to)
@@ -109,7 +109,7 @@ def board(
         try:
             client.wait_caught_up(timeout)
             if export_to is not None:
-                click.echo(write_export(client.export(), Path(export_to), kind))
+                click.echo(write_export(board_export(client.board), Path(export_to), kind))
                 return
             if once:
                 click.echo(render(client.board.tables(), results=client.board.results()))
@@ -136,8 +136,6 @@ def export_kind(path: str | None) -> str:
 
 def write_export(export: dict[str, Any], path: Path, kind: str) -> str:
     """Write the export; the sentence says what went where."""
-    from companion.mqtt.export import export_csv
-
     text = export_csv(export) if kind == "csv" else json.dumps(export, indent=2) + "\n"
     try:
         path.write_text(text, encoding="utf-8")

@@ -3,6 +3,11 @@
 Each check prints one line: what was found and, when something is wrong, what to do about
 it. Nothing here changes the machine. The command exits 1 if any check failed, so it can
 gate ``make install``.
+
+It checks the whole system (devices, calibration, the games file, HTTPS, the event broker),
+so it lives with the commands rather than in ``hardware/``. The device and vision modules are
+imported inside their checks on purpose: a machine missing OpenCV or gpiozero must still get
+its list of findings, and the other commands never load them.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ import grp
 import importlib
 import os
 import shutil
+import sqlite3
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,6 +27,12 @@ from pathlib import Path
 import click
 
 from companion.config import MqttConfig
+from companion.errors import CompanionError
+from companion.mqtt.board import BoardClient
+from companion.mqtt.claim import name_check
+from companion.mqtt.connect import Broker
+from companion.mqtt.topics import default_table_name
+from companion.store import Store, StoreError
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
@@ -190,8 +203,6 @@ def check_disk(data_dir: Path) -> Iterator[Finding]:
 
 
 def check_store(data_dir: Path) -> Iterator[Finding]:
-    from companion.store import Store, StoreError
-
     path = data_dir / "companion.sqlite3"
     if not path.exists():
         yield Finding(True, f"no games stored yet ({path} will be created)")
@@ -230,8 +241,6 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
 
 def check_https(data_dir: Path) -> Iterator[Finding]:
     """The table's own certificate authority and the page's certificate (HTTPS is optional)."""
-    import subprocess
-
     authority, cert = data_dir / "tls-ca.pem", data_dir / "tls-cert.pem"
     if not authority.exists():
         yield Finding(
@@ -282,12 +291,6 @@ def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) ->
     holds or asked for this table's name."""
     if mqtt is None or not mqtt.enabled:
         return
-    from companion.errors import CompanionError
-    from companion.mqtt.board import BoardClient
-    from companion.mqtt.claim import name_check
-    from companion.mqtt.connect import Broker
-    from companion.mqtt.topics import default_table_name
-
     try:
         board = BoardClient(Broker.from_config(mqtt), mqtt.prefix)
         board.start()
@@ -313,8 +316,6 @@ def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) ->
 
 def _table_origin(data_dir: Path | None) -> str | None:
     """The id this data folder's table publishes with (None: it never ran here)."""
-    import sqlite3
-
     database = None if data_dir is None else data_dir / "companion.sqlite3"
     if database is None or not database.exists():
         return None
