@@ -6,7 +6,8 @@ moment, as when the event's Pi and a table both shut down) and ``silent`` (a bro
 accepts the connection and never answers, as one that is hung or half way down).
 
 Run: ``.venv/bin/python -m bench.stop_time [--rounds N]``; prints one line per case with
-the median and the worst of N rounds (default 3) on this machine.
+the median and the worst of N rounds (default 3) on this machine, then the share no
+broker can change: Python's own exit with the companion's libraries loaded.
 """
 
 from __future__ import annotations
@@ -87,6 +88,17 @@ def one_stop(case: str) -> float:
         return took
 
 
+def python_exit() -> float:
+    """Python's own exit with the companion's libraries loaded: from the last line of a
+    process that only imported them to the process being gone."""
+    code = (
+        "import companion.serve, time, atexit; "
+        "atexit.register(lambda: print(time.time(), flush=True))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    return time.time() - float(done.stdout.strip())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -97,6 +109,11 @@ def main() -> None:
             f"{case:<9} SIGTERM to exit: median {statistics.median(times):.2f} s, "
             f"worst {max(times):.2f} s over {rounds} rounds"
         )
+    exits = [python_exit() for _ in range(rounds)]
+    print(
+        f"python's exit alone: median {statistics.median(exits):.2f} s, "
+        f"worst {max(exits):.2f} s over {rounds} rounds"
+    )
 
 
 if __name__ == "__main__":
