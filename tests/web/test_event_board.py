@@ -206,3 +206,16 @@ def test_a_tv_shows_the_standings_alone_and_the_tables_page_says_it_is_a_demo(
         expect(banner).to_contain_text("Demo table")
         expect(banner).to_contain_text("it publishes as 'table-1-2'")
         page.close()
+        if AXE.exists():  # the banner and the TV view are readable by everyone
+            context = browser.new_context(bypass_csp=True)
+            checked = context.new_page()
+            for path, shown in (("/", "#table-note"), ("/board?view=tv", "#standings tbody tr")):
+                checked.goto(f"http://127.0.0.1:{port}{path}")
+                expect(checked.locator(shown).first).to_be_visible()
+                checked.add_script_tag(path=str(AXE))
+                found = checked.evaluate(
+                    "async () => (await axe.run()).violations.map("
+                    "(v) => `${v.id}: ${v.nodes.map((n) => n.target + n.failureSummary).join()}`)"
+                )
+                assert found == [], path
+            context.close()
