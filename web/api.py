@@ -255,9 +255,9 @@ def join() -> ResponseReturnValue:
         raise ApiError(
             400, "Scan your seat's code on the tablet, or type the six letters under it."
         )
-    pins = companion().pin
+    pins, playing = companion().pin, companion().table.game_id
     try:
-        token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
+        token, seat, game_id = pins.join(request.remote_addr or "unknown", code, playing)
     except ThrottledError as wait:  # a phone typed no PIN: say what the wait is for
         raise ApiError(
             429,

@@ -38,7 +38,7 @@ from companion.vision.dice import shared_reader
 from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
 from web.api import _require_control
 from web.checks import parse_body
-from web.context import companion
+from web.context import companion, require_picture_access
 from web.errors import ApiError
 
 bp = Blueprint("calibration", __name__)
@@ -223,7 +223,9 @@ def _describe(settings: CameraSettings) -> str:
 
 @bp.get("/calibration.jpg")
 def overlay() -> ResponseReturnValue:
-    """The camera frame with the belt grid where the markers put it, and the pieces found."""
+    """The camera frame with the belt grid where the markers put it, and the pieces found
+    (a token or a seat's link only: it is a picture of the players' table)."""
+    require_picture_access()
     frame = _latest_frame().copy()
     image_to_board = locate_board(frame)
     if image_to_board is not None:
