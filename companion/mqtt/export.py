@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from companion.history_export import spreadsheet_safe
 from companion.mqtt.board import Board, tournament
 
 EXPORT_FORMAT = 1
@@ -38,7 +39,6 @@ CSV_COLUMNS = (
     "leading",
     "games",
 )
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def finished_games(
@@ -130,10 +130,10 @@ def board_export(board: Board) -> dict[str, Any]:
     return event_export(board.tables(), board.results())
 
 
-def cell(value: Any) -> str:
-    """A CSV cell a spreadsheet shows as text, never runs as a formula."""
-    text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+def cell(value: Any) -> object:
+    """A CSV cell a spreadsheet shows as text, never runs as a formula (the history's
+    export's own rule)."""
+    return spreadsheet_safe("" if value is None else str(value))
 
 
 def export_csv(export: Mapping[str, Any]) -> str:
