@@ -346,7 +346,12 @@ async function keepAwake() {
 // The camera panel: the latest frame with the dice it read, refreshed while it is live.
 async function refreshCamera() {
   let status = "";
-  try { status = (await api("/api/devices")).camera || ""; } catch (_) { return; }
+  let devices = {};
+  try { devices = await api("/api/devices"); } catch (_) { return; }
+  status = devices.camera || "";
+  // A demo table, or a name another table holds on the event's broker: said at the top.
+  $("table-note").textContent = devices.notice || "";
+  $("table-note").hidden = !devices.notice;
   $("camera-status").textContent = status;
   // Not live: the status says why, and the last picture is hidden (it would look live).
   $("camera").hidden = !status.startsWith("camera live");
