@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -334,8 +335,10 @@ class DiceReader:
     def find(self, frame: Image) -> list[Candidate]:
         """Where the dice are, in frame pixels: the first look at WORK_SIDE, then, where
         its dice are too small there, a closer look at each group of them
-        (``closer_regions``); within a region the closer look's finds replace the first
-        look's, and finds seen by two regions are one die (``distinct``)."""
+        (``closer_regions``). Both looks' finds are pooled and a die seen twice is one
+        (``distinct``): on 12 MP frames with 25-40 px dice at the first look, the closer
+        look alone found 96.4 % of the dice, pooled with the first look 98.4 %
+        (``python -m bench.vision_dice found``)."""
         work, scale = _work_image(frame)
         grid = self.grid(work)
         first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
@@ -343,8 +346,7 @@ class DiceReader:
         if not regions:
             return first
         closer = [find for region in regions for find in self._read_region(frame, region)]
-        outside = [c for c in first if not any(r.holds(c.x, c.y) for r in regions)]
-        return distinct(closer + outside)
+        return distinct(closer, first)
 
     def _read_region(self, frame: Image, region: Region) -> list[Candidate]:
         """The whole-frame network's finds in one region, in frame pixels, without those
@@ -459,16 +461,21 @@ def shrunk(image: Image, size: tuple[int, int]) -> Image:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
-def distinct(finds: list[Candidate]) -> list[Candidate]:
+def distinct(finds: list[Candidate], fallback: Sequence[Candidate] = ()) -> list[Candidate]:
     """The finds, strongest first, without any within DUPLICATE_GAP sizes of a stronger
-    one (one die seen by two overlapping looks)."""
+    one (one die seen by two overlapping looks); then those of ``fallback`` (a coarser
+    look's) that lie near none of them, so a die seen at both scales is read as the finer
+    look placed and sized it."""
     kept: list[Candidate] = []
-    for find in sorted(finds, key=lambda c: -c.here):
-        if all(
-            math.hypot(find.x - k.x, find.y - k.y) >= DUPLICATE_GAP * max(find.size, k.size)
-            for k in kept
-        ):
-            kept.append(find)
+    for group in (finds, fallback):
+        chosen: list[Candidate] = []
+        for find in sorted(group, key=lambda c: -c.here):
+            if all(
+                math.hypot(find.x - k.x, find.y - k.y) >= DUPLICATE_GAP * max(find.size, k.size)
+                for k in kept + chosen
+            ):
+                chosen.append(find)
+        kept += chosen
     return kept
 
 
