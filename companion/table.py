@@ -498,6 +498,8 @@ class Table:
             "can_undo": snap.can_undo,
             "can_redo": snap.can_redo,
             "pending": None if snap.pending is None else snap.pending.summary,
+            # which reading proposed it ("dice": the page offers to fix it on its picture)
+            "pending_kind": None if snap.pending is None else snap.pending.kind,
             # the dice the players roll that NEXT takes now (a picker each beside NEXT)
             "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
             "by_hand": list(spec.by_hand),
