@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import CompanionError
-from companion.vision.dice_confidence import AUTO_ACCEPT, temper
+from companion.vision.confidence import AUTO_ACCEPT, temper
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import cv2
 import pytest
 from click.testing import CliRunner
 
-from companion.vision.dice_cli import dice as dice_cli
+from companion.commands.dice import dice as dice_cli
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dice"
 MISLABELLED = "byler_IMG_20191209_100722.jpg"  # a five labelled 6 (README, SOURCE.md)

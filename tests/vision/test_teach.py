@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from companion.commands.dice import dice as dice_cli
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
@@ -19,7 +20,6 @@ from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from companion.vision.dice import DiceReader, Die, shared_reader, use_taught_head
-from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.teach import (
     EXAMPLES_DIR,
     HEAD_FILE,
@@ -268,19 +268,3 @@ def test_a_head_taught_on_an_earlier_model_is_set_aside_and_the_player_told_to_t
         assert shared_reader().head is not None
     finally:
         shared_reader().head = None
-
-
-def test_teaching_and_reading_import_each_other_without_a_circle() -> None:
-    """teach.py shares the reader's thresholds through dice_confidence.py: importing it
-    alone, first, loads no reader, and nothing is imported inside a function."""
-    import subprocess
-    import sys
-
-    script = (
-        "import sys, companion.vision.teach as t; "
-        "assert 'companion.vision.dice' not in sys.modules; print(t.AUTO_ACCEPT)"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    source = (Path(__file__).resolve().parents[2] / "companion/vision/teach.py").read_text()
-    assert "\n    from companion" not in source and "\n    import " not in source

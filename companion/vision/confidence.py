@@ -1,23 +1,13 @@
-"""How sure the dice reader is, in one place the reader and the teacher both import.
+"""How sure the dice reader is: the bar a reading must clear to be applied, and tempering.
 
-``dice.py`` (the reader) uses ``teach.py`` (a table's taught head), and teaching must
-measure its head with the reader's own threshold and temperature; keeping those here, with
-no imports of either, lets both import them at the top instead of one of them inside a
-function.
+Apart from the reader (``dice.py``) and the teacher (``teach.py``) because both use them: the
+teacher measures a taught head by the share the reader would accept, with the reader's sums.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-
-# The close-up classifier's logits are divided by this before its confidence is used
-# (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
-# Fitted by ``make calibrate-dice`` (``training.calibrate_dice``) on the "calibrate" part
-# of the labelled photos (``dice_split``: the detector never saw them, but the close-up
-# classifier was trained on them, so on a new table it is, if anything, still too sure):
-# mean negative log-likelihood 0.143 at 1.0, 0.131 at 1.3.
-FACE_TEMPERATURE = 1.3
 
 # Dice whose confidence is at least this are accepted without asking the player. Picked
 # by ``make calibrate-dice`` on the "pick" part (neither the detector nor the temperature
