@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from companion.table import Table
-from web import api, calibrate, errors, history, pages
+from web import api, calibrate, dice_fix, errors, history, pages
 from web.auth import TablePin
 from web.context import CameraView, Companion
 
@@ -54,5 +54,6 @@ def create_app(
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calibrate.bp)
+    app.register_blueprint(dice_fix.bp)
     app.register_blueprint(history.bp)
     return app

@@ -225,6 +225,7 @@ function renderControls(view) {
   $("btn-redo").disabled = !state.can_redo;
   $("btn-next").disabled = Boolean(state.over);
   $("btn-read").hidden = !state.pending;
+  $("btn-fix-dice").hidden = state.pending_kind !== "dice";  // web/static/dice_fix.js
   renderNextDice();
   $("pending").hidden = !state.pending;
   $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
