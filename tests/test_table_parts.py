@@ -13,7 +13,7 @@ from companion.engine.events import MOVE, NEXT, UNDO, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.rng import Draws
 from companion.engine.session import GameHeader, Session
-from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
+from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec, Presentation
 from companion.engine.state import Ctx
 from companion.hub import Hub
 from companion.listeners import GAME_OVER_CUE, Listeners
@@ -62,8 +62,10 @@ TALLY: GameSpec[Tally] = GameSpec(
     },
     first_phase="play",
     end_if=lambda game, ctx: Outcome((0,), "Finished.") if FINISH in game.values else None,
-    view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
-    prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
+    presentation=Presentation(
+        view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
+        prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
+    ),
     readings={"die": _die},
 )
 
