@@ -56,6 +56,7 @@ from companion.vision.markers import (
 from companion.vision.markers import (
     marker_corners,
 )
+from companion.vision.room_light import balanced, paper_gains
 from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
@@ -257,6 +258,8 @@ def calibrate_board(
     if misplaced:
         raise CalibrationError(misplaced)
     height, width = frame.shape[:2]
+    # Profiles are sampled as the reader sees: with the lamp's colour divided out.
+    frame = balanced(frame, paper_gains(frame, homography, layout))
     profiles = sample_colour_profiles(frame, homography, cells)
     swapped = _swapped_hamsters(profiles, cells)
     if swapped:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine.errors import IllegalMoveError
-from companion.engine.events import Event
+from companion.engine.events import NEXT, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.session import Session
 
@@ -129,6 +129,14 @@ class Proposals:
             raise IllegalMoveError(NOTHING_TO_READ)
         return replace(event, source=source), False
 
+    def hand_roll(self) -> Event | None:
+        """The camera's reading of the hand-rolled dice a NEXT takes (Rest, Fatigue, the
+        roll-off), as that NEXT: pressing NEXT accepts it; None when none is proposed."""
+        pending = self.pending
+        if pending is None or pending.event.kind != NEXT:
+            return None
+        return replace(pending.event, source=pending.source)
+
     def settle(self, proposal: Event | None, logged: Event, from_camera: bool) -> None:
         """After a change: the proposal is answered if it was accepted, or the same move was
         made another way (a typed roll while the camera's unsure one waited), so READ must
@@ -147,6 +155,7 @@ def demo_rule(session: Session[Any], verdict: Verdict, reading: Reading) -> Verd
     if not getattr(reading.data, "demo", False) or verdict.event is None:
         return verdict
     if session.header.options.get("demo") is True:
-        return replace(verdict, sure=True)
+        # Taken like a real camera's roll; dice that NEXT takes still wait for NEXT.
+        return verdict if verdict.event.kind == NEXT else replace(verdict, sure=True)
     note = verdict.note or Note("info")
     return Verdict(note=replace(note, lines=(*note.lines, DEMO_ONLY)))

@@ -25,14 +25,18 @@ def modules(folder: str) -> Iterator[Path]:
     yield from sorted((ROOT / folder).rglob("*.py"))
 
 
-def imports(path: Path) -> set[str]:
-    """Every module a file imports, at any depth (lazy imports inside functions count too)."""
+def imports(path: Path, *, names: bool = False) -> set[str]:
+    """Every module a file imports, at any depth (lazy imports inside functions count too);
+    with ``names``, ``from companion import cli`` counts as ``companion.cli``."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
+            if names:
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
     return found
 
 
@@ -78,8 +82,104 @@ def test_devices_know_no_game_and_no_vision() -> None:
     assert offenders("hardware", ("companion.games", "companion.vision")) == []
 
 
+RUNTIME = (
+    "companion.watch",
+    "companion.table",
+    "companion.store",
+    "companion.mqtt",
+    "companion.history",
+    "companion.serve",
+    "companion.cli",
+    "calibration",
+    "web",
+)
+
+
+def test_devices_import_nothing_from_the_runtime() -> None:
+    """A device delivers frames or presses to a callback: it knows no watcher, table, store,
+    event board or calibration (the camera rig in companion/watch wires them). The whole
+    system's check is on its way out of ``hardware/`` (branch rooms)."""
+    assert offenders("hardware", RUNTIME, ("hardware/doctor.py",)) == []
+
+
+FIRST_PARTY = ("companion", "web", "hardware", "calibration")
+
+
+def may_import_table() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """docs/architecture.md's "may import" table: (paths, allowed) per row, each a tuple of
+    the names in backticks (first-party modules only, before any "never"; the "everything"
+    row of the composition root is skipped)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## The parts", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("folder", "---") or cells[2].startswith("everything"):
+            continue
+        paths = tuple(p.replace("<game>/", "") for p in re.findall(r"`([^`]+)`", cells[0]))
+        allowed_part = cells[2].partition("never")[0]
+        allowed = tuple(
+            m for m in re.findall(r"`([^`]+)`", allowed_part) if "." in m or m in FIRST_PARTY
+        )
+        rows.append((paths, allowed))
+    return rows
+
+
+def own_row(relative: str) -> tuple[str, tuple[str, ...]] | None:
+    """The most specific row naming a module: (its path, what it may import)."""
+    best: tuple[str, tuple[str, ...]] | None = None
+    for paths, allowed in may_import_table():
+        for path in paths:
+            covers = relative == path or (path.endswith("/") and relative.startswith(path))
+            if covers and (best is None or len(path) > len(best[0])):
+                best = (path, allowed)
+    return best
+
+
+def module_of(path: str) -> str:
+    return path.removesuffix("/").removesuffix(".py").replace("/", ".")
+
+
+@pytest.mark.parametrize("row", [row[0][0] for row in may_import_table()])
+def test_the_may_import_table_holds(row: str) -> None:
+    """Every module a row covers imports only its own folder and the modules it lists."""
+    found = []
+    for paths, _allowed in may_import_table():
+        if paths[0] != row:
+            continue
+        for path in paths:
+            files = [ROOT / path] if path.endswith(".py") else modules(path)
+            for file in files:
+                relative = file.relative_to(ROOT).as_posix()
+                held = own_row(relative)
+                if held is None or held[0] != path:
+                    continue  # a more specific row holds it
+                allowed = (*held[1], module_of(path))  # and its own folder
+                for name in sorted(imports(file, names=True)):
+                    if name.split(".")[0] not in FIRST_PARTY:
+                        continue
+                    if not any(name == a or name.startswith(f"{a}.") for a in allowed):
+                        found.append(f"{relative} imports {name}")
+    assert found == []
+
+
+def test_the_may_import_table_covers_every_folder() -> None:
+    listed = {path for paths, _allowed in may_import_table() for path in paths}
+    for folder in (
+        "companion/engine/",
+        "companion/games/",
+        "companion/vision/",
+        "companion/watch/",
+        "companion/mqtt/",
+        "web/",
+        "hardware/",
+        "calibration/",
+    ):
+        assert folder in listed
+
+
 def test_the_engine_is_pure() -> None:
-    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "waitress", "numpy")
+    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "hypercorn", "numpy")
     assert offenders("companion/engine", (*device_or_web, "companion.games")) == []
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from companion.engine.camera import Watch
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import Note, Reading, Verdict
@@ -71,14 +72,16 @@ TALLY: GameSpec[Tally] = GameSpec(
     presentation=Presentation(
         view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
         prompt=lambda game, ctx: "Add numbers.",
-        # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
     ),
-    readings={
-        "die": lambda spec, state, seen: Verdict(
-            Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
-            sure=seen[1] >= 0.9,
-            summary=f"The die shows {seen[0]}.",
-            note=Note("info", (f"read {seen[0]}",)),
+    # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
+    camera={
+        "die": Watch(
+            lambda spec, state, seen: Verdict(
+                Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
+                sure=seen[1] >= 0.9,
+                summary=f"The die shows {seen[0]}.",
+                note=Note("info", (f"read {seen[0]}",)),
+            )
         )
     },
     cues=lambda before, after, ctx, event: ("big",) if after.values[-1:] == (6,) else (),

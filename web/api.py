@@ -42,7 +42,7 @@ WAIT_SECONDS = 10.0
 # and camera, so it is one or the other, never both.
 NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
-    "(README: Many tables at one event), or run `companion board --broker HOST`."
+    "(docs/event-board.md), or run `companion board --broker HOST`."
 )
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
@@ -234,9 +234,9 @@ def join() -> ResponseReturnValue:
         raise ApiError(
             400, "Scan your seat's code on the tablet, or type the six letters under it."
         )
-    pins = companion().pin
+    pins, playing = companion().pin, companion().table.game_id
     try:
-        token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
+        token, seat, game_id = pins.join(request.remote_addr or "unknown", code, playing)
     except ThrottledError as wait:  # a phone typed no PIN: say what the wait is for
         raise ApiError(
             429,

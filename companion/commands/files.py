@@ -10,7 +10,7 @@ import click
 
 from companion.commands.group import EXPECTED, Context, fail, pass_context
 from companion.commands.table import show_game
-from companion.data_lock import refuse_while_served
+from companion.data_lock import hold_data_folder, refuse_while_served
 from companion.engine.errors import IllegalMoveError, ScenarioError
 from companion.engine.events import Event
 from companion.engine.replaying import replaying
@@ -111,9 +111,12 @@ def restore_backup(obj: Context, backup: str | None) -> None:
     """
     try:
         refuse_while_served(obj.config.data_dir, "restore a backup")
-        used, kept = restore(obj.config.database, Path(backup) if backup else None)
+        held = hold_data_folder(obj.config.data_dir)  # no `companion run` starts mid-swap
+        try:
+            done = restore(obj.config.database, Path(backup) if backup else None)
+        finally:
+            if held is not None:
+                held.close()
     except EXPECTED as error:
         fail(error)
-    click.echo(f"Restored {used.name}.")
-    if kept is not None:
-        click.echo(f"The file it replaced was kept as {kept}.")
+    click.echo(done.sentence())

@@ -6,6 +6,7 @@ status 2, never a traceback; the group catches one that a command did not.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any, NoReturn
 
@@ -69,9 +70,24 @@ class Context:
 pass_context = click.make_pass_decorator(Context)
 
 
+#: Commands loaded when asked for, as "module:attribute": the dice commands bring OpenCV
+#: and the dice networks, the event board paho-mqtt, and `companion run` must not wait for
+#: them before its first page.
+LAZY_COMMANDS = {"dice": "companion.commands.dice:dice", "board": "companion.commands.board:board"}
+
+
 class CompanionGroup(click.Group):
     """The command tree: an error meant for a person (a broken config, a damaged games
     file) that a command did not catch itself is still one sentence, never a traceback."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            module, attribute = LAZY_COMMANDS[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

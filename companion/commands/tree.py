@@ -7,7 +7,7 @@ another's commands and none imports this one.
 
 from __future__ import annotations
 
-from companion.commands import board, calibrate, dice, doctor, files, games, history, table
+from companion.commands import calibrate, doctor, files, games, history, table
 from companion.commands.group import main
 
 for command in (
@@ -24,12 +24,12 @@ for command in (
     files.restore_backup,
     games.simulate,
     games.list_games,
-    dice.dice,
-    board.board,
     calibrate.calibrate,
     doctor.doctor,
 ):
     main.add_command(command)
 main.add_command(history.history_command, name="history")
+# `dice` and `board` are added when asked for (group.LAZY_COMMANDS): they load OpenCV and
+# paho-mqtt, which `companion run` must not wait for.
 
 __all__ = ["main"]
