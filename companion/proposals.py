@@ -129,6 +129,14 @@ class Proposals:
             raise IllegalMoveError(NOTHING_TO_READ)
         return replace(event, source=source), False
 
+    def hand_roll(self) -> Event | None:
+        """The camera's reading of the hand-rolled dice a NEXT takes (Rest, Fatigue, the
+        roll-off), as that NEXT: pressing NEXT accepts it; None when none is proposed."""
+        pending = self.pending
+        if pending is None or pending.event.kind != NEXT:
+            return None
+        return replace(pending.event, source=pending.source)
+
     def settle(self, proposal: Event | None, logged: Event, from_camera: bool) -> None:
         """After a change: the proposal is answered if it was accepted, or the same move was
         made another way (a typed roll while the camera's unsure one waited), so READ must

@@ -132,13 +132,13 @@ def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> d
         ],
         "round": ctx.round,
         "current": ctx.current,
-        "prompt": spec.prompt(state.G, ctx),
+        "prompt": spec.presentation.prompt(state.G, ctx),
         "spoken": snap.spoken,
         "over": ctx.over,
         "result": ctx.result or None,
         "winners": list(ctx.winners),
         "standings": standings_json(spec, state, header.players),
-        "view": spec.view(state.G, ctx, seat),
+        "view": spec.presentation.view(state.G, ctx, seat),
         "seq": log_[-1].seq if log_ else 0,
         "log": [public_event(spec, state, e, e.seq in snap.undone, seat) for e in log_]
         if with_log
@@ -156,7 +156,7 @@ def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> d
         "pending_kind": None if snap.pending is None else snap.pending.kind,
         # the dice the players roll that NEXT takes now (a picker each beside NEXT)
         "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
-        "by_hand": list(spec.by_hand),
+        "by_hand": list(spec.presentation.by_hand),
         "put_back": snap.put_back or None,
         "camera": camera_notes(snap),
     }

@@ -263,10 +263,8 @@ class Table:
         proposal = None if pending is None else pending.event
         if isinstance(intent, Event):
             event = intent if intent.source or not source else replace(intent, source=source)
-        elif intent == NEXT_INTENT and proposal is not None and proposal.kind == NEXT:
-            # The camera read the hand-rolled dice this NEXT takes (Rest, Fatigue, roll-off).
-            assert pending is not None
-            event, from_camera = replace(proposal, source=pending.source), True
+        elif intent == NEXT_INTENT and (read := self._proposals.hand_roll()) is not None:
+            event, from_camera = read, True  # the camera read the dice this NEXT takes
         elif intent in _SIMPLE:
             event = Event(_SIMPLE[intent], source=source)
         elif intent == READ:

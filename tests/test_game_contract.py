@@ -61,7 +61,9 @@ def test_the_game_declares_what_the_rest_of_the_companion_needs(name: str) -> No
     assert spec.board_name, "the page draws the board module of this name"
     assert 1 <= spec.min_players <= spec.max_players
     assert spec.first_phase in spec.phases
-    assert spec.by_hand, "the page lists what a person can correct by hand in this game"
+    assert spec.presentation.by_hand, (
+        "the page lists what a person can correct by hand in this game"
+    )
 
 
 @pytest.mark.slow  # whole random games of every game: Rats alone ~6 s
@@ -137,12 +139,17 @@ def test_views_and_legal_moves_are_json_buttons_work_and_secrets_stay_hidden(nam
         bot, rng = bot_of(spec), random.Random(seed)
         while not session.state.ctx.over and len(session.log) < LIMIT // 3:
             state = session.state
-            json.dumps([spec.view(state.G, state.ctx, seat) for seat in (None, *range(players))])
+            json.dumps(
+                [
+                    spec.presentation.view(state.G, state.ctx, seat)
+                    for seat in (None, *range(players))
+                ]
+            )
             offers = legal_moves(spec, state)
             json.dumps(offers)
             for offer in offers:
                 tap(spec, state, offer)
-            spec.prompt(state.G, state.ctx)
+            spec.presentation.prompt(state.G, state.ctx)
             logged = bot_turn(bot, state, rng, session.dispatch)
             if logged.kind == MOVE and is_secret(spec, session.state, logged):
                 for seat in (None, *range(players)):

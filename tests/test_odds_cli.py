@@ -18,7 +18,7 @@ from companion.saved import start_game
 from companion.simulate import bot_turn
 from companion.store import Store
 
-WITH_ODDS = [spec for spec in GAMES.values() if spec.odds_text is not None]
+WITH_ODDS = [spec for spec in GAMES.values() if spec.presentation.odds_text is not None]
 PLAYERS = {"rats": 4}
 MOVES = 4000
 
@@ -34,9 +34,9 @@ def test_the_terminal_shows_the_odds_where_the_table_decides_unless_told_not_to(
     header = GameHeader(name, rules, names, 3, options={"roll_for_us": True})
     _, session = start_game(store, header)
     rng = random.Random(3)
-    assert spec.odds_text is not None and spec.bot is not None
+    assert spec.presentation.odds_text is not None and spec.bot is not None
     for _ in range(MOVES):
-        if spec.odds_text(session.state.G, session.state.ctx):
+        if spec.presentation.odds_text(session.state.G, session.state.ctx):
             break
         assert not session.state.ctx.over, "the game ended before any odds were due"
         bot_turn(spec.bot, session.state, rng, session.dispatch)
@@ -46,4 +46,6 @@ def test_the_terminal_shows_the_odds_where_the_table_decides_unless_told_not_to(
     assert "odds:" in shown.output and "%" in shown.output
     hidden = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--no-odds", "status"])
     assert hidden.exit_code == 0 and "odds:" not in hidden.output
-    assert spec.prompt(session.state.G, session.state.ctx) in hidden.output  # the rest stays
+    assert (
+        spec.presentation.prompt(session.state.G, session.state.ctx) in hidden.output
+    )  # the rest stays

@@ -24,7 +24,7 @@ from companion.engine.events import MOVE, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.rng import Draws
 from companion.engine.session import GameHeader, Session
-from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
+from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec, Presentation
 from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
@@ -69,8 +69,10 @@ TALLY: GameSpec[Tally] = GameSpec(
     end_if=lambda game, ctx: (
         Outcome((0,), "The tally is finished.") if FINISH in game.values else None
     ),
-    view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
-    prompt=lambda game, ctx: "Add numbers.",
+    presentation=Presentation(
+        view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
+        prompt=lambda game, ctx: "Add numbers.",
+    ),
     # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
     camera={
         "die": Watch(

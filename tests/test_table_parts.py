@@ -14,11 +14,11 @@ from companion.engine.events import MOVE, NEXT, UNDO, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.rng import Draws
 from companion.engine.session import GameHeader, Session
-from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
+from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec, Presentation
 from companion.engine.state import Ctx
 from companion.hub import Hub
 from companion.listeners import GAME_OVER_CUE, Listeners
-from companion.proposals import NOTHING_TO_READ, Proposals, Stamp
+from companion.proposals import NOTHING_TO_READ, Observation, Proposals, Stamp
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
 
 FINISH = 999
@@ -63,8 +63,10 @@ TALLY: GameSpec[Tally] = GameSpec(
     },
     first_phase="play",
     end_if=lambda game, ctx: Outcome((0,), "Finished.") if FINISH in game.values else None,
-    view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
-    prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
+    presentation=Presentation(
+        view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
+        prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
+    ),
     camera={"die": Watch(_die)},
 )
 
@@ -258,3 +260,14 @@ def test_game_over_is_cued_once_and_a_broken_listener_stops_nobody() -> None:
     assert heard == [(GAME_OVER_CUE,)]
     listeners.cue(game, game.state, Event(UNDO, seq=2), ("big",))
     assert heard == [(GAME_OVER_CUE,)]  # undo and redo make no sound
+
+
+def test_next_takes_the_hand_rolled_dice_the_camera_proposes() -> None:
+    desk = Proposals()
+    assert desk.hand_roll() is None
+    desk.pending = Observation(Event(NEXT, given=(4, 2)), "Rest dice 4 and 2.")
+    taken = desk.hand_roll()
+    assert taken is not None and taken.kind == NEXT and taken.given == (4, 2)
+    assert taken.source == "camera"
+    desk.pending = Observation(add(3), "The die shows 3.")
+    assert desk.hand_roll() is None  # a proposed move waits for READ, not NEXT

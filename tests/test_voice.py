@@ -93,10 +93,10 @@ def test_each_served_game_says_its_turns_and_its_cues(name: str, tmp_path: Path)
 def _seat_name(name: str, game: Any, seat: int) -> str:
     """How the game names a seat in its prompts (Rats: "Rat2"), as the speaker says it."""
     spec = GAMES[name]
-    if spec.seat_name is None:
+    if spec.presentation.seat_name is None:
         return ("Ann", "Bob", "Cat")[seat] if seat < 3 else ""
     try:
-        return spec.seat_name(game, seat)
+        return spec.presentation.seat_name(game, seat)
     except (IndexError, KeyError):
         return ""
 

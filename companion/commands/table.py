@@ -45,20 +45,20 @@ def show_game(
             "current": state.ctx.current,
             "over": state.ctx.over,
             "result": state.ctx.result,
-            "prompt": spec.prompt(state.G, state.ctx),
-            "view": spec.view(state.G, state.ctx, None),
+            "prompt": spec.presentation.prompt(state.G, state.ctx),
+            "view": spec.presentation.view(state.G, state.ctx, None),
         }
         click.echo(json.dumps(data, indent=1))
         return
-    shown = spec.text(state.G, state.ctx) if spec.text is not None else ""
+    shown = spec.presentation.text(state.G, state.ctx) if spec.presentation.text is not None else ""
     if shown:
         click.echo(shown)
-    prompt = spec.prompt(state.G, state.ctx)
+    prompt = spec.presentation.prompt(state.G, state.ctx)
     for line in happened:
         if line not in shown and line not in prompt:  # said once, where the game says it
             click.secho(line, fg="cyan")
-    if odds and spec.odds_text is not None:
-        for line in spec.odds_text(state.G, state.ctx):
+    if odds and spec.presentation.odds_text is not None:
+        for line in spec.presentation.odds_text(state.G, state.ctx):
             click.secho(line, fg="yellow")
     # the dice NEXT waits for (the page shows a picker for each): which, and in what order
     dice = spec.next_dice(state.G, state.ctx) if spec.next_dice is not None else []
@@ -81,10 +81,10 @@ def _dispatch(session: Session[Any], event: Event) -> list[str]:
     if logged.kind == UNDO:
         return [line for line in lines if line]
     lines.extend(_rolled(logged))
-    old = session.spec.view(before.G, before.ctx, None)
-    new = session.spec.view(after.G, after.ctx, None)
-    if session.spec.happened is not None:
-        lines.extend(session.spec.happened(old, new))
+    old = session.spec.presentation.view(before.G, before.ctx, None)
+    new = session.spec.presentation.view(after.G, after.ctx, None)
+    if session.spec.presentation.happened is not None:
+        lines.extend(session.spec.presentation.happened(old, new))
     if new.get("notes") != old.get("notes"):
         lines.extend(str(line) for line in new.get("notes") or ())
     return [line for line in lines if line]

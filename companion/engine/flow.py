@@ -113,7 +113,7 @@ def _move(
     if event.seat is None:
         raise IllegalMoveError(f"Say which player makes the move {event.name!r}.")
     if not move.any_seat and event.seat != ctx.current:
-        name = spec.seat_name or (lambda game, seat: f"seat {seat}")
+        name = spec.presentation.seat_name or (lambda game, seat: f"seat {seat}")
         if ctx.current is None:
             raise IllegalMoveError(f"Nobody is to {event.name} now: press NEXT ({phase.title}).")
         raise IllegalMoveError(

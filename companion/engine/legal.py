@@ -8,7 +8,7 @@ with the same generator state, so nothing is revealed that the move itself would
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
@@ -16,10 +16,12 @@ from companion.engine.flow import step
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
+G = TypeVar("G")
+
 log = logging.getLogger(__name__)
 
 
-def legal_moves(spec: GameSpec[Any], state: State[Any]) -> list[dict[str, Any]]:
+def legal_moves(spec: GameSpec[G], state: State[G]) -> list[dict[str, Any]]:
     """The game's candidate moves that the engine accepts now (labels for buttons).
 
     Each is ``{"seat", "name", "label", "args"}`` and may add ``"dice": n`` when the move

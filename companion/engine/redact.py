@@ -8,14 +8,16 @@ secret until the phase reveals it, a Hamsterdam plug is made by any seat in the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine.events import MOVE, Event
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
+G = TypeVar("G")
 
-def is_secret(spec: GameSpec[Any], state: State[Any], event: Event) -> bool:
+
+def is_secret(spec: GameSpec[G], state: State[G], event: Event) -> bool:
     """Whether ``event`` is a secret move whose phase is still open (so still hidden)."""
     if event.kind != MOVE:
         return False
@@ -24,7 +26,7 @@ def is_secret(spec: GameSpec[Any], state: State[Any], event: Event) -> bool:
     return move is not None and move.secret
 
 
-def secret_choice(spec: GameSpec[Any], state: State[Any], choice: Mapping[str, Any]) -> bool:
+def secret_choice(spec: GameSpec[G], state: State[G], choice: Mapping[str, Any]) -> bool:
     """Whether a legal-move button would tell others a seat's secret ("Ann: keep Buffster")."""
     phase = spec.phases.get(state.ctx.phase)
     move = None if phase is None else phase.moves.get(choice.get("name", ""))
@@ -32,7 +34,7 @@ def secret_choice(spec: GameSpec[Any], state: State[Any], choice: Mapping[str, A
 
 
 def public_event(
-    spec: GameSpec[Any], state: State[Any], event: Event, undone: bool, seat: int | None = None
+    spec: GameSpec[G], state: State[G], event: Event, undone: bool, seat: int | None = None
 ) -> dict[str, Any]:
     """An event as ``seat`` may see it (``None``: anyone): others' secrets stay hidden."""
     data = event.to_json()

@@ -29,7 +29,7 @@ SeatFn = Callable[[G, Ctx], "int | None"]
 def added(before: Any, after: Any) -> list[Any]:
     """The entries at the end of ``after`` that ``before`` (the same list, a change
     earlier) lacked; a list kept to its last few entries may have lost some at its start.
-    For ``GameSpec.happened``."""
+    For ``Presentation.happened``."""
     if not isinstance(after, list):
         return []
     old = before if isinstance(before, list) else []
@@ -93,7 +93,8 @@ class Standing:
     figure: str = ""
 
 
-Bot = Callable[[State[Any], random.Random], Iterator[Event]]
+#: A random but plausible player: the candidate events for a state, best first.
+Bot = Callable[[State[G], random.Random], Iterator[Event]]
 Cues = Callable[[G, G, Ctx, Event], tuple[str, ...]]
 
 
@@ -151,6 +152,32 @@ class SetupOption:
 
 
 @dataclass(frozen=True)
+class Presentation(Generic[G]):
+    """How a game shows itself to people: the page's view, the prompt, the terminal's board.
+
+    Kept apart from the rules because nothing here may change what is legal: the engine
+    reads only ``seat_name`` (for an error that names a player), everything else is for the
+    page, the terminal and the voice.
+    """
+
+    # the public view (secrets of other seats hidden): what the page's board module draws
+    view: Callable[[G, Ctx, int | None], dict[str, Any]]
+    # what the table must do now, one sentence (the page's headline, said aloud)
+    prompt: Callable[[G, Ctx], str]
+    text: Callable[[G, Ctx], str] | None = None  # the board as plain text, for the terminal
+    # the odds shown where the decision is made, as terminal lines (``--no-odds`` hides them)
+    odds_text: Callable[[G, Ctx], list[str]] | None = None
+    seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
+    # what a change did, in words, from the public view before and after it: the terminal
+    # says it after each move (the page's board module says the same from its view); the
+    # outcome of a test, the lines a game logs. None: the notes and the board say it all
+    happened: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
+    # what a person can put right by hand in this game, one sentence each (the page lists
+    # them under "Fix it by hand", beside Undo/Redo, which every game has)
+    by_hand: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[G]):
     """A whole game: set-up, phases, the end condition and what players may see."""
 
@@ -163,13 +190,8 @@ class GameSpec(Generic[G]):
     phases: Mapping[str, PhaseSpec[G]]
     first_phase: str
     end_if: Callable[[G, Ctx], Outcome | None]
-    view: Callable[[G, Ctx, int | None], dict[str, Any]]
-    prompt: Callable[[G, Ctx], str]
+    presentation: Presentation[G]  # the view, prompt and words for people, apart from rules
     default_rules: str = ""
-    text: Callable[[G, Ctx], str] | None = None  # the board as plain text, for the terminal
-    # the odds shown where the decision is made, as terminal lines (``--no-odds`` hides them)
-    odds_text: Callable[[G, Ctx], list[str]] | None = None
-    seat_name: Callable[[G, int], str] | None = None  # for messages that name a player
     # candidate moves for the tablet's buttons; the engine filters out illegal ones
     choices: Callable[[G, Ctx], list[dict[str, Any]]] | None = None
     # after an undo or redo: what to change on the real table (before, after) -> sentence
@@ -177,7 +199,7 @@ class GameSpec(Generic[G]):
     # --- what the rest of the companion needs from a game (the seam: nothing outside the
     # game's package knows its name) ---
     # random but plausible player for ``companion simulate`` and the property tests
-    bot: Bot | None = None
+    bot: Bot[G] | None = None
     report: BalanceReport[G] = field(default_factory=BalanceReport)
     # a finished game's figures as its history shows them, in players' words (numbers or
     # short texts such as each Rat's Dominance hand); None: the report's figures
@@ -200,15 +222,8 @@ class GameSpec(Generic[G]):
     # the dice the players roll that the next NEXT takes, by label ("Ann's fatigue die"):
     # the page shows a picker per die beside NEXT and the button waits for them
     next_dice: Callable[[G, Ctx], list[str]] | None = None
-    # what a person can put right by hand in this game, one sentence each (the page lists
-    # them under "Fix it by hand", beside Undo/Redo, which every game has)
-    by_hand: tuple[str, ...] = ()
     # choices made at the start beyond rules, players and "roll for us" (the page draws them)
     options: Mapping[str, SetupOption] = field(default_factory=dict)
-    # what a change did, in words, from the public view before and after it: the terminal
-    # says it after each move (the page's board module says the same from its view); the
-    # outcome of a test, the lines a game logs. None: the notes and the board say it all
-    happened: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
     # who leads now, one Standing per seat from public facts only (the event board and a
     # tournament's standings); None: level until the end, then the winners first
     standing: Callable[[G, Ctx], tuple[Standing, ...]] | None = None

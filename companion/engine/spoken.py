@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 from companion.engine.events import NEXT, REDO, UNDO, Event
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
+G = TypeVar("G")
 
-def cue_sentence(spec: GameSpec[Any], cue: str) -> str:
+
+def cue_sentence(spec: GameSpec[G], cue: str) -> str:
     """What one cue says aloud: the game's own words, else its name as a short sentence
     ("big_wave" -> "Big wave."), so a new cue is never silent on the speaker."""
     words = spec.cue_words.get(cue)
@@ -29,9 +31,9 @@ def cue_sentence(spec: GameSpec[Any], cue: str) -> str:
 
 
 def spoken_line(
-    spec: GameSpec[Any],
-    before: State[Any],
-    after: State[Any],
+    spec: GameSpec[G],
+    before: State[G],
+    after: State[G],
     event: Event,
     cues: Sequence[str],
 ) -> str:
@@ -51,7 +53,7 @@ def spoken_line(
         phase = spec.phases.get(new.phase)
         if new.phase != old.phase and phase is not None and phase.title:
             parts.append(phase_sentence(phase.title))
-        parts.append(spec.prompt(after.G, new))
+        parts.append(spec.presentation.prompt(after.G, new))
     return " ".join(part.strip() for part in parts if part.strip())
 
 

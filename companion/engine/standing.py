@@ -15,10 +15,12 @@ then the winners first). Standings must use public facts only: they are shown to
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine.spec import GameSpec, Standing
 from companion.engine.state import State
+
+G = TypeVar("G")
 
 __all__ = ["Standing", "leaders", "ranked", "standings", "standings_json"]
 
@@ -31,7 +33,7 @@ def ranked(keys: Sequence[Any], *, highest_leads: bool = False) -> tuple[int, ..
     return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
 
 
-def standings(spec: GameSpec[Any], state: State[Any], seats: int) -> tuple[Standing, ...]:
+def standings(spec: GameSpec[G], state: State[G], seats: int) -> tuple[Standing, ...]:
     """Each seat's standing now; once the game is over its winners come first, whatever
     the game's own figures say (the result is the rules' last word)."""
     ctx = state.ctx
@@ -55,7 +57,7 @@ def leaders(places: Sequence[Standing], over: bool) -> tuple[int, ...]:
 
 
 def standings_json(
-    spec: GameSpec[Any], state: State[Any], players: Sequence[str]
+    spec: GameSpec[G], state: State[G], players: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The standings as the page and the event board read them, one entry per seat."""
     places = standings(spec, state, len(players))

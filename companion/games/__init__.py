@@ -8,11 +8,15 @@ from companion.engine.errors import UnknownGameError
 from companion.engine.spec import GameSpec
 from companion.games import hamster_wheel, hamsterdam, rats, run_hamster_run
 
+#: Every game by its public name, one line per game, in the order the page offers them.
 GAMES: dict[str, GameSpec[Any]] = {
-    run_hamster_run.NAME: run_hamster_run.SPEC,
-    hamsterdam.SPEC.name: hamsterdam.SPEC,
-    hamster_wheel.NAME: hamster_wheel.SPEC,
-    rats.NAME: rats.SPEC,
+    spec.name: spec
+    for spec in (
+        run_hamster_run.SPEC,
+        hamsterdam.SPEC,
+        hamster_wheel.SPEC,
+        rats.SPEC,
+    )
 }
 
 

@@ -31,7 +31,7 @@ def two_reds_in_the_wheel() -> Session[Any]:
 
 def ask(session: Session[Any]) -> dict[str, Any]:
     state = session.state
-    asked: dict[str, Any] = SPEC.view(state.G, state.ctx, None)["ask"]
+    asked: dict[str, Any] = SPEC.presentation.view(state.G, state.ctx, None)["ask"]
     return asked
 
 
@@ -47,7 +47,7 @@ def test_a_failed_try_asks_the_lowest_and_where_a_doubtful_piece_fell_from() -> 
     assert ask(session)["lowest"] is False
     session.dispatch(move("fell_from", 1, colour="red", **{"from": 4}))
     state = session.state
-    compartments = SPEC.view(state.G, state.ctx, None)["wheel"]["compartments"]
+    compartments = SPEC.presentation.view(state.G, state.ctx, None)["wheel"]["compartments"]
     assert compartments[2]["pieces"] == ["red"] and compartments[3]["pieces"] == []
     assert not any(c["uncertain"] for c in compartments)
     assert ask(session)["fell"] == [] and "compartment 4" in state.G.notes[0]

@@ -76,7 +76,7 @@ def test_next_free_and_next_but_one_skip_filled_compartments() -> None:
     assert contents(state, 5) == ("red",)
     state = nxt(act(state, "place", colour="red", at="next"))  # after 5: 6
     assert contents(state, 6) == ("red",)
-    assert SPEC.view(state.G, state.ctx, None)["wheel"]["targets"] == {
+    assert SPEC.presentation.view(state.G, state.ctx, None)["wheel"]["targets"] == {
         "same": 6,
         "next": 7,
         "next2": 8,
@@ -247,12 +247,18 @@ def test_the_prompt_names_only_the_ways_the_buttons_offer() -> None:
     bo = state.G.players[1]
     only_red = type(bo)(bo.name, tuple(1 if c == "red" else 0 for c in (*COLOURS, PYRAMID)))
     state = State(state.G.with_player(1, only_red), state.ctx, state.rng)
-    assert SPEC.prompt(state.G, state.ctx) == "Bo: place a piece in next free #4, next but one #5."
+    assert (
+        SPEC.presentation.prompt(state.G, state.ctx)
+        == "Bo: place a piece in next free #4, next but one #5."
+    )
     for seed in range(4):
         state, rng = start(2 + seed % 3), random.Random(seed)
         while not state.ctx.over:
             if not state.G.turn.acted:
-                said, offered = SPEC.prompt(state.G, state.ctx), legal_moves(SPEC, state)
+                said, offered = (
+                    SPEC.presentation.prompt(state.G, state.ctx),
+                    legal_moves(SPEC, state),
+                )
                 ats = {c["args"]["at"] for c in offered if c["name"] == "place"}
                 passes = any(c["name"] == "pass" for c in offered)
                 assert ("same #" in said) == ("same" in ats), said
@@ -281,8 +287,8 @@ def test_one_piece_is_said_as_one_piece() -> None:
     assert ended is not None and ended.result == "Ann and Bo win with 1 piece left against 2."
     assert SPEC.standing is not None
     assert [s.figure for s in SPEC.standing(game, state.ctx)][:1] == ["1 piece left"]
-    assert SPEC.text is not None
-    assert "  Bo: 1 piece (1 red)" in SPEC.text(game, state.ctx).splitlines()
+    assert SPEC.presentation.text is not None
+    assert "  Bo: 1 piece (1 red)" in SPEC.presentation.text(game, state.ctx).splitlines()
 
 
 def test_rule_text_examples_a_piece_that_stays_a_pass_that_drops_and_team_turns() -> None:

@@ -96,11 +96,13 @@ def test_flipping_the_last_card_sends_its_hamsters_to_rest() -> None:
 
 def test_the_terminal_counts_down_to_a_breach_only_in_the_full_game() -> None:
     """The classic game has no breaches: its terminal board said 'breach in 3' all game."""
-    assert SPEC.text is not None
+    assert SPEC.presentation.text is not None
     ann = player("Ann", [spot(6, tokens=1), spot(8)], pile=2)
     classic = at(table([ann, player("Ben", dam(3))], rules="classic"), "roll")
-    assert "breach" not in SPEC.text(classic.G, classic.ctx)
+    assert "breach" not in SPEC.presentation.text(classic.G, classic.ctx)
     full = at(table([ann, player("Ben", dam(3))]), "roll")
-    assert "Ann: pile 2, on dam 1, total 3, breach in 1," in SPEC.text(full.G, full.ctx)
+    assert "Ann: pile 2, on dam 1, total 3, breach in 1," in SPEC.presentation.text(
+        full.G, full.ctx
+    )
     wet = at(table([evolve(ann, pile=3), player("Ben", dam(3))]), "breach")
-    assert "Ann: pile 3, on dam 1, total 4, breach now," in SPEC.text(wet.G, wet.ctx)
+    assert "Ann: pile 3, on dam 1, total 4, breach now," in SPEC.presentation.text(wet.G, wet.ctx)

@@ -14,12 +14,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import Session
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.flow import step
 from companion.engine.legal import legal_moves
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.engine.state import State
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.bot import candidates

@@ -7,9 +7,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import Session
 from companion.engine.errors import IllegalMoveError
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.bot import candidates
 from companion.games.hamsterdam.catalogue import SWIMSTER
@@ -51,9 +50,9 @@ def bot_session(rules: str, players: int, seed: int, limit: int) -> Session[Hams
         if len(session.log) % 5 == 0:  # the tablet and terminal never fail on a real state
             state = session.state
             seat = len(session.log) % players
-            assert SPEC.view(state.G, state.ctx, seat)["players"][seat]["name"]
-            assert SPEC.prompt(state.G, state.ctx)
-            assert SPEC.text is not None and SPEC.text(state.G, state.ctx)
+            assert SPEC.presentation.view(state.G, state.ctx, seat)["players"][seat]["name"]
+            assert SPEC.presentation.prompt(state.G, state.ctx)
+            assert SPEC.presentation.text is not None and SPEC.presentation.text(state.G, state.ctx)
     return session
 
 

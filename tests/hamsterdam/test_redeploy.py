@@ -56,7 +56,7 @@ def test_view_shows_dams_tallies_tracker_roll_and_standings() -> None:
         ]
     )
     state = rolled(rolling(game), 3, 3)
-    seen = SPEC.view(state.G, state.ctx, 1)
+    seen = SPEC.presentation.view(state.G, state.ctx, 1)
     ann = seen["players"][0]
     assert ann["tallies"] == {
         "pile": 4,
@@ -73,12 +73,14 @@ def test_view_shows_dams_tallies_tracker_roll_and_standings() -> None:
         {"seat": 0, "at": 1, "waiting": False},
         {"seat": 1, "at": 1, "waiting": False},
     ]
-    assert "Ann rolled 6" in SPEC.prompt(state.G, state.ctx)
-    assert SPEC.text is not None and "Buffster" in SPEC.text(state.G, state.ctx)
+    assert "Ann rolled 6" in SPEC.presentation.prompt(state.G, state.ctx)
+    assert SPEC.presentation.text is not None and "Buffster" in SPEC.presentation.text(
+        state.G, state.ctx
+    )
     flooding = nxt(state)
-    floods = SPEC.view(flooding.G, flooding.ctx, None)["roll"]["floods"]
+    floods = SPEC.presentation.view(flooding.G, flooding.ctx, None)["roll"]["floods"]
     assert floods == [{"seat": 0, "at": 1, "waiting": True}, {"seat": 1, "at": 1, "waiting": False}]
-    assert "Stop the floods (Ann)" in SPEC.prompt(flooding.G, flooding.ctx)
+    assert "Stop the floods (Ann)" in SPEC.presentation.prompt(flooding.G, flooding.ctx)
 
 
 def test_the_balance_report_runs_from_the_spec_alone() -> None:

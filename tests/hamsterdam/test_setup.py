@@ -6,9 +6,8 @@ from collections import Counter
 
 import pytest
 
-from companion.engine import Session
 from companion.engine.errors import IllegalMoveError
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.deck import default_deck_data, load_deck
 from companion.games.hamsterdam.layout import default_layout

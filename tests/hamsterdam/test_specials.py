@@ -33,7 +33,7 @@ def duo(ann: list[Spot], ben: list[Spot] | None = None, **fields: Any) -> Hamste
 
 
 def offered(state: State[Hamsterdam], seat: int) -> list[str]:
-    usable: list[str] = SPEC.view(state.G, state.ctx, None)["players"][seat]["usable"]
+    usable: list[str] = SPEC.presentation.view(state.G, state.ctx, None)["players"][seat]["usable"]
     return usable
 
 
@@ -198,10 +198,10 @@ def test_a_breach_a_bombster_flood_causes_is_said_and_offered_at_once() -> None:
     ben = [spot(5, tokens=1), spot(6, 1), spot(7, 1)]
     game = table([player("Ann", [spot(2, 1, "Bombster")]), player("Ben", ben, pile=2)])
     state = act(nxt(at(game, "movement")), 0, "bombster", target="Ben", at=1)
-    assert "Stop the flood Bombster started (Ben)" in SPEC.prompt(state.G, state.ctx)
+    assert "Stop the flood Bombster started (Ben)" in SPEC.presentation.prompt(state.G, state.ctx)
     state = act(state, 1, "water", at=1)
     assert state.G.players[1].pile == 3
-    assert SPEC.prompt(state.G, state.ctx) == (
+    assert SPEC.presentation.prompt(state.G, state.ctx) == (
         "Breach: Ben flips a card at an end of the dam now, then press NEXT."
     )
     buttons = [c["label"] for c in legal_moves(SPEC, state)]
@@ -219,7 +219,7 @@ def test_the_classic_game_never_flips_a_card() -> None:
     )
     with pytest.raises(IllegalMoveError, match="no breach"):
         act(state, 1, "flip", end="left")
-    assert "Breach" not in SPEC.prompt(state.G, state.ctx)
+    assert "Breach" not in SPEC.presentation.prompt(state.G, state.ctx)
 
 
 def test_contractster_shifts_a_flood_token_but_not_onto_hamsters() -> None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import Session
 from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import evolve
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.model import ARRANGE, PASS, PLACE, READY, WAIT, Player
 from tests.hamsterdam.board import act, at, dam, nxt, piece, player, spot, table

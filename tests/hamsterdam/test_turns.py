@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine import Session
 from companion.engine.errors import IllegalMoveError
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.hamsterdam import SPEC, Hamsterdam
 from companion.games.hamsterdam.layout import default_layout
 from tests.hamsterdam.board import act, at, dam, nxt, player, rolled, rolling, spot, table

@@ -58,4 +58,4 @@ class Table:
 
     @property
     def prompt(self) -> str:
-        return SPEC.prompt(self.game, self.state.ctx)
+        return SPEC.presentation.prompt(self.game, self.state.ctx)

@@ -15,10 +15,10 @@ def test_a_phone_deck_hand_is_seen_only_by_its_own_seat() -> None:
     table = Table(deck="phone")
     hand = table.rat(2).hand
     assert len(hand) == 5
-    assert "hand" not in SPEC.view(table.game, table.state.ctx, None)["rats"][2]
-    mine = SPEC.view(table.game, table.state.ctx, 2)["rats"][2]["hand"]
+    assert "hand" not in SPEC.presentation.view(table.game, table.state.ctx, None)["rats"][2]
+    mine = SPEC.presentation.view(table.game, table.state.ctx, 2)["rats"][2]["hand"]
     assert [c["card"] for c in mine] == list(hand)
-    others = SPEC.view(table.game, table.state.ctx, 1)["rats"]
+    others = SPEC.presentation.view(table.game, table.state.ctx, 1)["rats"]
     assert "hand" not in others[2] and "hand" in others[1]
 
 

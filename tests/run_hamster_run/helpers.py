@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.engine import Session
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.run_hamster_run import SPEC, Belt
 
 NAMES = ("Alice", "Bob", "Cathleen", "Dave", "Eve")

@@ -45,8 +45,8 @@ def test_allocation_is_secret_until_everyone_has_allocated() -> None:
     while state.ctx.phase != "allocate":
         state = nxt(state)
     state = act(state, 0, "allocate", scamper=5, mettle=1, friskiness=0)
-    seen_by_b = SPEC.view(state.G, state.ctx, 1)["hamsters"][0]
-    seen_by_a = SPEC.view(state.G, state.ctx, 0)["hamsters"][0]
+    seen_by_b = SPEC.presentation.view(state.G, state.ctx, 1)["hamsters"][0]
+    seen_by_a = SPEC.presentation.view(state.G, state.ctx, 0)["hamsters"][0]
     assert seen_by_b["traits"] is None and "my_allocation" not in seen_by_b
     assert seen_by_a["my_allocation"] == {"scamper": 5, "mettle": 1, "friskiness": 0}
     with pytest.raises(IllegalMoveError, match="Waiting for B"):
@@ -374,13 +374,13 @@ def test_terminal_board_before_the_first_allocation_shows_pluck_not_a_split() ->
     # Before anyone allocates, the seven chips are in the hand; the terminal showed them
     # as "S7 M0 F0", as if every hamster had put all its Pluck in Scamper.
     state, _ = initial_state(SPEC, "v2.1", ("Ann", "Bob"), 5, given=([0, 1],))
-    assert SPEC.text is not None
-    board = SPEC.text(state.G, state.ctx)
+    assert SPEC.presentation.text is not None
+    board = SPEC.presentation.text(state.G, state.ctx)
     assert "S7" not in board and "Pluck 7" in board
     for seat in (0, 1):
         state = act(state, seat, "place", to=[5, seat + 1])
     state = nxt(state)  # round 1, Allocate: still nothing revealed
-    assert state.ctx.phase == "allocate" and "Pluck 7" in SPEC.text(state.G, state.ctx)
+    assert state.ctx.phase == "allocate" and "Pluck 7" in SPEC.presentation.text(state.G, state.ctx)
     state = act(
         act(state, 0, "allocate", scamper=3, mettle=2, friskiness=2),
         1,
@@ -390,4 +390,4 @@ def test_terminal_board_before_the_first_allocation_shows_pluck_not_a_split() ->
         friskiness=1,
     )
     state = nxt(state, given=[0])
-    assert "S3 M2 F2" in SPEC.text(state.G, state.ctx)
+    assert "S3 M2 F2" in SPEC.presentation.text(state.G, state.ctx)

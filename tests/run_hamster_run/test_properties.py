@@ -11,8 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import Session
-from companion.engine.session import GameHeader
+from companion.engine.session import GameHeader, Session
 from companion.games.run_hamster_run import SPEC, Belt
 from companion.games.run_hamster_run.bot import candidates
 from companion.games.run_hamster_run.model import CHIPS

@@ -7,6 +7,6 @@ camera rule for the wheel), ``spec``. Rulings: ``docs/rules/hamster-wheel.md``.
 """
 
 from companion.games.hamster_wheel.model import HamsterWheel
-from companion.games.hamster_wheel.spec import NAME, SPEC
+from companion.games.hamster_wheel.spec import SPEC
 
-__all__ = ["NAME", "SPEC", "HamsterWheel"]
+__all__ = ["SPEC", "HamsterWheel"]

@@ -84,15 +84,6 @@ def setup(rules: str, players: tuple[str, ...], options: Args, draws: Draws) -> 
     return HamsterWheel(rules, built, wheel, teams, out=out, first=first)
 
 
-def first_player(game: HamsterWheel, ctx: Ctx) -> int:
-    return game.first
-
-
-def next_player(game: HamsterWheel, ctx: Ctx) -> int:
-    assert ctx.current is not None
-    return (ctx.current + 1) % len(game.players)
-
-
 def opening(wheel: Wheel) -> int:
     return (wheel.pyramid_start + OPENING_OFFSET) % wheel.sections
 

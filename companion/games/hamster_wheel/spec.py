@@ -10,10 +10,11 @@ from companion.engine.spec import (
     MoveSpec,
     Outcome,
     PhaseSpec,
+    Presentation,
     SetupOption,
-    TurnOrder,
 )
 from companion.engine.state import Ctx
+from companion.engine.turns import round_robin
 from companion.games.hamster_wheel import bot, moves, table
 from companion.games.hamster_wheel.choices import choices
 from companion.games.hamster_wheel.model import (
@@ -24,6 +25,7 @@ from companion.games.hamster_wheel.model import (
     HamsterWheel,
     pieces,
 )
+from companion.games.hamster_wheel.phases import Phase
 from companion.games.hamster_wheel.view import prompt, render, view
 
 NAME = "hamster-wheel"
@@ -31,10 +33,10 @@ NAME = "hamster-wheel"
 FIRSTS = tuple(enumerate(("first", "second", "third", "fourth")))
 
 PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
-    "play": PhaseSpec(
-        name="play",
+    Phase.PLAY: PhaseSpec(
+        name=Phase.PLAY,
         title="Turns",
-        next=lambda game: "play",
+        next=lambda game: Phase.PLAY,
         moves={
             "place": MoveSpec(moves.place, "colour, at=same|next|next2"),
             "pass": MoveSpec(moves.constructive_pass, "constructive pass: colour, from, to"),
@@ -53,7 +55,7 @@ PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
                 any_seat=True,
             ),
         },
-        turn=TurnOrder(moves.first_player, moves.next_player),
+        turn=round_robin(lambda game: game.first, lambda game: len(game.players)),
         on_turn_end=moves.end_turn,
         new_round=True,
     )
@@ -97,12 +99,20 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     max_players=4,
     setup=moves.setup,
     phases=PHASES,
-    first_phase="play",
+    first_phase=Phase.PLAY,
     end_if=end_if,
-    view=view,
-    prompt=prompt,
-    text=render,
-    seat_name=lambda game, seat: game.players[seat].name,
+    presentation=Presentation(
+        view=view,
+        prompt=prompt,
+        text=render,
+        seat_name=lambda game, seat: game.players[seat].name,
+        by_hand=(
+            'Which compartment is lowest: "Wheel rolled: lowest compartment", then Set (under '
+            '"The wheel rolled, or pieces fell between turns").',
+            "What fell on a failed try: the failed-try form (pre-filled from the camera).",
+            "Pieces that fell with nobody at the wheel: the Higher Powers form.",
+        ),
+    ),
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
@@ -127,10 +137,4 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
             "Compartments in the wheel", SECTIONS, minimum=MIN_SECTIONS, maximum=MAX_SECTIONS
         ),
     },
-    by_hand=(
-        'Which compartment is lowest: "Wheel rolled: lowest compartment", then Set (under '
-        '"The wheel rolled, or pieces fell between turns").',
-        "What fell on a failed try: the failed-try form (pre-filled from the camera).",
-        "Pieces that fell with nobody at the wheel: the Higher Powers form.",
-    ),
 )

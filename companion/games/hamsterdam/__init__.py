@@ -15,6 +15,6 @@ middle of a flood; movement comes before redeployment at the end of a round.
 
 from companion.games.hamsterdam import bot
 from companion.games.hamsterdam.model import Hamsterdam
-from companion.games.hamsterdam.spec import NAME, SPEC
+from companion.games.hamsterdam.spec import SPEC
 
-__all__ = ["NAME", "SPEC", "Hamsterdam", "bot"]
+__all__ = ["SPEC", "Hamsterdam", "bot"]

@@ -30,6 +30,7 @@ from companion.games.hamsterdam.catalogue import (
 )
 from companion.games.hamsterdam.layout import default_layout
 from companion.games.hamsterdam.model import ARRANGE, PASS, PLACE, READY, Flood, Hamsterdam
+from companion.games.hamsterdam.phases import Phase
 
 _NEXT = Event(NEXT)
 SPECIAL_CHANCE = 0.35
@@ -39,33 +40,33 @@ def candidates(state: State[Hamsterdam], rng: random.Random) -> Iterator[Event]:
     """Events worth trying now, best first; NEXT always comes last."""
     game, ctx = state.G, state.ctx
     phase = ctx.phase
-    if phase == "setup":
+    if phase == Phase.SETUP:
         yield from _setup(game, rng)
         if all(p.stage == READY for p in game.players) and game.first < 0:
             # Leaving set-up: everyone rolls two dice by hand for first (ties roll again).
             yield Event(NEXT, given=_roll_off(len(game.players), rng))
-    elif phase == "roll" and ctx.current is not None:
+    elif phase == Phase.ROLL and ctx.current is not None:
         # The roller rolls the two dice by hand: NEXT carries what they show.
         yield Event(NEXT, given=(rng.randint(1, 6), rng.randint(1, 6)))
-    elif phase == "roll" and ctx.current is None:
+    elif phase == Phase.ROLL and ctx.current is None:
         if game.alternative is not None:
             yield _move(game.roller, "keep_roll", use=rng.choice(["old", "new"]))
         yield from _specials(state, rng)
-    elif phase in ("flood", "skips"):
-        if phase == "skips":
+    elif phase in (Phase.FLOOD, Phase.SKIPS):
+        if phase == Phase.SKIPS:
             yield from _specials(state, rng)
         for pending in game.pending:
             yield _resolve(game, pending, rng)
-    elif phase == "breach":
+    elif phase == Phase.BREACH:
         for seat, player in enumerate(game.players):
             if breach.due(player):
                 yield _move(seat, "flip", end=rng.choice(["left", "right"]))
-    elif phase == "movement":
+    elif phase == Phase.MOVEMENT:
         yield from _specials(state, rng)
         for seat in rng.sample(range(len(game.players)), len(game.players)):
             if rng.random() < 0.6 and not game.players[seat].moved:
                 yield from _step(game, seat, rng)
-    elif phase == "redeploy":
+    elif phase == Phase.REDEPLOY:
         yield from _specials(state, rng)
         yield from _redeploy(game, rng)
     yield _NEXT

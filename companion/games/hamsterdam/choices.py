@@ -47,6 +47,7 @@ from companion.games.hamsterdam.model import (
     Player,
     Special,
 )
+from companion.games.hamsterdam.phases import Phase
 
 Choice = dict[str, Any]
 COPY = f"{COPYCATSTER} as "  # how powers.usable names an imitation
@@ -82,19 +83,19 @@ def choices(game: Hamsterdam, ctx: Ctx) -> list[Choice]:
 
 def _candidates(game: Hamsterdam, ctx: Ctx) -> list[Choice]:
     phase = ctx.phase
-    if phase == "setup":
+    if phase == Phase.SETUP:
         return list(_setup(game))
-    if phase == "roll":
+    if phase == Phase.ROLL:
         return list(_roll(game, ctx))
-    if phase == "flood":
+    if phase == Phase.FLOOD:
         return list(_floods(game))
-    if phase == "breach":
+    if phase == Phase.BREACH:
         return list(_breaches(game))
-    if phase == "movement":
+    if phase == Phase.MOVEMENT:
         return list(_movement(game, ctx))
-    if phase == "skips":
+    if phase == Phase.SKIPS:
         return [*_specials(game, ctx), *_floods(game), *_breaches(game)]
-    if phase == "redeploy":
+    if phase == Phase.REDEPLOY:
         return list(_redeploy(game, ctx))
     return []  # a new round, passing the dice: only NEXT
 

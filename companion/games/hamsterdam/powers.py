@@ -34,6 +34,7 @@ from companion.games.hamsterdam.catalogue import (
     SKIP_MOVEMENT,
 )
 from companion.games.hamsterdam.model import Hamsterdam, Special
+from companion.games.hamsterdam.phases import Phase
 
 Args = Mapping[str, Any]
 Candidate = tuple[int, Special]  # (dam index, piece)
@@ -53,14 +54,14 @@ class Used:
 
 Effect = Callable[[Hamsterdam, Ctx, int, list[Candidate], Args, Draws], Used]
 
-ROLL_PHASE, FLOOD_PHASES = "roll", ("flood", "skips")
+FLOOD_PHASES = (Phase.FLOOD, Phase.SKIPS)
 
 
 def timing_problem(game: Hamsterdam, ctx: Ctx, seat: int, name: str) -> str | None:
     """Why this special may not act now, or None when it may."""
     timing = KINDS[name].timing
     player = game.players[seat]
-    rolled = ctx.phase == ROLL_PHASE and game.dice is not None and not game.dry
+    rolled = ctx.phase == Phase.ROLL and game.dice is not None and not game.dry
     if timing in (OWN_ROLL, ANY_ROLL):
         if not rolled:
             return f"{name} acts after a roll, before the flood."
@@ -74,13 +75,13 @@ def timing_problem(game: Hamsterdam, ctx: Ctx, seat: int, name: str) -> str | No
             return f"{name} acts only when a flood hits {player.name}'s dam."
         return None
     if timing == MOVEMENT:
-        return None if ctx.phase == "movement" else f"{name} acts during movement."
+        return None if ctx.phase == Phase.MOVEMENT else f"{name} acts during movement."
     if timing == SKIP_MOVEMENT:
-        if ctx.phase != "skips" or ctx.current != seat:
+        if ctx.phase != Phase.SKIPS or ctx.current != seat:
             return f"{name} acts instead of moving, in turn after everyone has moved."
         return None
     if timing == REDEPLOYMENT:
-        if ctx.phase != "redeploy" or player.redeployed:
+        if ctx.phase != Phase.REDEPLOY or player.redeployed:
             return f"{name} acts during redeployment, before {player.name} redeploys."
         return None
     return f"{name} is always in effect and is never used."

@@ -32,6 +32,7 @@ from companion.games.hamsterdam.model import (
     Special,
     Spot,
 )
+from companion.games.hamsterdam.phases import Phase
 from companion.games.hamsterdam.pieces import index_of, put, take_from_rest
 
 Args = Mapping[str, Any]
@@ -275,7 +276,7 @@ def stand(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ha
     except Swimster).
     """
     player = _stage(game, seat, PLACE)
-    if ctx.phase == "redeploy" and player.redeployed:
+    if ctx.phase == Phase.REDEPLOY and player.redeployed:
         raise IllegalMoveError(f"{player.name} has already redeployed this round.")
     index = index_of(player, args.get("at"), "where the hamster stands")
     player, piece = take_from_rest(player, args.get("hamster"))
@@ -302,7 +303,7 @@ def can_stand(player: Player) -> bool:
 def placed(game: Hamsterdam, ctx: Ctx, seat: int) -> Hamsterdam:
     """The player has stood every hamster they can: ready (and, in redeployment, done)."""
     player = replace(game.players[seat], stage=READY)
-    if ctx.phase == "redeploy":
+    if ctx.phase == Phase.REDEPLOY:
         player = replace(player, redeployed=True)
     return game.with_player(seat, player)
 

@@ -20,8 +20,15 @@ from collections.abc import Callable
 from companion.engine.camera import Watch
 from companion.engine.events import Event
 from companion.engine.readings import DICE
-from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, PhaseSpec, TurnOrder
+from companion.engine.spec import (
+    BalanceReport,
+    GameSpec,
+    MoveSpec,
+    PhaseSpec,
+    Presentation,
+)
 from companion.engine.state import Ctx, State
+from companion.engine.turns import whoever
 from companion.games.hamsterdam import (
     bot,
     breach,
@@ -44,6 +51,7 @@ from companion.games.hamsterdam.catalogue import (
 from companion.games.hamsterdam.changes import table_changes
 from companion.games.hamsterdam.choices import choices
 from companion.games.hamsterdam.model import FULL, RULE_SETS, Hamsterdam
+from companion.games.hamsterdam.phases import Phase
 from companion.games.hamsterdam.scoring import end_if, report_figures, standing
 from companion.games.hamsterdam.text import happened, render
 from companion.games.hamsterdam.view import odds_lines, prompt, view
@@ -87,10 +95,10 @@ STANDING: dict[str, MoveSpec[Hamsterdam]] = {
 }
 
 PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
-    "setup": PhaseSpec(
-        name="setup",
+    Phase.SETUP: PhaseSpec(
+        name=Phase.SETUP,
         title="Set-up",
-        next=_to("round"),
+        next=_to(Phase.ROUND),
         moves={
             "pass_cards": MoveSpec(
                 setup.pass_cards,
@@ -130,17 +138,17 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         blocker=setup.blocker,
         on_end=setup.finish,
     ),
-    "round": PhaseSpec(
-        name="round",
+    Phase.ROUND: PhaseSpec(
+        name=Phase.ROUND,
         title="New round",
-        next=_to("roll"),
+        next=_to(Phase.ROLL),
         on_begin=turns.begin_round,
         new_round=True,
     ),
-    "roll": PhaseSpec(
-        name="roll",
+    Phase.ROLL: PhaseSpec(
+        name=Phase.ROLL,
         title="1 Roll the dice",
-        next=_to("flood"),
+        next=_to(Phase.FLOOD),
         moves={
             "roll": MoveSpec(turns.roll, "enter the two dice", ends_turn=True, any_seat=True),
             "keep_roll": MoveSpec(
@@ -150,33 +158,33 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
             **_specials(ANY_ROLL),
         },
         on_begin=turns.begin_roll,
-        turn=TurnOrder(turns.roller_until_rolled, turns.roller_until_rolled),
+        turn=whoever(turns.roller_until_rolled),
         on_turn_end=turns.roll_on_next,
         blocker=turns.roll_blocker,
     ),
-    "flood": PhaseSpec(
-        name="flood",
+    Phase.FLOOD: PhaseSpec(
+        name=Phase.FLOOD,
         title="2 Flood",
-        next=lambda game: "breach" if game.rules == FULL else "dice",
+        next=lambda game: Phase.BREACH if game.rules == FULL else Phase.DICE,
         moves=FLOOD_MOVES,
         on_begin=flood.begin,
         on_end=flood.finish,
     ),
-    "breach": PhaseSpec(
-        name="breach",
+    Phase.BREACH: PhaseSpec(
+        name=Phase.BREACH,
         title="3 Breaches",
-        next=_to("dice"),
+        next=_to(Phase.DICE),
         moves=FLIP,
         on_end=breach.finish,
     ),
-    "dice": PhaseSpec(
-        name="dice",
+    Phase.DICE: PhaseSpec(
+        name=Phase.DICE,
         title="4 Pass the dice",
         next=turns.after_dice,
         on_end=turns.pass_dice,
     ),
-    "movement": PhaseSpec(
-        name="movement",
+    Phase.MOVEMENT: PhaseSpec(
+        name=Phase.MOVEMENT,
         title="Movement",
         next=movement.after_moves,
         moves={
@@ -185,21 +193,21 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         },
         on_begin=movement.begin_movement,
     ),
-    "skips": PhaseSpec(
-        name="skips",
+    Phase.SKIPS: PhaseSpec(
+        name=Phase.SKIPS,
         title="Specials instead of moving",
         next=turns.after_movement,
         # A Bombster flood may fill a flood pile: the breach it causes is offered at once.
         moves={**_specials(SKIP_MOVEMENT, any_seat=False), **FLOOD_MOVES, **FLIP},
         on_begin=movement.begin_skips,
-        turn=TurnOrder(movement.first_skipper, movement.first_skipper),
+        turn=whoever(movement.first_skipper),
         on_turn_end=movement.pass_skip,
         on_end=movement.finish_skips,
     ),
-    "redeploy": PhaseSpec(
-        name="redeploy",
+    Phase.REDEPLOY: PhaseSpec(
+        name=Phase.REDEPLOY,
         title="Redeployment",
-        next=_to("round"),
+        next=_to(Phase.ROUND),
         moves={
             "clear": MoveSpec(
                 movement.clear, "a hamster leaves to clear water: at, hamster, from", any_seat=True
@@ -225,9 +233,9 @@ def two_dice_due(state: State[Hamsterdam]) -> tuple[int, ...]:
     """The 2d6 the roller throws while the roll phase waits for them, or the roll-off's
     dice (the camera reads them; the twin throws them)."""
     game = state.G
-    if state.ctx.phase == "setup":  # the roll-off for the first player: two each
+    if state.ctx.phase == Phase.SETUP:  # the roll-off for the first player: two each
         return (6,) * len(setup.roll_off_dice(game))
-    if state.ctx.phase != "roll" or (game.dice is not None and not game.dry):
+    if state.ctx.phase != Phase.ROLL or (game.dice is not None and not game.dry):
         return ()
     return (6, 6)
 
@@ -247,14 +255,22 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     max_players=4,
     setup=setup.setup,
     phases=PHASES,
-    first_phase="setup",
+    first_phase=Phase.SETUP,
     end_if=end_if,
-    view=view,
-    prompt=prompt,
-    text=render,
-    happened=happened,
-    odds_text=odds_lines,
-    seat_name=lambda game, seat: game.players[seat].name,
+    presentation=Presentation(
+        view=view,
+        prompt=prompt,
+        text=render,
+        odds_text=odds_lines,
+        seat_name=lambda game, seat: game.players[seat].name,
+        happened=happened,
+        by_hand=(
+            "The flood roll and the roll-off: the dice pickers (the camera's reading waits for "
+            "READ when it is not sure).",
+            "Every pass, dam card, special, plug and step: its own button; a wrong one: Undo.",
+            "Who won the roll-off: tap the winner instead of entering the dice.",
+        ),
+    ),
     choices=choices,
     table_changes=table_changes,
     bot=bot.candidates,
@@ -263,11 +279,5 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     camera={DICE: Watch(roll_from_dice, dice=two_dice_due)},
     cues=breach_cue,
     cue_words={"breach": "A dam breaks!"},
-    next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == "setup" else [],
-    by_hand=(
-        "The flood roll and the roll-off: the dice pickers (the camera's reading waits for "
-        "READ when it is not sure).",
-        "Every pass, dam card, special, plug and step: its own button; a wrong one: Undo.",
-        "Who won the roll-off: tap the winner instead of entering the dice.",
-    ),
+    next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == Phase.SETUP else [],
 )

@@ -24,6 +24,7 @@ from companion.games.hamsterdam.model import (
     round_length,
     tokens_to_next_breach,
 )
+from companion.games.hamsterdam.phases import Phase
 from companion.games.hamsterdam.scoring import standings
 
 
@@ -62,7 +63,7 @@ def flood_odds(game: Hamsterdam, seat: int, ctx: Ctx) -> dict[str, Any] | None:
     rolled again, so the chances are among the totals some dam shows: late in a full game,
     with cards flipped, a 7 nobody holds makes every other total likelier. Shown again
     after such a dry roll; ``None`` once a roll some dam shows lies on the table."""
-    if ctx.phase != "roll" or (game.dice is not None and not game.dry) or ctx.over:
+    if ctx.phase != Phase.ROLL or (game.dice is not None and not game.dry) or ctx.over:
         return None
     shown = frozenset().union(*(p.values() for p in game.players))
     total = sum((roll_chance(v) for v in shown), Fraction(0))
@@ -132,7 +133,9 @@ def _player(game: Hamsterdam, ctx: Ctx, seat: int, viewer: int | None) -> dict[s
         "redeployed": player.redeployed,
         "lost": player.lost,
         "tallies": tallies(game, player),
-        "floods_at": flood.flood_value(game, seat) if ctx.phase in ("roll", "flood") else None,
+        "floods_at": flood.flood_value(game, seat)
+        if ctx.phase in (Phase.ROLL, Phase.FLOOD)
+        else None,
         "usable": powers.usable(game, ctx, seat),
         "hand": [c.value for c in player.hand] if mine else len(player.hand),
         "passing": list(player.passing) if mine else player.stage != PASS,
@@ -143,7 +146,7 @@ def _player(game: Hamsterdam, ctx: Ctx, seat: int, viewer: int | None) -> dict[s
 
 def _hits(game: Hamsterdam, ctx: Ctx) -> tuple[Flood, ...]:
     """Who floods where: foreseen once the roll is in, then as resolved."""
-    if ctx.phase == "roll":
+    if ctx.phase == Phase.ROLL:
         rolled = game.dice is not None and not game.dry and game.alternative is None
         return flood.floods_for_roll(game) if rolled else ()
     return game.struck
@@ -191,7 +194,7 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
         return ctx.result
     names = [p.name for p in game.players]
     phase = ctx.phase
-    if phase == "setup":
+    if phase == Phase.SETUP:
         stages = {
             stage: ", ".join(p.name for p in game.players if p.stage == stage)
             for stage in ("pass", "arrange", "place")
@@ -204,9 +207,9 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
             return f"Stand your hamsters on your dam: waiting for {stages['place']}."
         return "Everyone is ready: roll off for the first player, then press NEXT."
     roller = names[game.roller]
-    if phase == "round":
+    if phase == Phase.ROUND:
         return f"Round {ctx.round} begins: press NEXT, {names[game.first]} rolls first."
-    if phase == "roll":
+    if phase == Phase.ROLL:
         if game.dice is None:
             return f"{roller} rolls the two dice; press NEXT when they lie still."
         if game.dry:
@@ -214,23 +217,23 @@ def prompt(game: Hamsterdam, ctx: Ctx) -> str:
         if game.alternative is not None:
             return f"{roller} keeps the old or the new roll (Physicster)."
         return f"{roller} rolled {game.roll}: use after-roll specials, then press NEXT to flood."
-    if phase == "flood":
+    if phase == Phase.FLOOD:
         hit = ", ".join(sorted({names[f.seat] for f in game.pending}))
         if hit:
             return f"Stop the floods ({hit}), or press NEXT to plug the plain way."
         return "Every flood is resolved: press NEXT."
-    if phase == "breach":
+    if phase == Phase.BREACH:
         due = breach.waiting(game)
         if due:
             return f"Breach: {_flip(due)} at an end of the dam, then press NEXT."
         return "No breach this turn: press NEXT to pass the dice."
-    if phase == "dice":
+    if phase == Phase.DICE:
         return f"{roller} passes the dice to the left; press NEXT."
-    if phase == "movement":
+    if phase == Phase.MOVEMENT:
         return "Movement: each player may move one hamster one card; press NEXT when done."
-    if phase == "skips":
+    if phase == Phase.SKIPS:
         return _skips_prompt(game, ctx)
-    if phase == "redeploy":
+    if phase == Phase.REDEPLOY:
         late = ", ".join(p.name for p in game.players if not p.redeployed)
         return f"Redeploy your hamsters ({late}); NEXT spreads the rest evenly."
     return "Press NEXT."

@@ -1,5 +1,5 @@
 """Rats (John Harper): rats in the tunnels, fighting for loot and a Dominance hand."""
 
-from companion.games.rats.spec import NAME, SPEC
+from companion.games.rats.spec import SPEC
 
-__all__ = ["NAME", "SPEC"]
+__all__ = ["SPEC"]

@@ -31,6 +31,7 @@ from companion.games.rats.model import (
     Rats,
 )
 from companion.games.rats.nest import most_hate
+from companion.games.rats.phases import Phase
 
 REROLL_CHANCE = 0.15
 DRAW_CHANCE = 0.05
@@ -72,7 +73,7 @@ def candidates(state: State[Any], rng: random.Random) -> Iterator[Event]:
     game: Rats = state.G
     ctx = state.ctx
     n = len(game.rats)
-    if ctx.phase == "create":
+    if ctx.phase == Phase.CREATE:
         for seat, rat in enumerate(game.rats):
             if not rat.created:
                 yield _move(
@@ -88,9 +89,9 @@ def candidates(state: State[Any], rng: random.Random) -> Iterator[Event]:
         yield _move(seat, "discard", card=rng.choice(hand) if hand else "2c")
     if rng.random() < DRAW_CHANCE:
         yield _move(rng.randrange(n), "draw")
-    if ctx.phase == "tunnel" and ctx.current is not None:
+    if ctx.phase == Phase.TUNNEL and ctx.current is not None:
         yield from _tunnel(game, ctx.current, rng)
-    elif ctx.phase == "nest" and game.nest is not None:
+    elif ctx.phase == Phase.NEST and game.nest is not None:
         yield from _nest(game, rng)
     yield Event(NEXT, source="bot")
 

@@ -27,6 +27,7 @@ from companion.games.rats.model import (
     Rats,
 )
 from companion.games.rats.nest import most_hate
+from companion.games.rats.phases import Phase
 
 
 def _choice(seat: int, name: str, label: str, **args: Any) -> dict[str, Any]:
@@ -41,11 +42,11 @@ def choices(game: Rats, ctx: Ctx) -> list[dict[str, Any]]:
         for seat in over_limit(game):
             label = f"{game.title(seat)}: discard a card"
             found.append(_choice(seat, "discard", label, card="2c"))
-    if ctx.phase == "tunnel":
+    if ctx.phase == Phase.TUNNEL:
         found += _tunnel(game, ctx)
-    elif ctx.phase == "nest":
+    elif ctx.phase == Phase.NEST:
         found += _nest(game)
-    if ctx.phase in ("tunnel", "nest"):
+    if ctx.phase in (Phase.TUNNEL, Phase.NEST):
         for seat, rat in enumerate(game.rats):
             if rat.hate >= 1:
                 found.append(_choice(seat, "draw", f"{rat.title}: buy a card (1 Hate)"))

@@ -85,13 +85,10 @@ def on_begin(game: Rats, ctx: Ctx, draws: Draws) -> Rats:
     return replace(game, nest=Nest(stage=SCRAP, dominant=dominant), notes=(note,))
 
 
-def first_seat(game: Rats, ctx: Ctx) -> int | None:
-    return _nest(game).dominant
-
-
-def next_seat(game: Rats, ctx: Ctx) -> int | None:
+def dominant_until_settled(game: Rats, ctx: Ctx) -> int | None:
     """The table waits on the Dominant Rat until the nest is settled."""
-    return None if _nest(game).stage == DONE else ctx.current
+    nest = _nest(game)
+    return None if nest.stage == DONE else nest.dominant
 
 
 def most_hate(game: Rats) -> list[int]:

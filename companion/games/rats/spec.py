@@ -14,14 +14,16 @@ from companion.engine.spec import (
     MoveSpec,
     Outcome,
     PhaseSpec,
+    Presentation,
     SetupOption,
-    TurnOrder,
 )
 from companion.engine.state import Ctx
+from companion.engine.turns import once_round, whoever
 from companion.games.rats import bot, nest, poker, setup, table, tunnel
 from companion.games.rats.choices import choices
 from companion.games.rats.deck import buy_card, drop
 from companion.games.rats.model import DEFAULT_ROUNDS, PHONE, PHYSICAL, RULE_SETS, Rats
+from companion.games.rats.phases import Phase
 from companion.games.rats.view import odds_lines, prompt, render, view
 
 NAME = "rats"
@@ -43,18 +45,18 @@ HATE_MOVES: dict[str, MoveSpec[Rats]] = {
 }
 
 PHASES: dict[str, PhaseSpec[Rats]] = {
-    "create": PhaseSpec(
-        name="create",
+    Phase.CREATE: PhaseSpec(
+        name=Phase.CREATE,
         title="Making rats",
-        next=lambda game: "tunnel",
+        next=lambda game: Phase.TUNNEL,
         moves={"create": MoveSpec(setup.create, "name=..., bonus=[8, 10]", any_seat=True)},
         blocker=setup.blocker,
         on_end=setup.deal_hands,
     ),
-    "tunnel": PhaseSpec(
-        name="tunnel",
+    Phase.TUNNEL: PhaseSpec(
+        name=Phase.TUNNEL,
         title="Tunnels",
-        next=lambda game: "nest",
+        next=lambda game: Phase.NEST,
         moves={
             "play": MoveSpec(tunnel.play, "card=Qc"),
             "skip": MoveSpec(tunnel.skip, "no card to play"),
@@ -66,15 +68,16 @@ PHASES: dict[str, PhaseSpec[Rats]] = {
             "wound": MoveSpec(tunnel.wound, "die=6", any_seat=True),
             **HATE_MOVES,
         },
-        turn=TurnOrder(tunnel.first_rat, tunnel.next_rat),
+        # the oldest player (the first seat) starts every round; each rat once round the table
+        turn=once_round(lambda game: 0, lambda game: len(game.rats), holds=tunnel.mid_turn),
         on_turn_end=tunnel.end_turn,
         on_begin=tunnel.on_begin,
         new_round=True,
     ),
-    "nest": PhaseSpec(
-        name="nest",
+    Phase.NEST: PhaseSpec(
+        name=Phase.NEST,
         title="Nest",
-        next=lambda game: "end" if game.finished else "tunnel",
+        next=lambda game: Phase.END if game.finished else Phase.TUNNEL,
         moves={
             "scrap": MoveSpec(nest.scrap, "fighter=seat, opponent=seat", any_seat=True),
             "roll": MoveSpec(nest.roll, "sizes=[6, 6] with the faces as dice", any_seat=True),
@@ -89,12 +92,12 @@ PHASES: dict[str, PhaseSpec[Rats]] = {
             "steal": MoveSpec(nest.steal, "victim=seat", any_seat=True, ends_turn=True),
             **HATE_MOVES,
         },
-        turn=TurnOrder(nest.first_seat, nest.next_seat),
+        turn=whoever(nest.dominant_until_settled),
         on_turn_end=nest.advance,
         on_begin=nest.on_begin,
         on_end=nest.on_end,
     ),
-    "end": PhaseSpec(name="end", title="Game over", next=lambda game: "end"),
+    Phase.END: PhaseSpec(name=Phase.END, title="Game over", next=lambda game: Phase.END),
 }
 
 
@@ -119,13 +122,20 @@ SPEC: GameSpec[Rats] = GameSpec(
     max_players=6,
     setup=setup.setup,
     phases=PHASES,
-    first_phase="create",
+    first_phase=Phase.CREATE,
     end_if=end_if,
-    view=view,
-    prompt=prompt,
-    text=render,
-    odds_text=odds_lines,
-    seat_name=lambda game, seat: game.title(seat),
+    presentation=Presentation(
+        view=view,
+        prompt=prompt,
+        text=render,
+        odds_text=odds_lines,
+        seat_name=lambda game, seat: game.title(seat),
+        by_hand=(
+            "Every die: one tap per die on the rat's phone or the tablet; a wrong tap: Undo.",
+            "A card played from your own deck: suit, then rank.",
+            "Loot, wounds, burrowing, scraps, mating and stealing: their own buttons.",
+        ),
+    ),
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
@@ -143,9 +153,4 @@ SPEC: GameSpec[Rats] = GameSpec(
         ),
         "rounds": SetupOption("Rounds", DEFAULT_ROUNDS, minimum=1, maximum=setup.MAX_ROUNDS),
     },
-    by_hand=(
-        "Every die: one tap per die on the rat's phone or the tablet; a wrong tap: Undo.",
-        "A card played from your own deck: suit, then rank.",
-        "Loot, wounds, burrowing, scraps, mating and stealing: their own buttons.",
-    ),
 )

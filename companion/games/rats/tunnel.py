@@ -39,17 +39,9 @@ from companion.games.rats.model import (
 # --- whose turn ---------------------------------------------------------------------------
 
 
-def first_rat(game: Rats, ctx: Ctx) -> int | None:
-    """The oldest player (the first seat) starts every round."""
-    return 0
-
-
-def next_rat(game: Rats, ctx: Ctx) -> int | None:
-    """The same rat until its turn is over (a fresh turn), then the next one round the table."""
-    if game.turn.stage != CARD or ctx.current is None:
-        return ctx.current
-    following = ctx.current + 1
-    return following if following < len(game.rats) else None
+def mid_turn(game: Rats) -> bool:
+    """The rat's turn is not over yet: NEXT gives the same rat a fresh turn."""
+    return game.turn.stage != CARD
 
 
 def _order_from(game: Rats, start: int) -> list[int]:

@@ -32,6 +32,7 @@ from companion.games.rats.model import (
 )
 from companion.games.rats.nest import most_hate, scores
 from companion.games.rats.nest import waiting as nest_waiting
+from companion.games.rats.phases import Phase
 from companion.games.rats.tunnel import waiting as tunnel_waiting
 
 
@@ -174,14 +175,14 @@ def view(game: Rats, ctx: Ctx, seat: int | None) -> dict[str, Any]:
 def prompt(game: Rats, ctx: Ctx) -> str:
     if ctx.over:
         return ctx.result
-    if ctx.phase == "create":
+    if ctx.phase == Phase.CREATE:
         waiting = [r.player for r in game.rats if not r.created]
         if waiting:
             return f"Make your rats: {', '.join(waiting)}, name a rat and pick two bonus dice."
         return "Every rat is ready: press NEXT to deal five cards each and enter the tunnels."
-    if ctx.phase == "tunnel":
+    if ctx.phase == Phase.TUNNEL:
         return _tunnel_prompt(game, ctx)
-    if ctx.phase == "nest" and game.nest is not None:
+    if ctx.phase == Phase.NEST and game.nest is not None:
         return _nest_prompt(game, ctx)
     return "Press NEXT."
 
@@ -237,7 +238,7 @@ def _nest_prompt(game: Rats, ctx: Ctx) -> str:
 def odds_lines(game: Rats, ctx: Ctx) -> list[str]:
     """Before a challenge's dice lie, each rat's exact chance to pass, for the terminal."""
     challenge = game.turn.challenge
-    if challenge is None or ctx.phase != "tunnel" or challenge.resolved:
+    if challenge is None or ctx.phase != Phase.TUNNEL or challenge.resolved:
         return []
     return [
         f"odds: {rat.title} passes {challenge.kind} {challenge.difficulty}: "
@@ -255,7 +256,7 @@ def render(game: Rats, ctx: Ctx) -> str:
     """The rats as plain text for the terminal."""
     lines = []
     challenge = game.turn.challenge
-    if challenge is not None and ctx.phase == "tunnel":
+    if challenge is not None and ctx.phase == Phase.TUNNEL:
         lines.append(f"Challenge: {short(challenge.card)} {challenge.kind} {challenge.difficulty}")
     for seat, rat in enumerate(game.rats):
         mark = ">" if seat == ctx.current else " "
@@ -266,7 +267,7 @@ def render(game: Rats, ctx: Ctx) -> str:
             f"{mark} {rat.title}: pool {pool} | wounds {wounds} | Hate {rat.hate} | "
             f"cards {rat.hand_count} | Dominance {hand} ({poker.hand_name(rat.dominance)})"
         )
-        if challenge is not None and ctx.phase == "tunnel":
+        if challenge is not None and ctx.phase == Phase.TUNNEL:
             roll = challenge.contest.rolls[seat]
             if roll is not None:
                 faces = " ".join("?" if f is None else str(f) for f in roll.faces)

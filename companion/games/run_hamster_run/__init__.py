@@ -1,6 +1,6 @@
 """Run, Hamster, Run! — classic (2000) and v2.1 (2005) rules."""
 
 from companion.games.run_hamster_run.model import Belt
-from companion.games.run_hamster_run.spec import NAME, SPEC
+from companion.games.run_hamster_run.spec import SPEC
 
-__all__ = ["NAME", "SPEC", "Belt"]
+__all__ = ["SPEC", "Belt"]

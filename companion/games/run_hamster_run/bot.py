@@ -32,6 +32,7 @@ from companion.games.run_hamster_run.model import (
     adjacent,
     on_board,
 )
+from companion.games.run_hamster_run.phases import Phase
 
 _NEXT = Event(NEXT)
 
@@ -40,7 +41,7 @@ def candidates(state: State[Belt], rng: random.Random) -> Iterator[Event]:
     """Events worth trying now, best first; NEXT always comes last."""
     game, ctx = state.G, state.ctx
     phase = ctx.phase
-    if phase == "setup" and ctx.current is not None:
+    if phase == Phase.SETUP and ctx.current is not None:
         free = [
             (r, lane)
             for r in START_ROWS
@@ -48,13 +49,13 @@ def candidates(state: State[Belt], rng: random.Random) -> Iterator[Event]:
             if game.occupant(r, lane) is None
         ]
         yield _move(ctx.current, "place", to=list(rng.choice(free)))
-    elif phase == "allocate":
+    elif phase == Phase.ALLOCATE:
         for seat, hamster in enumerate(game.hamsters):
             if not hamster.eaten and hamster.allocation is None:
                 yield _allocation(seat, hamster, rng)
-    elif phase == "declare" and ctx.current is not None:
+    elif phase == Phase.DECLARE and ctx.current is not None:
         yield _move(ctx.current, "declare", action=_choose_action(game, ctx.current, rng))
-    elif phase == "resolve" and ctx.current is not None:
+    elif phase == Phase.RESOLVE and ctx.current is not None:
         yield from _resolve(game, ctx.current, rng)
     # NEXT carries the dice the players roll by hand (classic Rest and Fatigue), as a table's would.
     dice = next_dice(game, ctx)

@@ -78,7 +78,7 @@ def hamster_difference(hamster: Mapping[str, Any], seen: Where, calibrated: bool
 
 def check_belt(spec: GameSpec[Belt], state: State[Belt], reading: BeltSeen) -> Verdict:
     """The table's rule for a steady belt reading: a note comparing it with the game."""
-    view = spec.view(state.G, state.ctx, None)
+    view = spec.presentation.view(state.G, state.ctx, None)
     return Verdict(note=compare_board(reading, view, reading.colours))
 
 

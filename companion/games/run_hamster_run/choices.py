@@ -25,6 +25,7 @@ from companion.games.run_hamster_run.model import (
     adjacent,
     on_board,
 )
+from companion.games.run_hamster_run.phases import Phase
 
 Choice = dict[str, Any]
 
@@ -36,16 +37,16 @@ def _choice(seat: int, name: str, label: str, **args: Any) -> Choice:
 def choices(game: Belt, ctx: Ctx) -> list[Choice]:
     """Candidate moves (the engine filters out the illegal ones)."""
     seat = ctx.current
-    if ctx.phase == "setup" and seat is not None:
+    if ctx.phase == Phase.SETUP and seat is not None:
         return [
             _choice(seat, "place", f"row {r}, lane {lane}", to=[r, lane])
             for r in START_ROWS
             for lane in range(1, LANES + 1)
             if game.occupant(r, lane) is None
         ]
-    if ctx.phase == "declare" and seat is not None:
+    if ctx.phase == Phase.DECLARE and seat is not None:
         return [_choice(seat, "declare", ACTION_TITLES[a], action=a) for a in ACTIONS[game.rules]]
-    if ctx.phase == "resolve" and seat is not None:
+    if ctx.phase == Phase.RESOLVE and seat is not None:
         return list(_resolve(game, seat))
     return []
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import actions, rounds
 from companion.games.run_hamster_run.model import Belt
+from companion.games.run_hamster_run.phases import Phase
 
 
 def next_dice(game: Belt, ctx: Ctx) -> list[str]:
@@ -17,10 +18,10 @@ def next_dice(game: Belt, ctx: Ctx) -> list[str]:
     and the Fatigue dice as the round enters Fatigue (none when the companion rolls)."""
     if game.roll_for_us or ctx.over:
         return []
-    if ctx.phase == "resolve" and ctx.current is not None:
+    if ctx.phase == Phase.RESOLVE and ctx.current is not None:
         if actions.rest_die_due(game, ctx.current):
             return [f"{game.hamsters[ctx.current].name}'s rest die"]
         return []
-    if ctx.phase == "alligators":
+    if ctx.phase == Phase.ALLIGATORS:
         return rounds.fatigue_dice(game)
     return []

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.model import CLASSIC, METTLE, Belt, Hamster
+from companion.games.run_hamster_run.phases import Phase
 from companion.games.run_hamster_run.rounds import chomp_trait, pit_queue
 
 Chance = Fraction | float  # exact where cheap, floating point where the walk is long
@@ -45,7 +46,7 @@ def mettle_chance(mine: int, theirs: int) -> Fraction:
 
 def mettle_odds(game: Belt, ctx: Ctx) -> list[dict[str, Any]]:
     """The resolving hamster's chance in a Mettle test against each hamster near it."""
-    if ctx.phase != "resolve" or ctx.current is None:
+    if ctx.phase != Phase.RESOLVE or ctx.current is None:
         return []
     me = game.hamsters[ctx.current]
     if not me.on_belt:
@@ -274,6 +275,6 @@ def odds_lines(game: Belt, ctx: Ctx) -> list[str]:
 
 def chomp_odds(game: Belt, ctx: Ctx) -> dict[str, Any] | None:
     """What the alligator phase may do, while the table is one NEXT away from it."""
-    if ctx.phase != "belt" or not game.in_pit():
+    if ctx.phase != Phase.BELT or not game.in_pit():
         return None
     return _classic(game) if game.rules == CLASSIC else _v21(game)

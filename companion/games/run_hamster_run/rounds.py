@@ -178,25 +178,6 @@ def draw_initiative(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     return game
 
 
-def declare_first(game: Belt, ctx: Ctx) -> int | None:
-    return game.initiative[-1] if game.initiative else None
-
-
-def declare_next(game: Belt, ctx: Ctx) -> int | None:
-    order = game.initiative[::-1]
-    index = ctx.turn + 1
-    return order[index] if index < len(order) else None
-
-
-def resolve_first(game: Belt, ctx: Ctx) -> int | None:
-    return game.initiative[0] if game.initiative else None
-
-
-def resolve_next(game: Belt, ctx: Ctx) -> int | None:
-    index = ctx.turn + 1
-    return game.initiative[index] if index < len(game.initiative) else None
-
-
 def end_declarations(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     """v2.1: if every hamster declared Rest the belt speeds up."""
     game = replace(game, notes=())

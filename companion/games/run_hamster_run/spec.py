@@ -7,12 +7,21 @@ from typing import Any
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.rng import Draws
-from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, Outcome, PhaseSpec, TurnOrder
+from companion.engine.spec import (
+    BalanceReport,
+    GameSpec,
+    MoveSpec,
+    Outcome,
+    PhaseSpec,
+    Presentation,
+)
 from companion.engine.state import Ctx
+from companion.engine.turns import in_order, whoever
 from companion.games.run_hamster_run import actions, bot, corrections, odds, rounds, table
 from companion.games.run_hamster_run.choices import choices
 from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import RULE_SETS, Belt
+from companion.games.run_hamster_run.phases import Phase
 from companion.games.run_hamster_run.text import happened, render
 from companion.games.run_hamster_run.view import prompt, table_changes, view
 
@@ -52,21 +61,21 @@ RESOLVE_MOVES: dict[str, MoveSpec[Belt]] = {
 }
 
 PHASES: dict[str, PhaseSpec[Belt]] = {
-    "setup": PhaseSpec(
-        name="setup",
+    Phase.SETUP: PhaseSpec(
+        name=Phase.SETUP,
         title="Set-up",
-        next=_to("allocate"),
+        next=_to(Phase.ALLOCATE),
         moves={
             "place": MoveSpec(rounds.place, "place your hamster: to=[row, lane]", ends_turn=True)
         },
-        turn=TurnOrder(rounds.placement_first, lambda g, c: rounds.placement_first(g, c)),
+        turn=whoever(rounds.placement_first),
         on_turn_end=_must_place,
         blocker=rounds.placement_blocker,
     ),
-    "allocate": PhaseSpec(
-        name="allocate",
+    Phase.ALLOCATE: PhaseSpec(
+        name=Phase.ALLOCATE,
         title="1 Allocate Pluck",
-        next=_to("initiative"),
+        next=_to(Phase.INITIATIVE),
         moves={
             "allocate": MoveSpec(
                 rounds.allocate, "scamper, mettle, friskiness", any_seat=True, secret=True
@@ -77,16 +86,16 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         blocker=rounds.allocation_blocker,
         new_round=True,
     ),
-    "initiative": PhaseSpec(
-        name="initiative",
+    Phase.INITIATIVE: PhaseSpec(
+        name=Phase.INITIATIVE,
         title="2 Initiative",
-        next=_to("declare"),
+        next=_to(Phase.DECLARE),
         on_begin=rounds.draw_initiative,
     ),
-    "declare": PhaseSpec(
-        name="declare",
+    Phase.DECLARE: PhaseSpec(
+        name=Phase.DECLARE,
         title="3 Declare Actions",
-        next=_to("resolve"),
+        next=_to(Phase.RESOLVE),
         moves={
             "declare": MoveSpec(
                 actions.declare, "action (and a target, free to change)", ends_turn=True
@@ -94,33 +103,44 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         },
         on_begin=rounds.begin_declarations,
         on_end=rounds.end_declarations,
-        turn=TurnOrder(rounds.declare_first, rounds.declare_next),
+        turn=in_order(lambda game: game.initiative[::-1]),  # the last in initiative first
         on_turn_end=_must_declare,
     ),
-    "resolve": PhaseSpec(
-        name="resolve",
+    Phase.RESOLVE: PhaseSpec(
+        name=Phase.RESOLVE,
         title="4 Resolve Actions",
-        next=_to("belt"),
+        next=_to(Phase.BELT),
         moves=RESOLVE_MOVES,
-        turn=TurnOrder(rounds.resolve_first, rounds.resolve_next),
+        turn=in_order(lambda game: game.initiative),
         on_turn_end=_finish_current,
     ),
-    "belt": PhaseSpec(
-        name="belt", title="5 Move the Belt", next=_to("alligators"), on_begin=rounds.move_belt
+    Phase.BELT: PhaseSpec(
+        name=Phase.BELT,
+        title="5 Move the Belt",
+        next=_to(Phase.ALLIGATORS),
+        on_begin=rounds.move_belt,
     ),
-    "alligators": PhaseSpec(
-        name="alligators", title="6 Alligators", next=_to("fatigue"), on_begin=rounds.alligators
+    Phase.ALLIGATORS: PhaseSpec(
+        name=Phase.ALLIGATORS,
+        title="6 Alligators",
+        next=_to(Phase.FATIGUE),
+        on_begin=rounds.alligators,
     ),
-    "fatigue": PhaseSpec(
-        name="fatigue", title="7 Fatigue", next=_to("tally"), on_begin=rounds.fatigue
+    Phase.FATIGUE: PhaseSpec(
+        name=Phase.FATIGUE, title="7 Fatigue", next=_to(Phase.TALLY), on_begin=rounds.fatigue
     ),
-    "tally": PhaseSpec(name="tally", title="8 Tally", next=_to("new_round"), on_begin=rounds.tally),
-    "new_round": PhaseSpec(
-        name="new_round", title="9 New Round", next=_to("allocate"), on_begin=rounds.new_round
+    Phase.TALLY: PhaseSpec(
+        name=Phase.TALLY, title="8 Tally", next=_to(Phase.NEW_ROUND), on_begin=rounds.tally
+    ),
+    Phase.NEW_ROUND: PhaseSpec(
+        name=Phase.NEW_ROUND,
+        title="9 New Round",
+        next=_to(Phase.ALLOCATE),
+        on_begin=rounds.new_round,
     ),
 }
 
-ROUND_PHASES = tuple(name for name in PHASES if name != "setup")
+ROUND_PHASES = tuple(name for name in PHASES if name != Phase.SETUP)
 
 # "The camera is right" may be tapped in any phase (in set-up, for hamsters already placed).
 CORRECT = MoveSpec(
@@ -132,7 +152,7 @@ for _name in PHASES:
 
 def end_if(game: Belt, ctx: Ctx) -> Outcome | None:
     """Checked at Tally: one hamster left wins; none left and the alligators win."""
-    if ctx.phase != "tally":
+    if ctx.phase != Phase.TALLY:
         return None
     living = game.living()
     if len(living) == 1:
@@ -154,14 +174,25 @@ SPEC: GameSpec[Belt] = GameSpec(
     max_players=5,
     setup=rounds.setup,
     phases=PHASES,
-    first_phase="setup",
+    first_phase=Phase.SETUP,
     end_if=end_if,
-    view=view,
-    prompt=prompt,
-    text=render,
-    happened=happened,
-    odds_text=odds.odds_lines,
-    seat_name=lambda game, seat: game.hamsters[seat].name,
+    presentation=Presentation(
+        view=view,
+        prompt=prompt,
+        text=render,
+        odds_text=odds.odds_lines,
+        seat_name=lambda game, seat: game.hamsters[seat].name,
+        happened=happened,
+        by_hand=(
+            'Where a hamster stands: tap a highlighted square, or "The camera is right" when '
+            "the camera sees it elsewhere (any phase, undoable).",
+            "A Pluck allocation: Change on its form until the last hamster has allocated; the "
+            "trait used against the alligators is on the same form.",
+            "The players' own dice (classic Rest and Fatigue): the pickers beside NEXT.",
+            "A changed action: pick the trait whose chip pays for it.",
+            "Rest: pick the trait the chip returns to.",
+        ),
+    ),
     choices=choices,
     table_changes=table_changes,
     bot=bot.candidates,
@@ -175,13 +206,4 @@ SPEC: GameSpec[Belt] = GameSpec(
     cues=table.cues,
     cue_words={"chomp": "Chomp!"},
     next_dice=next_dice,
-    by_hand=(
-        'Where a hamster stands: tap a highlighted square, or "The camera is right" when '
-        "the camera sees it elsewhere (any phase, undoable).",
-        "A Pluck allocation: Change on its form until the last hamster has allocated; the "
-        "trait used against the alligators is on the same form.",
-        "The players' own dice (classic Rest and Fatigue): the pickers beside NEXT.",
-        "A changed action: pick the trait whose chip pays for it.",
-        "Rest: pick the trait the chip returns to.",
-    ),
 )

@@ -8,6 +8,7 @@ from typing import Any
 from companion.engine.spec import added
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.model import LANES, ROWS, TRAITS, Belt
+from companion.games.run_hamster_run.phases import Phase
 
 
 def render(game: Belt, ctx: Ctx) -> str:
@@ -26,7 +27,7 @@ def render(game: Belt, ctx: Ctx) -> str:
             lines.append(f"  {seat}: {h.name:<10} eaten")
             continue
         split = " ".join(f"{t[:1].upper()}{n}" for t, n in zip(TRAITS, h.traits, strict=True))
-        if ctx.round == 0 or (ctx.round == 1 and ctx.phase == "allocate"):
+        if ctx.round == 0 or (ctx.round == 1 and ctx.phase == Phase.ALLOCATE):
             # Nothing revealed yet: the chips still wait in the hand.
             split = f"Pluck {h.pluck}"
         where = "pit" if h.in_pit else f"({h.row},{h.lane})" if h.row > 0 else "not placed"

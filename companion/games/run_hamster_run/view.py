@@ -12,6 +12,7 @@ from companion.engine.state import Ctx
 from companion.games.run_hamster_run.actions import ACTION_TITLES
 from companion.games.run_hamster_run.model import NOT_PLACED, TRAIT_TITLES, TRAITS, Belt, Hamster
 from companion.games.run_hamster_run.odds import chomp_odds, mettle_odds
+from companion.games.run_hamster_run.phases import Phase
 
 
 def _hamster(
@@ -37,7 +38,7 @@ def _hamster(
         "allocated": hamster.allocation is not None,
         "start_row": hamster.start_row or None,
     }
-    if ctx.phase == "allocate":
+    if ctx.phase == Phase.ALLOCATE:
         # Until the reveal, the previous split is stale and the new one secret.
         data["traits"] = None
         if viewer == seat and hamster.allocation is not None:
@@ -83,20 +84,20 @@ def prompt(game: Belt, ctx: Ctx) -> str:
         return ctx.result
     current = game.hamsters[ctx.current].name if ctx.current is not None else ""
     phase = ctx.phase
-    if phase == "setup":
+    if phase == Phase.SETUP:
         if current:
             return f"{current}: put your hamster on an empty square in rows 1 to 5."
         return "Everyone is placed: press NEXT to allocate Pluck."
-    if phase == "allocate":
+    if phase == Phase.ALLOCATE:
         waiting = [h.name for h in game.hamsters if not h.eaten and h.allocation is None]
         if waiting:
             return f"Allocate Pluck in secret: waiting for {', '.join(waiting)}."
         return "Everyone has allocated: press NEXT to reveal and draw initiative."
-    if phase == "declare":
+    if phase == Phase.DECLARE:
         if current:
             return f"{current} declares an action (lowest initiative first)."
         return "Every action is declared: press NEXT to resolve, highest initiative first."
-    if phase == "resolve":
+    if phase == Phase.RESOLVE:
         if current:
             res = game.resolution
             hamster = game.hamsters[ctx.current or 0]
