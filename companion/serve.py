@@ -5,9 +5,9 @@ the rest (the web app takes the table and two small callables, watchers take the
 frames, buttons take a submit function). Only here are the real pieces chosen and wired:
 the store, the table, the buttons (or their twin), the camera (or its twin), the camera
 watchers, the lights and buzzer following the game's cues, and the page (``web.asgi``).
-It is the only module that imports both ``web`` and ``hardware``, and it also assembles
-the full ``companion`` command (the engine's commands plus ``run``, ``doctor`` and
-``calibrate``), so the engine's CLI never imports a device.
+It is the only module that imports both ``web`` and ``hardware``; it adds ``run`` and
+``pin`` to the ``companion`` command (``companion.commands``), so no other command loads the
+page or the devices.
 
 Real devices are used when found (gpiozero pins, a camera); each one that falls back to
 its simulated twin says why in one line.
@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from calibration.cli import calibrate
 from calibration.geometry import calibrate_board, save_calibration
 from calibration.watched import WatchedCalibration
-from companion import cli
+from companion import logs
 from companion.advertise import Advert, advertise
+from companion.commands.group import EXPECTED, fail
+from companion.commands.tree import main as commands
 from companion.config import BackupConfig, Config
 from companion.data_lock import hold_data_folder
 from companion.engine.camera import dice_wanted, watched
@@ -41,14 +42,14 @@ from companion.engine.readings import BELT
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
+from companion.listeners import GAME_OVER_CUE
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.store import Store, StoreDamagedError, move_aside
-from companion.table import GAME_OVER_CUE, Table
+from companion.table import Table
 from companion.watch.rig import CameraRig, build_rig
-from hardware.doctor import doctor
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
     ASGIApp,
@@ -531,7 +532,9 @@ def _serve(
     )
     streams = live_streams(app, cap=config.web.max_streams)
     listen, https_note = https_listen(config, host, port, https_port)
-    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {pin}", bold=True)
+    # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
+    shown = "shown by `companion pin`" if logs.under_journal() else pin
+    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
         click.echo(terminal_qr(page_url(host, port)))
     if listen.https_port:
@@ -632,6 +635,7 @@ def run(
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
         config: Config = obj.config
+        logs.configure(config.log_level)
         serve(
             config,
             simulate=simulate,
@@ -641,10 +645,10 @@ def run(
             fresh=fresh,
             voice=voice,
         )
-    except cli.EXPECTED as error:
-        cli.fail(error)
+    except EXPECTED as error:
+        fail(error)
     except OSError as error:
-        cli.fail(OSError(f"Cannot serve the page: {bind_problem(error)}"))
+        fail(OSError(f"Cannot serve the page: {bind_problem(error)}"))
 
 
 def bind_problem(error: OSError) -> str:
@@ -671,20 +675,20 @@ def pin_command(obj: Any) -> None:
             pin = table_pin(config, store)
         finally:
             store.close()
-    except cli.EXPECTED as error:
-        cli.fail(error)
+    except EXPECTED as error:
+        fail(error)
     url = page_url(config.web.host, config.web.port)
     click.echo(f"Tablet page: {url}   table PIN: {pin}")
     click.echo(terminal_qr(url))
 
 
-for command in (run, doctor, calibrate, pin_command):
-    cli.main.add_command(command)
+for command in (run, pin_command):
+    commands.add_command(command)
 
-#: The whole ``companion`` command (engine commands plus run, doctor, calibrate).
-companion_command = cli.main
+#: The whole ``companion`` command: every family's commands plus run and pin.
+companion_command = commands
 
 
 def main() -> None:
-    """The whole ``companion`` command: the engine's commands plus the devices' ones."""
-    cli.main()
+    """The installed ``companion`` command."""
+    companion_command()

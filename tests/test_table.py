@@ -28,8 +28,11 @@ from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
 from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
+from companion.proposals import NOTHING_TO_READ
+from companion.public import NO_GAME
 from companion.store import Store
-from companion.table import NO_GAME, NOTHING_TO_READ, Table, TableClosedError
+from companion.table import Table
+from companion.worker import TableClosedError
 
 WAIT = 30.0  # generous: only reached when something is broken
 FINISH = 999  # adding this number ends a tally game

@@ -20,8 +20,8 @@ import numpy as np
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from calibration.cli import DEFAULT_CELLS
 from calibration.geometry import (
+    DEFAULT_CELLS,
     CalibrationError,
     CameraSettings,
     calibrate_board,
