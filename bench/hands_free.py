@@ -102,17 +102,21 @@ class HandsFree:
         self.dice_twin = DiceTwin(unseen_look(seed))
         self.wheel_twin = WheelTwin(unseen_look(seed + 500))
         self.tally = Tally()
+        self.turns = 0  # times the seat to act changed
 
     def close(self) -> None:
         self.table.close()
         self.store.close()
 
     def play(self) -> Tally:
+        seat = None
         for _ in range(MAX_STEPS):
             state = self.table.snapshot.state
             assert state is not None
             if state.ctx.over:
                 break
+            if state.ctx.current != seat:
+                seat, self.turns = state.ctx.current, self.turns + 1
             sides = dice_wanted(self.spec, state) if DICE in self.spec.camera else ()
             if sides:
                 self.throw(sides)
@@ -122,7 +126,10 @@ class HandsFree:
                 self.bot_step()
         state = self.table.snapshot.state
         assert state is not None
-        self.tally.rounds = max(1, state.ctx.round)
+        # Hamster Wheel is one long round: there a round is every player's turn once.
+        players = len(self.table.snapshot.header.players)  # type: ignore[union-attr]
+        one_round = state.ctx.round == 1
+        self.tally.rounds = max(1, self.turns // max(1, players) if one_round else state.ctx.round)
         return self.tally
 
     # ------------------------------------------------------------------ the bot
