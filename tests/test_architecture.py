@@ -85,11 +85,16 @@ def test_devices_know_no_game_and_no_vision() -> None:
 RUNTIME = (
     "companion.watch",
     "companion.table",
+    "companion.worker",
+    "companion.hub",
+    "companion.public",
+    "companion.proposals",
+    "companion.listeners",
     "companion.store",
     "companion.mqtt",
     "companion.history",
     "companion.serve",
-    "companion.cli",
+    "companion.commands",
     "calibration",
     "web",
 )
