@@ -1,10 +1,12 @@
 """What a settled roll of dice means for the game in play (the shared ``dice`` rule).
 
 The camera proposes, people dispose: a stable dice reading becomes an event only if the
-current phase takes a roll (a move named ``roll``, as Hamsterdam's does); the dice are the
-move's *given* outcomes, exactly as if they had been typed on the tablet. A game lists
-:func:`roll_from_dice` under ``readings`` to take rolls from the camera this way; the
-table's worker calls it, so the roll is judged against the state that is current.
+current phase takes a roll (a move named ``roll``, as Hamsterdam's does), or the next NEXT
+carries hand-rolled dice (``GameSpec.next_dice``: then it waits for NEXT or READ); the dice
+are the move's *given* outcomes, exactly as if they had been typed on the tablet. A game
+lists :func:`roll_from_dice` as the rule of its ``DICE`` entry in ``GameSpec.camera`` to
+take rolls this way; the table's worker calls it, so the roll is judged against the state
+that is current.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ class DiceTwin:
         self.look = look or Look()
         self._rng = np.random.default_rng(self.look.seed)
         self._conditions = self.look.conditions()
-        self._tumble = tumble
+        self.tumble = tumble
         self._moment: object = None
         self._count = 0
         self._frames = 0
@@ -72,7 +72,7 @@ class DiceTwin:
             self._moment, self._count, self._frames, self._still = moment, len(sides), 0, None
             self.thrown = ()
         self._frames += 1
-        if self._frames <= self._tumble:
+        if self._frames <= self.tumble:
             return self._draw(self._scene(len(sides)))
         if self._still is None:
             scene = self._scene(len(sides))

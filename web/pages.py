@@ -120,5 +120,9 @@ def camera_view() -> ResponseReturnValue:
     camera = companion().camera
     image = camera.jpeg() if camera is not None else None
     if image is None:
-        raise ApiError(404, "No camera picture yet: the camera is off or still starting.")
+        raise ApiError(
+            404,
+            "No camera picture: the camera is off or still starting, or the game in play "
+            "reads nothing with it.",
+        )
     return Response(image, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

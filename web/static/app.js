@@ -361,6 +361,8 @@ async function refreshCamera() {
   if (!token) { $("camera").hidden = true; $("camera-box").hidden = false; return; }
   const image = new Image();
   image.onload = () => { $("camera").src = image.src; $("camera-box").hidden = false; };
+  // No picture now (the game in play reads nothing with the camera): hide the last one.
+  image.onerror = () => { $("camera").hidden = true; };
   image.src = `/camera.jpg?t=${Date.now()}&token=${encodeURIComponent(token)}`;
 }
 
