@@ -32,7 +32,7 @@ import click
 from calibration.cli import calibrate
 from calibration.watched import WatchedCalibration
 from companion import cli, logs
-from companion.advertise import Advert, advertise
+from companion.advertise import LanName
 from companion.config import BackupConfig, Config
 from companion.data_lock import hold_data_folder
 from companion.errors import CompanionError
@@ -42,6 +42,7 @@ from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
+from companion.network import NetworkWatch, machine_addresses
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import GAME_OVER_CUE, Table
 from companion.vision.dice import use_taught_head
@@ -53,18 +54,21 @@ from companion.watch.wheel import WheelWatcher
 from hardware.doctor import doctor
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
+    AllowedHosts,
     ASGIApp,
     Listen,
+    ServerConfig,
     companion_app,
     edge,
     live_streams,
-    local_names,
+    machine_names,
     server_config,
 )
 from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
+from web.tls import CertificateFollower
 
 if TYPE_CHECKING:
     from hardware.camera import CameraSettings
@@ -344,13 +348,37 @@ def start_camera(
     return rig, status
 
 
-def announce(config: Config, host: str, port: int) -> tuple[Advert | None, str]:
-    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there."""
+def announce(
+    config: Config, host: str, port: int, addresses: Iterable[str] | None = None
+) -> tuple[LanName | None, str]:
+    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there
+    (at the first of ``addresses``, the machine's, when it listens on all of them)."""
     if host.startswith("127.") or host in ("localhost", "::1"):
         return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
-    address = None if host in ("0.0.0.0", "::", "") else host
-    advert, line = advertise(config.web.lan_name, port, address=address)
-    return advert, ("" if advert is not None else "  ") + line
+    if not config.web.lan_name:
+        return None, "  LAN name: off (web.lan_name is empty)"
+    lan = LanName(config.web.lan_name, port)
+    if host not in ("0.0.0.0", "::", ""):
+        addresses = [host]
+    line = lan.follow(machine_addresses() if addresses is None else addresses)
+    line = line or f"{lan.wanted}.local: off (no network address yet)"
+    return lan, ("" if lan.advert is not None else "  ") + line
+
+
+def follow_the_network(
+    network: NetworkWatch,
+    hosts: AllowedHosts | None,
+    lan: LanName | None,
+    certificate: CertificateFollower | None,
+) -> None:
+    """What follows the machine's addresses when they change, in this order: the names
+    the page answers to, the certificate naming them, then the LAN name's record."""
+    if hosts is not None:
+        network.on_change(hosts.follow)
+    if certificate is not None:
+        network.on_change(certificate)
+    if lan is not None:
+        network.on_change(lan.follow)
 
 
 def locked_settings(config: Config) -> CameraSettings:
@@ -491,7 +519,7 @@ def summary_at_the_end(store: Store, table: Table) -> Callable[[tuple[str, ...]]
 
 
 def https_listen(
-    config: Config, host: str, port: int, https_port: int | None
+    config: Config, host: str, port: int, https_port: int | None, lan_name: str | None = None
 ) -> tuple[Listen, str]:
     """Where to listen, with HTTPS beside HTTP when asked (needed for the Screen Wake Lock).
 
@@ -504,7 +532,8 @@ def https_listen(
     if not wanted:
         return Listen(host, port), ""
     try:
-        cert, key = ensure_certificate(config.data_dir, lan_name=config.web.lan_name)
+        names = config.web.lan_name if lan_name is None else lan_name
+        cert, key = ensure_certificate(config.data_dir, lan_name=names)
     except TlsError as error:
         return Listen(host, port), f"https: off ({error})"
     return Listen(host, port, wanted, cert, key), ""
@@ -607,7 +636,12 @@ def _serve(
         event_board=None if event_board is None else event_board.json,
     )
     streams = live_streams(app, cap=config.web.max_streams)
-    listen, https_note = https_listen(config, host, port, https_port)
+    network = NetworkWatch()
+    advert, advert_line = announce(config, host, port, network.addresses)
+    lan_name = advert.name if advert is not None else config.web.lan_name
+    listen, https_note = https_listen(config, host, port, https_port, lan_name)
+    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
+    app.config["LAN_NAME_NOTE"] = advert.page_note if advert is not None else None
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
     shown = "shown by `companion pin`" if logs.under_journal() else pin
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
@@ -621,21 +655,27 @@ def _serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
-    advert, advert_line = announce(config, host, port)
-    click.secho(advert_line, bold=advert is not None)
+    click.secho(advert_line, bold=advert is not None and advert.advert is not None)
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
         click.secho(f"  {damaged}", fg="red")
-    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
-    hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
+    named = {f"{name}.local" for name in (config.web.lan_name, lan_name) if name}
+    fixed = machine_names() | set(config.web.hosts) | named
+    hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
+    renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
+    everywhere = host in ("0.0.0.0", "::", "")
+    follow_the_network(
+        network, hosts, advert if everywhere else None, renew if listen.https_port else None
+    )
+    network.start(lights_stop)
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
-        asyncio.run(_serve_until_signal(asgi, listen, streams, table, lights_stop, buttons))
+        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons))
     finally:
         lights_stop.set()
         notify("STOPPING=1")
@@ -658,7 +698,7 @@ def _serve(
 
 async def _serve_until_signal(
     app: ASGIApp,
-    listen: Listen,
+    http: ServerConfig,
     streams: LiveStreams,
     table: Table,
     lights_stop: threading.Event,
@@ -681,7 +721,7 @@ async def _serve_until_signal(
         if buttons is not None:
             follow_with_lights(table, buttons, lights_stop)
 
-    await run_server(app, server_config(listen, max_body=MAX_REQUEST_BYTES), stop, ready)
+    await run_server(app, http, stop, ready)
 
 
 @click.command()
