@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 
 from companion.config import MqttConfig
+from hardware.power import describe, read_throttled
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
@@ -300,6 +301,13 @@ def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
     )
 
 
+def check_power(read: Callable[[], int | None] = read_throttled) -> Iterator[Finding]:
+    """Under-voltage and throttling as the firmware saw them: warnings, since the table
+    still works, slower (``read`` stands in for the firmware in tests)."""
+    for report in describe(read()):
+        yield Finding(report.ok, report.what, report.fix, optional=True)
+
+
 def run_checks(
     data_dir: Path,
     open_camera: bool,
@@ -322,6 +330,7 @@ def run_checks(
         lambda: check_cameras(camera_source),
         lambda: check_lan_name(lan_name),
         check_pins,
+        check_power,
         check_groups,
         lambda: check_disk(data_dir),
         lambda: check_store(data_dir),
