@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from companion.errors import CompanionError
+from companion.games import find_game
 from companion.logs import LEVELS as LOG_LEVELS
 
 T = TypeVar("T")
@@ -168,7 +169,9 @@ class CameraConfig:
     height: int = 960
     stable_frames: int = 5  # a reading (dice, belt, fallen pieces) must hold this many frames
     watch_board: bool = True  # compare the belt with the game (needs a saved calibration)
-    watch_wheel: bool = False  # follow the Hamster Wheel (table markers 10-13, rim strip)
+    # Off switches: the camera reads what the game in play declares (GameSpec.camera);
+    # false keeps a kind off whatever the game (watch_wheel used to turn the wheel on).
+    watch_wheel: bool = True  # follow a rolling wheel (table markers 10-13, rim strip)
     wheel_drift: float = 3.0  # table squares off the centre before "push it back"
 
 
@@ -409,8 +412,6 @@ def _check_web(web: WebConfig, source: str) -> None:
 
 def _check_game(game: GameDefaults, source: str) -> None:
     """The default game and rule set must exist: say so at start, not at the first NEW GAME."""
-    from companion.games import find_game
-
     try:
         spec = find_game(game.game)
     except CompanionError as error:

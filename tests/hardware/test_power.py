@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from hardware.doctor import check_power
+from companion.commands.doctor import check_power
 from hardware.power import POWER_FIX, read_throttled
 
 
