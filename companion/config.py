@@ -253,6 +253,11 @@ class Config:
         return self.data_dir.expanduser() / CALIBRATION_FILE
 
 
+#: The store setting that keeps the config file `companion run` last started with, so a
+#: command given without --config (`companion pin`, `history delete`) reads the same PIN.
+RUN_CONFIG = "run_config_file"
+
+
 def load_config(path: Path | str | None = None, *, data_dir: Path | str | None = None) -> Config:
     """Read a TOML file over the defaults (no file: defaults)."""
     config = Config()

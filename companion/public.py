@@ -152,6 +152,8 @@ def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> d
         "can_undo": snap.can_undo,
         "can_redo": snap.can_redo,
         "pending": None if snap.pending is None else snap.pending.summary,
+        # which reading proposed it ("dice": the page offers to fix it on its picture)
+        "pending_kind": None if snap.pending is None else snap.pending.kind,
         # the dice the players roll that NEXT takes now (a picker each beside NEXT)
         "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
         "by_hand": list(spec.by_hand),

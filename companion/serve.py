@@ -21,9 +21,11 @@ import errno
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +37,9 @@ from companion import logs
 from companion.advertise import LanName
 from companion.commands.group import EXPECTED, fail
 from companion.commands.tree import main as commands
-from companion.config import BackupConfig, Config
+from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
 from companion.data_lock import hold_data_folder
+from companion.demo_table import DEMO_NOTE, DemoPlayer
 from companion.engine.camera import dice_wanted, watched
 from companion.engine.readings import BELT
 from companion.errors import CompanionError
@@ -45,6 +48,7 @@ from companion.joining import lan_address, page_url, terminal_qr
 from companion.listeners import GAME_OVER_CUE
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
+from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.network import NetworkWatch, machine_addresses
@@ -94,6 +98,14 @@ def table_pin(config: Config, store: Store) -> str:
     return pin
 
 
+def remember_config(store: Store, config_file: str | None) -> None:
+    """Keep which config file the table runs with, so a command given without --config
+    (``companion pin``, ``history delete``) finds the PIN set there, as the page does."""
+    kept = str(Path(config_file).resolve()) if config_file else ""
+    with contextlib.suppress(CompanionError, sqlite3.Error):  # a full card: not worth a stop
+        store.set_setting(RUN_CONFIG, kept)
+
+
 def _address(host: str) -> str:
     return lan_address(host)
 
@@ -139,7 +151,9 @@ def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None,
     return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"
 
 
-def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str]:
+def start_mqtt(
+    config: Config, table: Table, demo: bool = False
+) -> tuple[TablePublisher | None, str]:
     """This table on the event's broker (``[mqtt]``), publishing on threads of its own.
 
     Never fails the start: a broker that is not there yet is waited for in the background
@@ -149,7 +163,7 @@ def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str
     if not settings.enabled:
         return None, "off (set host in [mqtt] to show this table on an event board)"
     topics = Topics(settings.prefix, settings.table or default_table_name())
-    publisher = TablePublisher(table, Broker.from_config(settings), topics)
+    publisher = TablePublisher(table, Broker.from_config(settings), topics, demo=demo)
     publisher.start()
     return publisher, f"{topics.of('…')} on {publisher.broker.address}"
 
@@ -488,6 +502,8 @@ def serve(
     https_port: int | None = None,
     fresh: bool = False,
     voice: bool = False,
+    demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     """Claim the data folder and check the ports, then build everything and serve until
     SIGTERM or Ctrl-C, then stop every part cleanly."""
@@ -505,6 +521,8 @@ def serve(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace,
+            config_file=config_file,
         )
     finally:
         if folder is not None:
@@ -520,6 +538,8 @@ def _serve(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
@@ -529,13 +549,15 @@ def _serve(
     if table.game_id is None and table.resume_error is None:
         table.new_game()
     pin = table_pin(config, store)
+    remember_config(store, config_file)
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
     table.on_cues(summary_at_the_end(store, table))
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
-    publisher, mqtt_status = start_mqtt(config, table)
+    publisher, mqtt_status = start_mqtt(config, table, demo=demo_pace is not None)
+    demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
     camera, camera_status = start_camera(config, table, simulate)
 
@@ -547,6 +569,7 @@ def _serve(
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
             **(camera.lines() if camera is not None else {}),
+            **notice(demo is not None, publisher),
         }
 
     app = create_app(
@@ -558,6 +581,7 @@ def _serve(
         lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
+        event_export=None if event_board is None else partial(board_export, event_board.board),
     )
     streams = live_streams(app, cap=config.web.max_streams)
     network = NetworkWatch()
@@ -596,6 +620,8 @@ def _serve(
         network, hosts, advert if everywhere else None, renew if listen.https_port else None
     )
     network.start(lights_stop)
+    if demo is not None:
+        demo.start()
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
@@ -603,6 +629,12 @@ def _serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        if demo is not None:
+            demo.stop()
+        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
+        # the broker does), so SIGTERM ends well within systemd's patience.
+        leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
+        leaving.start()
         if advert is not None:
             advert.close()
         if buttons is not None:
@@ -612,12 +644,26 @@ def _serve(
             camera.stop()
         if speaker is not None:
             speaker.close()
-        if event_board is not None:
-            event_board.stop()
-        if publisher is not None:
-            publisher.stop()  # the board hears "offline" now rather than at the keepalive
+        leaving.join()
         table.close()
         store.close()
+
+
+def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
+    """The banner at the top of the table's page, when there is one: a demo table, a name
+    another table holds (the page is where the players look, not the log)."""
+    notes = [DEMO_NOTE] if demo else []
+    if publisher is not None and publisher.clash:
+        notes.append(f"Event board: {publisher.clash}.")
+    return {"notice": " ".join(notes)} if notes else {}
+
+
+def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
+    """Leave the event's broker: the board hears "offline" now rather than at the keepalive."""
+    if board is not None:
+        board.stop(timeout=0.2)
+    if publisher is not None:
+        publisher.stop()
 
 
 async def _serve_until_signal(
@@ -662,6 +708,20 @@ async def _serve_until_signal(
 )
 @click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
 @click.option("--voice", is_flag=True, help="Say each phase and turn aloud (espeak-ng).")
+@click.option(
+    "--demo-table",
+    "demo_table",
+    is_flag=True,
+    help="Let the game's own bot play this table by itself (a rehearsal or a shop window); "
+    "its games stay out of the history and the event's standings.",
+)
+@click.option(
+    "--demo-pace",
+    type=click.FloatRange(min=0.05),
+    default=1.0,
+    show_default=True,
+    help="Seconds between the demo bot's moves.",
+)
 @click.pass_obj
 def run(
     obj: Any,
@@ -671,6 +731,8 @@ def run(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_table: bool,
+    demo_pace: float,
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
@@ -684,6 +746,8 @@ def run(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace if demo_table else None,
+            config_file=obj.config_file,
         )
     except EXPECTED as error:
         fail(error)
@@ -712,7 +776,9 @@ def pin_command(obj: Any) -> None:
         config: Config = obj.config
         store = Store(config.database)
         try:
-            pin = table_pin(config, store)
+            used = None if obj.config_file else store.setting(RUN_CONFIG)
+            started_with = load_config(used).web.pin if used else ""
+            pin = started_with or table_pin(config, store)
         finally:
             store.close()
     except EXPECTED as error:

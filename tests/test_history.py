@@ -183,7 +183,7 @@ def test_the_command_lists_the_games_and_the_stats(table: Path) -> None:
     code, out = run(table, "history")
     assert code == 0
     assert "#1" in out and "Run, Hamster, Run!" in out and "42 min" in out
-    assert "speed at end" in out and "flood tokens at end" in out
+    assert "speed at end" in out and "flood tokens broken through" in out
     assert "Eve" not in out  # the game still going is not history yet
     assert run(table, "history", "list")[1] == out
     for play in history.plays(Store(database(table))):  # nobody won: the game says who did

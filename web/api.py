@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from companion.engine.errors import IllegalMoveError, UnknownGameError
@@ -159,6 +161,25 @@ def event_board() -> ResponseReturnValue:
     if board is None:
         return jsonify(off=NO_EVENT_BOARD, tables=[], standings=[])
     return jsonify(board())
+
+
+@bp.get("/board/export.<kind>")
+def event_export(kind: str) -> ResponseReturnValue:
+    """The event's results as one file (``kind``: csv or json), for the organiser."""
+    from companion.mqtt.export import export_csv
+
+    export = companion().event_export
+    if export is None:
+        return jsonify(error=NO_EVENT_BOARD), 404
+    if kind not in ("csv", "json"):
+        return jsonify(error="The event's results download as export.csv or export.json."), 404
+    data = export()
+    stamp = time.strftime("%Y-%m-%d-%H%M", time.localtime(data["exported"]))
+    body = export_csv(data) if kind == "csv" else json.dumps(data, indent=2)
+    kinds = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+    response = Response(body, content_type=kinds[kind])
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{stamp}.{kind}"'
+    return response
 
 
 @bp.get("/vision")

@@ -45,6 +45,8 @@ class Companion:
     # Every table at the event, from the broker (``companion.mqtt.board.board_json``); None
     # when this Pi is on no event's broker ([mqtt] without a host).
     event_board: Callable[[], dict[str, Any]] | None = None
+    # The event's results for a download (``companion.mqtt.export.event_export``).
+    event_export: Callable[[], dict[str, Any]] | None = None
 
     def camera_offline(self) -> str | None:
         """One sentence when the camera is not sending pictures (its own status line says

@@ -17,6 +17,7 @@ from companion.commands.group import fail
 from companion.config import load_config
 from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
+from companion.vision.dice_review import SURE, contact_sheet, disagreements
 from companion.vision.dice_split import PARTS
 from companion.vision.teach import TeachError, teach
 
@@ -122,6 +123,34 @@ def eval_command(
         click.echo(f"  {result.errors:>3}  {result.file}: {labelled} -> {read}")
     click.echo(f"measured on: {MEASURED_ON[part]}")
     click.echo(json.dumps({"part": part or "all", **report.figures(auto_accept)}))
+
+
+@dice.command(name="review")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("label-review.png"),
+    show_default=True,
+    help="Where to write the contact sheet of disagreeing dice.",
+)
+@click.option("--sure", type=click.FloatRange(0.0, 1.0), default=SURE, show_default=True)
+@click.option("--part", type=click.Choice(PARTS), default=None, help="Only this part.")
+def review_command(folder: Path, out: Path, sure: float, part: str | None) -> None:
+    """List and show the dice where a sure reading contradicts FOLDER's labels (likely
+    label faults, for a person to judge; fix labels.json with a note, never silently)."""
+    try:
+        results = list(iter_results(folder, part=part))
+    except LabelsError as error:
+        click.secho(f"Error: {error}", fg="red", err=True)
+        sys.exit(2)
+    faults = disagreements(results, sure)
+    image_dir = folder / "images" if (folder / "images").is_dir() else folder
+    frames = {f.file: cv2.imread(str(image_dir / f.file)) for f in faults}
+    for fault in faults:
+        click.echo(fault.line())
+    cv2.imwrite(str(out), contact_sheet(faults, frames))
+    click.echo(f"{len(faults)} sure readings disagree with the labels; crops in {out}")
 
 
 @dice.command(name="teach")

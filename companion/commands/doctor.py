@@ -12,10 +12,12 @@ its list of findings, and the other commands never load them.
 
 from __future__ import annotations
 
+import contextlib
 import grp
 import importlib
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -27,7 +29,9 @@ import click
 from companion.config import MqttConfig
 from companion.errors import CompanionError
 from companion.mqtt.board import BoardClient
+from companion.mqtt.claim import name_check
 from companion.mqtt.connect import Broker
+from companion.mqtt.topics import default_table_name
 from companion.store import Store, StoreError
 from hardware.power import describe, read_throttled
 
@@ -282,9 +286,10 @@ def check_voice() -> Iterator[Finding]:
         yield Finding(False, f"voice: {problem}", optional=True)
 
 
-def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
+def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) -> Iterator[Finding]:
     """With [mqtt], the event's broker answers and accepts this table's login (before the
-    evening, not at the first game nobody sees on the board)."""
+    evening, not at the first game nobody sees on the board), and no other table there
+    holds or asked for this table's name."""
     if mqtt is None or not mqtt.enabled:
         return
     try:
@@ -292,14 +297,21 @@ def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
         board.start()
         try:
             board.wait_caught_up(timeout=5.0)
-            tables = len(board.board.tables())
+            tables = board.board.tables()
         finally:
             board.stop()
     except CompanionError as error:
         yield Finding(False, f"event board: {error}")
         return
+    name = mqtt.table or default_table_name()
+    clash = name_check(tables, name, _table_origin(data_dir), board.broker.address)
+    if clash:
+        yield Finding(False, f"event board: {clash}")
+        return
     yield Finding(
-        True, f"event board: the broker at {mqtt.host} accepts this table ({tables} tables on it)"
+        True,
+        f"event board: the broker at {mqtt.host} accepts this table as {name!r} "
+        f"({len(tables)} tables on it)",
     )
 
 
@@ -308,6 +320,19 @@ def check_power(read: Callable[[], int | None] = read_throttled) -> Iterator[Fin
     still works, slower (``read`` stands in for the firmware in tests)."""
     for report in describe(read()):
         yield Finding(report.ok, report.what, report.fix, optional=True)
+
+
+def _table_origin(data_dir: Path | None) -> str | None:
+    """The id this data folder's table publishes with (None: it never ran here)."""
+    database = None if data_dir is None else data_dir / "companion.sqlite3"
+    if database is None or not database.exists():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'table_origin'").fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
 
 
 def run_checks(
@@ -339,7 +364,7 @@ def run_checks(
         lambda: check_calibration(data_dir),
         lambda: check_https(data_dir),
         check_voice,
-        lambda: check_event_broker(mqtt),
+        lambda: check_event_broker(mqtt, data_dir),
     ]
     findings: list[Finding] = []
     for check in checks:

@@ -15,6 +15,7 @@ import click
 
 from companion import history
 from companion.commands.group import Context, fail
+from companion.config import RUN_CONFIG, ConfigError, load_config
 from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.history_export import bgstats_file, figures_text, to_csv
@@ -129,9 +130,28 @@ def _write(path: Path, text: str) -> None:
         ) from None
 
 
-def known_pin(obj: Context) -> str | None:
-    """The table PIN: the configured one, else the one the companion generated."""
-    return obj.config.web.pin or obj.store.setting("table_pin")
+def known_pin(obj: Context) -> tuple[str | None, str]:
+    """The table PIN as `companion run` uses it, and where it was read (for the sentence).
+
+    Without ``--config`` the config file the table was last started with counts (``run``
+    keeps its path in the games file), so a PIN set there is found as the page finds it,
+    never mistaken for "no PIN yet" (which would have sent people to make a second one).
+    """
+    if obj.config.web.pin:
+        return obj.config.web.pin, f"the config file {obj.config_file}"
+    used = None if obj.config_file else obj.store.setting(RUN_CONFIG)
+    if used:
+        try:
+            pin = load_config(used).web.pin
+        except ConfigError as error:
+            raise history.HistoryError(
+                f"The table was started with the config file {used}, which cannot be read "
+                f"now ({error}); give the right one with --config FILE."
+            ) from None
+        if pin:
+            return pin, f"the config file {used} (the one the table was started with)"
+    read = f"the config file {obj.config_file}" if obj.config_file else "no config file"
+    return obj.store.setting("table_pin"), f"{read} and the games file {obj.store.path}"
 
 
 @history_command.command()
@@ -141,15 +161,18 @@ def known_pin(obj: Context) -> str | None:
 def delete(obj: Context, game_id: int, pin: str | None) -> None:
     """Delete a game from the history (needs the table PIN; `undelete` brings it back)."""
     try:
-        expected = known_pin(obj)
+        expected, source = known_pin(obj)
         if expected is None:
             raise history.HistoryError(
-                "There is no table PIN yet: `companion pin` makes one; then delete with it."
+                f"No table PIN was found (read: {source}): if the table runs with a config "
+                "file that sets one, name it with --config FILE; otherwise `companion pin` "
+                "makes one. Nothing was deleted."
             )
         given = pin if pin is not None else click.prompt("Table PIN", hide_input=True)
         if not hmac.compare_digest(str(given).strip().encode(), expected.encode()):
             raise history.HistoryError(
-                "That PIN is not right; `companion pin` shows it. Nothing was deleted."
+                f"That PIN is not right (it was checked against {source}); `companion pin` "
+                "shows it. Nothing was deleted."
             )
         history.delete(obj.store, game_id)
     except CompanionError as error:

@@ -225,6 +225,7 @@ function renderControls(view) {
   $("btn-redo").disabled = !state.can_redo;
   $("btn-next").disabled = Boolean(state.over);
   $("btn-read").hidden = !state.pending;
+  $("btn-fix-dice").hidden = state.pending_kind !== "dice";  // web/static/dice_fix.js
   renderNextDice();
   $("pending").hidden = !state.pending;
   $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
@@ -346,7 +347,12 @@ async function keepAwake() {
 // The camera panel: the latest frame with the dice it read, refreshed while it is live.
 async function refreshCamera() {
   let status = "";
-  try { status = (await api("/api/devices")).camera || ""; } catch (_) { return; }
+  let devices = {};
+  try { devices = await api("/api/devices"); } catch (_) { return; }
+  status = devices.camera || "";
+  // A demo table, or a name another table holds on the event's broker: said at the top.
+  $("table-note").textContent = devices.notice || "";
+  $("table-note").hidden = !devices.notice;
   $("camera-status").textContent = status;
   // Not live: the status says why, and the last picture is hidden (it would look live).
   $("camera").hidden = !status.startsWith("camera live");

@@ -105,7 +105,7 @@ def end_if(game: Rats, ctx: Ctx) -> Outcome | None:
     leaders = nest.best_hands(game)
     if not game.rats[leaders[0]].dominance:
         return Outcome((), "No rat won a single tunnel card: nobody is dominant, nobody wins.")
-    names = " and ".join(game.title(s) for s in leaders)
+    names = " and ".join(game.rats[s].owner for s in leaders)
     hand = poker.hand_name(game.rats[leaders[0]].dominance)
     verb = "wins" if len(leaders) == 1 else "share the win"
     return Outcome(tuple(leaders), f"{names} {verb} with the best Dominance hand: {hand}.")

@@ -136,8 +136,9 @@ def end_if(game: Belt, ctx: Ctx) -> Outcome | None:
         return None
     living = game.living()
     if len(living) == 1:
+        last = game.hamsters[living[0]]
         return Outcome(
-            (living[0],), f"{game.hamsters[living[0]].name} is the last hamster left and wins!"
+            (living[0],), f"{last.name} ({last.colour} hamster) is the last hamster left and wins!"
         )
     if not living:
         return Outcome((), "Every hamster has been eaten: the alligators win.")

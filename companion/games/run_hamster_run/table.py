@@ -65,10 +65,16 @@ def standing(game: Belt, ctx: Ctx) -> tuple[Standing, ...]:
     one furthest from the Pit (the alligators eat from row 1 up)."""
     hamsters = game.hamsters
     ranks = ranked([(h.eaten, -h.row) for h in hamsters])
-    return tuple(Standing(rank, _where(h)) for rank, h in zip(ranks, hamsters, strict=True))
+    return tuple(
+        Standing(rank, _where(h, ctx.over)) for rank, h in zip(ranks, hamsters, strict=True)
+    )
 
 
-def _where(hamster: Hamster) -> str:
+def _where(hamster: Hamster, over: bool) -> str:
+    """Where a hamster is; at the end, the one still alive is simply the last one left
+    (it may sit in the Pit, which would read as a loss beside the winner's name)."""
+    if over and not hamster.eaten:
+        return "last hamster left"
     if hamster.eaten:
         return "eaten"
     if hamster.row == NOT_PLACED:
