@@ -23,11 +23,13 @@ says why the name is off. Nothing here raises.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import socket
 import subprocess
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from companion.network import first_ipv4
@@ -212,3 +214,25 @@ class LanName:
     def close(self) -> None:
         if self.advert is not None:
             self.advert.close()
+
+
+LAN_NAME_FILE = "lan-name.txt"  # in the data folder, for `companion pin`
+
+
+def remember(folder: Path, lan: LanName | None) -> None:
+    """Leave the name this table got where ``companion pin`` (another process) finds it;
+    no name announced (or the companion stopping): nothing left behind."""
+    path = folder / LAN_NAME_FILE
+    with contextlib.suppress(OSError):  # a read-only folder is reported elsewhere
+        if lan is not None and lan.advert is not None:
+            path.write_text(lan.advert.url + "\n", encoding="utf-8")
+        else:
+            path.unlink(missing_ok=True)
+
+
+def remembered(folder: Path) -> str | None:
+    """The page's LAN address the running companion announced, if it did."""
+    try:
+        return (folder / LAN_NAME_FILE).read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None

@@ -34,7 +34,7 @@ import click
 from calibration.geometry import calibrate_board, save_calibration
 from calibration.watched import WatchedCalibration
 from companion import logs
-from companion.advertise import LanName
+from companion.advertise import LanName, remember, remembered
 from companion.commands.group import EXPECTED, fail
 from companion.commands.tree import main as commands
 from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
@@ -309,15 +309,18 @@ def follow_the_network(
     hosts: AllowedHosts | None,
     lan: LanName | None,
     certificate: CertificateFollower | None,
+    folder: Path,
 ) -> None:
     """What follows the machine's addresses when they change, in this order: the names
-    the page answers to, the certificate naming them, then the LAN name's record."""
+    the page answers to, the certificate naming them, then the LAN name's record (and
+    the note of it in ``folder`` that ``companion pin`` reads)."""
     if hosts is not None:
         network.on_change(hosts.follow)
     if certificate is not None:
         network.on_change(certificate)
     if lan is not None:
         network.on_change(lan.follow)
+        network.on_change(lambda _: remember(folder, lan))  # for `companion pin`
 
 
 def locked_settings(config: Config) -> CameraSettings:
@@ -590,6 +593,7 @@ def _serve(
     listen, https_note = https_listen(config, host, port, https_port, lan_name)
     http = server_config(listen, max_body=MAX_REQUEST_BYTES)
     app.config["LAN_NAME_NOTE"] = advert.page_note if advert is not None else None
+    remember(config.data_dir, advert)
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
     shown = "shown by `companion pin`" if logs.under_journal() else pin
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
@@ -616,9 +620,8 @@ def _serve(
     lights_stop = threading.Event()
     renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
     everywhere = host in ("0.0.0.0", "::", "")
-    follow_the_network(
-        network, hosts, advert if everywhere else None, renew if listen.https_port else None
-    )
+    lan = advert if everywhere else None
+    follow_the_network(network, hosts, lan, renew if listen.https_port else None, config.data_dir)
     network.start(lights_stop)
     if demo is not None:
         demo.start()
@@ -637,6 +640,7 @@ def _serve(
         leaving.start()
         if advert is not None:
             advert.close()
+            remember(config.data_dir, None)
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()
@@ -785,6 +789,9 @@ def pin_command(obj: Any) -> None:
         fail(error)
     url = page_url(config.web.host, config.web.port)
     click.echo(f"Tablet page: {url}   table PIN: {pin}")
+    lan_url = remembered(config.data_dir)
+    if lan_url is not None:  # the name the running companion got (NAME-2 after a clash)
+        click.echo(f"Also at: {lan_url} (announced on the LAN)")
     click.echo(terminal_qr(url))
 
 

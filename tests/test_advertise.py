@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from click.testing import CliRunner
 
-from companion.advertise import SERVICE_TYPE, LanName, advertise
+from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
-from companion.serve import announce
+from companion.serve import announce, companion_command
 from tests.camera_scenes import config_file
 
 
@@ -200,3 +201,17 @@ def test_two_tables_on_one_network_get_two_names() -> None:
         first.close()
     assert (first.name, second.name) == (name, f"{name}-2")
     assert line.endswith(f"({name}.local is another machine's)")
+
+
+def test_companion_pin_gives_the_name_the_running_table_got(tmp_path: Path) -> None:
+    """``companion pin`` is another process: the running companion leaves the name it got
+    (NAME-2 after a clash) in the data folder, and takes it away when it stops."""
+    module = stand_in()
+    lan = LanName("hamster-table", 8080, load=lambda: module, probe=lambda _, host: set())
+    lan.follow({"192.168.1.20"})
+    remember(tmp_path, lan)
+    assert remembered(tmp_path) == "http://hamster-table.local:8080/"
+    shown = CliRunner().invoke(companion_command, ["--data-dir", str(tmp_path), "pin"])
+    assert "Also at: http://hamster-table.local:8080/ (announced on the LAN)" in shown.output
+    remember(tmp_path, None)
+    assert remembered(tmp_path) is None
