@@ -71,7 +71,7 @@ from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
-from web.tls import CertificateFollower
+from web.tls import CertificateFollower, TlsError, ensure_certificate
 
 if TYPE_CHECKING:
     from hardware.camera import CameraSettings
@@ -468,8 +468,6 @@ def https_listen(
     The certificate is made once on the Pi with ``openssl``; without it, HTTPS is off and
     the second value says why in one line.
     """
-    from web.tls import TlsError, ensure_certificate
-
     wanted = https_port if https_port is not None else config.web.https_port
     if not wanted:
         return Listen(host, port), ""
