@@ -34,7 +34,7 @@ import click
 from calibration.geometry import calibrate_board, save_calibration
 from calibration.watched import WatchedCalibration
 from companion import logs
-from companion.advertise import Advert, advertise
+from companion.advertise import LanName, remember, remembered
 from companion.commands.group import EXPECTED, fail
 from companion.commands.tree import main as commands
 from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
@@ -51,23 +51,27 @@ from companion.mqtt.connect import Broker
 from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
+from companion.network import NetworkWatch, machine_addresses
 from companion.store import Store, StoreDamagedError, move_aside
 from companion.table import Table
 from companion.watch.rig import CameraRig, build_rig
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
+    AllowedHosts,
     ASGIApp,
     Listen,
+    ServerConfig,
     companion_app,
     edge,
     live_streams,
-    local_names,
+    machine_names,
     server_config,
 )
 from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
+from web.tls import CertificateFollower, TlsError, ensure_certificate
 
 if TYPE_CHECKING:
     from hardware.camera import CameraSettings
@@ -283,13 +287,40 @@ def demo_belt(table: Table, rig: CameraRig) -> Any:
     return DemoBelt(view, table.current_stamp, rig.feed(BELT))
 
 
-def announce(config: Config, host: str, port: int) -> tuple[Advert | None, str]:
-    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there."""
+def announce(
+    config: Config, host: str, port: int, addresses: Iterable[str] | None = None
+) -> tuple[LanName | None, str]:
+    """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there
+    (at the first of ``addresses``, the machine's, when it listens on all of them)."""
     if host.startswith("127.") or host in ("localhost", "::1"):
         return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
-    address = None if host in ("0.0.0.0", "::", "") else host
-    advert, line = advertise(config.web.lan_name, port, address=address)
-    return advert, ("" if advert is not None else "  ") + line
+    if not config.web.lan_name:
+        return None, "  LAN name: off (web.lan_name is empty)"
+    lan = LanName(config.web.lan_name, port)
+    if host not in ("0.0.0.0", "::", ""):
+        addresses = [host]
+    line = lan.follow(machine_addresses() if addresses is None else addresses)
+    line = line or f"{lan.wanted}.local: off (no network address yet)"
+    return lan, ("" if lan.advert is not None else "  ") + line
+
+
+def follow_the_network(
+    network: NetworkWatch,
+    hosts: AllowedHosts | None,
+    lan: LanName | None,
+    certificate: CertificateFollower | None,
+    folder: Path,
+) -> None:
+    """What follows the machine's addresses when they change, in this order: the names
+    the page answers to, the certificate naming them, then the LAN name's record (and
+    the note of it in ``folder`` that ``companion pin`` reads)."""
+    if hosts is not None:
+        network.on_change(hosts.follow)
+    if certificate is not None:
+        network.on_change(certificate)
+    if lan is not None:
+        network.on_change(lan.follow)
+        network.on_change(lambda _: remember(folder, lan))  # for `companion pin`
 
 
 def locked_settings(config: Config) -> CameraSettings:
@@ -430,20 +461,19 @@ def summary_at_the_end(store: Store, table: Table) -> Callable[[tuple[str, ...]]
 
 
 def https_listen(
-    config: Config, host: str, port: int, https_port: int | None
+    config: Config, host: str, port: int, https_port: int | None, lan_name: str | None = None
 ) -> tuple[Listen, str]:
     """Where to listen, with HTTPS beside HTTP when asked (needed for the Screen Wake Lock).
 
     The certificate is made once on the Pi with ``openssl``; without it, HTTPS is off and
     the second value says why in one line.
     """
-    from web.tls import TlsError, ensure_certificate
-
     wanted = https_port if https_port is not None else config.web.https_port
     if not wanted:
         return Listen(host, port), ""
     try:
-        cert, key = ensure_certificate(config.data_dir, lan_name=config.web.lan_name)
+        names = config.web.lan_name if lan_name is None else lan_name
+        cert, key = ensure_certificate(config.data_dir, lan_name=names)
     except TlsError as error:
         return Listen(host, port), f"https: off ({error})"
     return Listen(host, port, wanted, cert, key), ""
@@ -555,7 +585,13 @@ def _serve(
         event_export=None if event_board is None else partial(board_export, event_board.board),
     )
     streams = live_streams(app, cap=config.web.max_streams)
-    listen, https_note = https_listen(config, host, port, https_port)
+    network = NetworkWatch()
+    advert, advert_line = announce(config, host, port, network.addresses)
+    lan_name = advert.name if advert is not None else config.web.lan_name
+    listen, https_note = https_listen(config, host, port, https_port, lan_name)
+    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
+    app.config["LAN_NAME_NOTE"] = advert.page_note if advert is not None else None
+    remember(config.data_dir, advert)
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
     shown = "shown by `companion pin`" if logs.under_journal() else pin
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
@@ -569,23 +605,28 @@ def _serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
-    advert, advert_line = announce(config, host, port)
-    click.secho(advert_line, bold=advert is not None)
+    click.secho(advert_line, bold=advert is not None and advert.advert is not None)
     for name, status in {**device_status(), "camera": camera_status}.items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
         click.secho(f"  {damaged}", fg="red")
-    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
-    hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
+    named = {f"{name}.local" for name in (config.web.lan_name, lan_name) if name}
+    fixed = machine_names() | set(config.web.hosts) | named
+    hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
+    renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
+    everywhere = host in ("0.0.0.0", "::", "")
+    lan = advert if everywhere else None
+    follow_the_network(network, hosts, lan, renew if listen.https_port else None, config.data_dir)
+    network.start(lights_stop)
     if demo is not None:
         demo.start()
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
-        asyncio.run(_serve_until_signal(asgi, listen, streams, table, lights_stop, buttons))
+        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons))
     finally:
         lights_stop.set()
         notify("STOPPING=1")
@@ -597,6 +638,7 @@ def _serve(
         leaving.start()
         if advert is not None:
             advert.close()
+            remember(config.data_dir, None)
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()
@@ -628,7 +670,7 @@ def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) ->
 
 async def _serve_until_signal(
     app: ASGIApp,
-    listen: Listen,
+    http: ServerConfig,
     streams: LiveStreams,
     table: Table,
     lights_stop: threading.Event,
@@ -651,7 +693,7 @@ async def _serve_until_signal(
         if buttons is not None:
             follow_with_lights(table, buttons, lights_stop)
 
-    await run_server(app, server_config(listen, max_body=MAX_REQUEST_BYTES), stop, ready)
+    await run_server(app, http, stop, ready)
 
 
 @click.command()
@@ -745,6 +787,9 @@ def pin_command(obj: Any) -> None:
         fail(error)
     url = page_url(config.web.host, config.web.port)
     click.echo(f"Tablet page: {url}   table PIN: {pin}")
+    lan_url = remembered(config.data_dir)
+    if lan_url is not None:  # the name the running companion got (NAME-2 after a clash)
+        click.echo(f"Also at: {lan_url} (announced on the LAN)")
     click.echo(terminal_qr(url))
 
 

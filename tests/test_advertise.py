@@ -10,17 +10,20 @@ under the server name, which is where the query handler looks up A answers
 
 from __future__ import annotations
 
+import functools
 import socket
 import sys
 import types
+import uuid
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from click.testing import CliRunner
 
-from companion.advertise import SERVICE_TYPE, advertise
+from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
-from companion.serve import announce
+from companion.serve import announce, companion_command
 from tests.camera_scenes import config_file
 
 
@@ -36,6 +39,10 @@ class StandInZeroconf:
         if self.fail is not None:
             raise self.fail
         self.calls.append(f"register allow_name_change={allow_name_change}")
+        self.registered.append(info)
+
+    def update_service(self, info: Any) -> None:
+        self.calls.append(f"update {info[1]['addresses']}")
         self.registered.append(info)
 
     def unregister_service(self, info: Any) -> None:
@@ -129,3 +136,82 @@ def test_doctor_says_whether_the_name_can_be_announced(monkeypatch: pytest.Monke
     (finding,) = check_lan_name("hamster-table")
     assert not finding.ok and finding.optional
     assert finding.what.startswith("hamster-table.local cannot be announced")
+
+
+def test_the_name_follows_the_address_and_comes_late_when_the_wifi_does() -> None:
+    """No address at start (Wi-Fi still joining): the name is announced at the first
+    address seen; a new lease moves the record, with no restart."""
+    module = stand_in()
+    lan = LanName("hamster-table", 8080, load=lambda: module)
+    assert lan.follow(set()) == "" and lan.advert is None
+    assert lan.follow({"fe80::2", "192.168.1.20"}) == (
+        "Also at: http://hamster-table.local:8080/ (announced on the LAN)"
+    )
+    lan.follow({"192.168.1.20"})  # the same address: nothing sent
+    lan.follow({"10.0.0.7"})
+    assert StandInZeroconf.calls[1:] == [
+        "register allow_name_change=True",
+        f"update {[socket.inet_aton('10.0.0.7')]}",
+    ]
+    assert lan.page_note() == "On the LAN this table is http://hamster-table.local:8080/."
+    lan.close()
+    assert StandInZeroconf.calls[-2:] == ["unregister", "close"]
+
+
+def test_a_name_another_machine_answers_for_is_left_to_it() -> None:
+    module = stand_in()
+    others = {"hamster-table.local.": {"192.168.1.30"}, "hamster-table-2.local.": set()}
+    asked: list[str] = []
+
+    def probe(_: Any, host: str) -> set[str]:
+        asked.append(host)
+        return others.get(host, set()) | {"192.168.1.20"}  # our own answer never counts
+
+    advert, line = advertise(
+        "hamster-table", 8080, address="192.168.1.20", load=lambda: module, probe=probe
+    )
+    assert advert is not None and advert.name == "hamster-table-2"
+    assert asked == ["hamster-table.local.", "hamster-table-2.local."]
+    assert line == (
+        "Also at: http://hamster-table-2.local:8080/ (announced on the LAN) "
+        "(hamster-table.local is another machine's)"
+    )
+    ((_, info),) = StandInZeroconf.registered
+    assert info["server"] == "hamster-table-2.local."
+
+
+def test_two_tables_on_one_network_get_two_names() -> None:
+    """Two real python-zeroconf instances talking multicast over loopback: the second
+    table hears the first answer for the name and takes NAME-2."""
+    zeroconf = pytest.importorskip("zeroconf")
+    on_loopback = types.SimpleNamespace(
+        ServiceInfo=zeroconf.ServiceInfo,
+        IPVersion=zeroconf.IPVersion,
+        AddressResolverIPv4=zeroconf.AddressResolverIPv4,
+        Zeroconf=functools.partial(zeroconf.Zeroconf, interfaces=["127.0.0.1"]),
+    )
+    name = f"hamster-test-{uuid.uuid4().hex[:8]}"  # nobody else's test run holds it
+    first, _ = advertise(name, 8080, address="10.1.2.3", load=lambda: on_loopback)
+    assert first is not None
+    try:
+        second, line = advertise(name, 8080, address="10.1.2.4", load=lambda: on_loopback)
+        assert second is not None
+        second.close()
+    finally:
+        first.close()
+    assert (first.name, second.name) == (name, f"{name}-2")
+    assert line.endswith(f"({name}.local is another machine's)")
+
+
+def test_companion_pin_gives_the_name_the_running_table_got(tmp_path: Path) -> None:
+    """``companion pin`` is another process: the running companion leaves the name it got
+    (NAME-2 after a clash) in the data folder, and takes it away when it stops."""
+    module = stand_in()
+    lan = LanName("hamster-table", 8080, load=lambda: module, probe=lambda _, host: set())
+    lan.follow({"192.168.1.20"})
+    remember(tmp_path, lan)
+    assert remembered(tmp_path) == "http://hamster-table.local:8080/"
+    shown = CliRunner().invoke(companion_command, ["--data-dir", str(tmp_path), "pin"])
+    assert "Also at: http://hamster-table.local:8080/ (announced on the LAN)" in shown.output
+    remember(tmp_path, None)
+    assert remembered(tmp_path) is None

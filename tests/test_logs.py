@@ -136,5 +136,5 @@ def test_the_service_logs_reach_the_journal_with_levels_and_no_pin(tmp_path: Pat
     lines = [*seen, *err.splitlines()]
     assert "table PIN: shown by `companion pin`" in banner
     assert f"<6>companion.http: Running on http://127.0.0.1:{port} (CTRL + C to quit)" in lines
-    assert "<6>hardware.camera: camera live: simulated camera (demo dice)" in lines
+    assert any(line.startswith("<6>hardware.camera: camera live: ") for line in lines), lines
     assert all(line.startswith("<") for line in lines if line), lines

@@ -19,6 +19,7 @@ import contextlib
 import io
 import logging
 import socket
+import ssl
 import subprocess
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -52,11 +53,35 @@ SECURITY_HEADERS = [
 ]
 
 
+def machine_names() -> set[str]:
+    """The names a tablet may use for this machine whatever its addresses are."""
+    host = socket.gethostname().lower()
+    return {"localhost", "127.0.0.1", "::1", host, f"{host}.local"}
+
+
+class AllowedHosts:
+    """The Host names the page answers to: fixed names, plus the machine's addresses,
+    which :meth:`follow` replaces when the network changes (a DHCP lease, late Wi-Fi)."""
+
+    def __init__(self, fixed: Iterable[str], addresses: Iterable[str] = ()) -> None:
+        self._fixed = frozenset(name.lower() for name in fixed)
+        self._names = self._fixed
+        self.follow(addresses)
+
+    def follow(self, addresses: Iterable[str]) -> None:
+        # One assignment: a request on the loop sees the old set or the new, never half.
+        self._names = self._fixed | {address.lower() for address in addresses}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._names))
+
+
 def local_names() -> set[str]:
     """The names and addresses a tablet may use for this machine (``hostname -I`` and co.)."""
-    names = {"localhost", "127.0.0.1", "::1"}
-    host = socket.gethostname().lower()
-    names |= {host, f"{host}.local"}
+    names = machine_names()
     try:
         found = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2)
         names |= {address.lower() for address in found.stdout.split()}
@@ -74,9 +99,11 @@ def host_of(scope: Scope) -> str:
     return raw.rsplit(":", 1)[0] if raw.count(":") == 1 else raw
 
 
-def edge(app: ASGIApp, allowed: Iterable[str] | None = None) -> ASGIApp:
+def edge(app: ASGIApp, allowed: Iterable[str] | AllowedHosts | None = None) -> ASGIApp:
     """Refuse foreign Host names; add the security headers to every answer."""
-    hosts = None if allowed is None else {h.lower() for h in allowed}
+    hosts = (
+        allowed if allowed is None or isinstance(allowed, AllowedHosts) else AllowedHosts(allowed)
+    )
 
     async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -209,6 +236,28 @@ class ServerConfig(HypercornConfig):
     """Hypercorn's config whose listening sockets notice vanished clients (Linux: the
     connections a listener accepts inherit these options)."""
 
+    _context: ssl.SSLContext | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    def create_ssl_context(self) -> ssl.SSLContext | None:
+        # Called by hypercorn on the server's loop: both kept, so the certificate can be
+        # swapped there later, between handshakes.
+        self._context = super().create_ssl_context()
+        self._loop = asyncio.get_running_loop()
+        return self._context
+
+    def reload_certificate(self) -> bool:
+        """Serve the certificate now in ``certfile`` to every new connection (any thread).
+
+        The renewed certificate is loaded into the context the listener already uses, on
+        the server's own loop, so no handshake sees it half loaded and nobody restarts.
+        """
+        if self._context is None or self._loop is None or self.certfile is None:
+            return False
+        context, certfile, keyfile = self._context, self.certfile, self.keyfile
+        self._loop.call_soon_threadsafe(lambda: context.load_cert_chain(certfile, keyfile))
+        return True
+
     def create_sockets(self) -> Sockets:
         sockets = super().create_sockets()
         for sock in (*sockets.secure_sockets, *sockets.insecure_sockets):
@@ -229,7 +278,7 @@ def notice_vanished_peers(sock: socket.socket) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, GONE_AFTER_MS)
 
 
-def server_config(listen: Listen, *, max_body: int) -> HypercornConfig:
+def server_config(listen: Listen, *, max_body: int) -> ServerConfig:
     """Hypercorn's limits: small headers and bodies, idle and half-sent connections closed."""
     config = ServerConfig()
     host = f"[{listen.host}]" if ":" in listen.host else listen.host
@@ -280,6 +329,7 @@ def loopback_server(
     max_body: int,
     on_stop: Callable[[], None] = lambda: None,
     tls: tuple[Path, Path] | None = None,
+    on_config: Callable[[ServerConfig], object] = lambda _: None,
 ) -> Iterator[int]:
     """The real server on a free loopback port, in a thread, for tests and benchmarks.
 
@@ -296,6 +346,7 @@ def loopback_server(
         config.certfile, config.keyfile = str(tls[0]), str(tls[1])
     config.bind = [f"fd://{listener.detach()}"]  # hypercorn owns (and closes) it from now on
     config.insecure_bind = []
+    on_config(config)  # a test may reload the certificate through it
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
     started = threading.Event()

@@ -33,7 +33,11 @@ def board_styles() -> tuple[str, ...]:
 
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    return render_template("index.html", boards=board_scripts(), styles=board_styles())
+    # The LAN name this table got (NAME-2.local when NAME.local was taken), if announced.
+    lan_note = current_app.config.get("LAN_NAME_NOTE") or (lambda: "")
+    return render_template(
+        "index.html", boards=board_scripts(), styles=board_styles(), lan_note=lan_note()
+    )
 
 
 @bp.get("/board")

@@ -21,7 +21,7 @@ import contextlib
 import shutil
 import socket
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from companion.errors import CompanionError
@@ -159,3 +159,16 @@ def authority_certificate(folder: Path) -> Path | None:
     """The local authority's certificate for tablets to install, if HTTPS was ever set up."""
     cert = folder / "tls-ca.pem"
     return cert if cert.exists() else None
+
+
+class CertificateFollower:
+    """Re-signs the page's certificate when the machine's addresses change, then has the
+    running server present it (``reload``), so a tablet that opens the new address over
+    HTTPS is not refused a name the old certificate lacked."""
+
+    def __init__(self, folder: Path, lan_name: str, reload: Callable[[], object]) -> None:
+        self.folder, self.lan_name, self._reload = folder, lan_name, reload
+
+    def __call__(self, addresses: Iterable[str]) -> None:
+        ensure_certificate(self.folder, lan_name=self.lan_name, addresses=sorted(addresses))
+        self._reload()

@@ -33,6 +33,7 @@ from companion.mqtt.claim import name_check
 from companion.mqtt.connect import Broker
 from companion.mqtt.topics import default_table_name
 from companion.store import Store, StoreError
+from hardware.power import describe, read_throttled
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
@@ -314,6 +315,13 @@ def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) ->
     )
 
 
+def check_power(read: Callable[[], int | None] = read_throttled) -> Iterator[Finding]:
+    """Under-voltage and throttling as the firmware saw them: warnings, since the table
+    still works, slower (``read`` stands in for the firmware in tests)."""
+    for report in describe(read()):
+        yield Finding(report.ok, report.what, report.fix, optional=True)
+
+
 def _table_origin(data_dir: Path | None) -> str | None:
     """The id this data folder's table publishes with (None: it never ran here)."""
     database = None if data_dir is None else data_dir / "companion.sqlite3"
@@ -349,6 +357,7 @@ def run_checks(
         lambda: check_cameras(camera_source),
         lambda: check_lan_name(lan_name),
         check_pins,
+        check_power,
         check_groups,
         lambda: check_disk(data_dir),
         lambda: check_store(data_dir),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -10,7 +10,15 @@ from flask import Flask
 
 from companion.table import Table
 from web import MAX_REQUEST_BYTES
-from web.asgi import BODY_STALL_SECONDS, companion_app, edge, live_streams, loopback_server
+from web.asgi import (
+    BODY_STALL_SECONDS,
+    AllowedHosts,
+    ServerConfig,
+    companion_app,
+    edge,
+    live_streams,
+    loopback_server,
+)
 
 
 @contextmanager
@@ -21,8 +29,9 @@ def serving(
     *,
     max_streams: int = 256,
     tls: tuple[Path, Path] | None = None,
-    hosts: set[str] | None = None,
+    hosts: set[str] | AllowedHosts | None = None,
     body_stall: float = BODY_STALL_SECONDS,
+    on_config: Callable[[ServerConfig], object] = lambda _: None,
 ) -> Iterator[int]:
     """Serve ``app`` on a free loopback port (HTTPS with ``tls``); yields the port.
 
@@ -32,7 +41,7 @@ def serving(
     asgi = edge(companion_app(app, streams, threads=threads, body_stall=body_stall), hosts)
     try:
         with loopback_server(
-            asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close, tls=tls
+            asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close, tls=tls, on_config=on_config
         ) as port:
             yield port
     finally:
