@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.commands.tree import main
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.saved import start_game

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from calibration.cli import DEFAULT_CELLS
 from companion.config import CALIBRATION_FILE
+from companion.engine.camera import belt_pieces
 from companion.errors import CompanionError
 from companion.tabletop import LANES, ROWS
 from web.api import _require_control
@@ -61,14 +61,13 @@ def _belt_pieces() -> dict[str, tuple[int, int] | None]:
     """The game's pieces on the belt, by colour: where it has each (None: not placed yet);
     empty for a game without a belt."""
     snap = companion().table.snapshot
-    spec, state = snap.spec, snap.state
-    if spec is None or state is None or spec.belt_pieces is None:
-        return {}
-    return dict(spec.belt_pieces(state.G))
+    return {} if snap.state is None else belt_pieces(snap.spec, snap.state.G)
 
 
 def _cells_from_game() -> dict[str, tuple[int, int]]:
     """Where the game has each piece, by colour; row 1 in colour order before placement."""
+    from calibration.geometry import DEFAULT_CELLS
+
     pieces = _belt_pieces()
     cells = {colour: at for colour, at in pieces.items() if at is not None}
     if pieces and len(cells) == len(pieces):
@@ -91,6 +90,8 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
         raise ApiError(400, f"'cells' maps each hamster's colour to its [row, lane], {example}.")
     # A calibration samples every piece in the race (one left out would never be seen),
     # else, when no game has pieces on a belt, the standard set.
+    from calibration.geometry import DEFAULT_CELLS
+
     pieces = list(_belt_pieces())
     required = pieces or list(DEFAULT_CELLS)
     known = list(dict.fromkeys([*DEFAULT_CELLS, *pieces]))

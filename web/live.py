@@ -33,7 +33,9 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from companion.engine.redact import public_event
-from companion.table import Subscription, Table
+from companion.hub import Subscription
+from companion.public import public_state
+from companion.table import Table
 from web.auth import Grant
 
 log = logging.getLogger(__name__)
@@ -273,7 +275,7 @@ class LiveStreams:
         """One event with the whole public state: the format of pages that did not ask."""
 
         def make() -> str:
-            state = self.table.public_state(seat, with_log=False, control=control)
+            state = public_state(self.table.snapshot, seat, control, with_log=False)
             data = json.dumps({"event": self._entry(event, seat), "state": state})
             return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
 

@@ -11,13 +11,20 @@ from pathlib import Path
 from typing import Any
 
 import click
+import cv2
 
+from calibration.geometry import (
+    DEFAULT_CELLS,
+    CalibrationError,
+    calibrate_board,
+    keep_previous,
+    load_calibration,
+    locate_board,
+    save_calibration,
+)
+from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
 from companion.tabletop import LANES, ROWS
-
-# OpenCV and the calibration maths are imported by the commands that use them: this group
-# is part of the `companion` command, and `companion run` must not wait for OpenCV.
-
-DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
+from companion.vision.board import read_board
 
 
 def calibration_path(obj: Any) -> Path:
@@ -46,8 +53,6 @@ def parse_cells(text: str) -> dict[str, tuple[int, int]]:
 
 
 def _read(image: str) -> Any:
-    import cv2
-
     frame = cv2.imread(image)
     if frame is None:
         raise click.ClickException(f"{image} is not a picture OpenCV can read (JPEG or PNG).")
@@ -66,8 +71,6 @@ def calibrate() -> None:
 )
 def markers(out_dir: str, square_mm: float) -> None:
     """Write the printable ArUco marker sheets (PNG and PDF)."""
-    from calibration.markers import standard_sheets, write_sheets
-
     try:
         written = write_sheets(Path(out_dir), standard_sheets(square_mm))
     except (ValueError, OSError) as error:
@@ -99,8 +102,6 @@ def markers(out_dir: str, square_mm: float) -> None:
 )
 def wheel_strip(out_dir: str, circumference_mm: float) -> None:
     """Write the Hamster Wheel's printable rim strip (PNG and PDF pages, true to size)."""
-    from calibration.markers import write_wheel_strip
-
     try:
         written = write_wheel_strip(Path(out_dir), circumference_mm)
     except (ValueError, OSError) as error:
@@ -121,13 +122,6 @@ def wheel_strip(out_dir: str, circumference_mm: float) -> None:
 @click.pass_obj
 def board(obj: Any, image: str, cells: str) -> None:
     """Calibrate from a picture of the board with its four corner markers uncovered."""
-    from calibration.geometry import (
-        CalibrationError,
-        calibrate_board,
-        keep_previous,
-        save_calibration,
-    )
-
     try:
         calibration = calibrate_board(_read(image), parse_cells(cells))
     except CalibrationError as error:
@@ -148,8 +142,6 @@ def board(obj: Any, image: str, cells: str) -> None:
 @click.pass_obj
 def check(obj: Any, image: str) -> None:
     """Read a picture with the saved calibration: where does it see each hamster?"""
-    from calibration.geometry import CalibrationError, load_calibration, locate_board
-    from companion.vision.board import read_board
 
     frame = _read(image)
     try:
@@ -174,8 +166,6 @@ def check(obj: Any, image: str) -> None:
 @click.pass_obj
 def show(obj: Any) -> None:
     """Say whether a calibration is saved, and when it was made."""
-    from calibration.geometry import CalibrationError, load_calibration
-
     try:
         calibration = load_calibration(calibration_path(obj))
     except CalibrationError as error:
