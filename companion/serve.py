@@ -45,7 +45,7 @@ from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
-from companion.store import Store, StoreDamagedError, move_aside
+from companion.store import AccessStore, Store, StoreDamagedError, move_aside
 from companion.table import Table
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
@@ -596,6 +596,7 @@ def _serve(
         lock_camera=camera.lock_exposure,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
+        access=AccessStore(store),
     )
     streams = live_streams(app, cap=config.web.max_streams)
     listen, https_note = https_listen(config, host, port, https_port)
