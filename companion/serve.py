@@ -31,8 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from calibration.geometry import calibrate_board, save_calibration
-from calibration.watched import WatchedCalibration
 from companion import logs
 from companion.advertise import LanName, remember, remembered
 from companion.commands.group import EXPECTED, fail
@@ -52,9 +50,8 @@ from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.network import NetworkWatch, machine_addresses
-from companion.store import Store, StoreDamagedError, move_aside
+from companion.store import AccessStore, Store, StoreDamagedError, move_aside
 from companion.table import Table
-from companion.watch.rig import CameraRig, build_rig
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
     AllowedHosts,
@@ -74,6 +71,7 @@ from web.systemd_notify import notify, start_watchdog
 from web.tls import CertificateFollower, TlsError, ensure_certificate
 
 if TYPE_CHECKING:
+    from companion.watch.rig import CameraRig
     from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
 
@@ -193,6 +191,72 @@ def start_keyboard(table: Table) -> str:
     return "n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
+class LateCamera:
+    """The camera rig, started on a thread of its own once the page is served.
+
+    Why: the camera brings OpenCV, numpy and the dice networks, and starting it took most
+    of `companion run`'s time to its first page; the page needs none of it to show the
+    game. Until the rig is up the camera line says it is starting and there is no picture
+    (404, as for a camera still warming up). Stands in for the rig as the page's camera
+    view (``web.context.CameraView``) and its exposure lock.
+    """
+
+    def __init__(self, begin: Callable[[], tuple[CameraRig | None, str]]) -> None:
+        self._begin = begin
+        self.rig: CameraRig | None = None
+        self.line = "camera starting (once the page is served)"
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """On the server's loop once it serves: start the camera on a thread of its own."""
+        threading.Thread(target=self._run, name="camera-start", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            rig, line = self._begin()
+        except Exception:  # a bug: logged, and the page works on without a camera
+            log.exception("the camera could not be started")
+            rig, line = None, "camera failed to start (see the log): enter dice on the page"
+        with self._lock:
+            self.rig, self.line = rig, line
+            if self._stopped and rig is not None:  # stopped while it was starting
+                rig.stop()
+        click.echo(f"  camera: {line}")
+
+    @property
+    def status(self) -> str:
+        rig = self.rig
+        return rig.status if rig is not None else self.line
+
+    def lines(self) -> dict[str, str]:
+        rig = self.rig
+        return rig.lines() if rig is not None else {}
+
+    def latest_frame(self) -> Any | None:
+        rig = self.rig
+        return rig.latest_frame() if rig is not None else None
+
+    def jpeg(self, width: int = 640) -> bytes | None:
+        rig = self.rig
+        return rig.jpeg(width) if rig is not None else None
+
+    def offline(self) -> str | None:
+        rig = self.rig
+        return rig.offline() if rig is not None else None
+
+    def lock_exposure(self) -> dict[str, Any] | None:
+        rig = self.rig
+        return rig.lock_exposure() if rig is not None else None
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            rig = self.rig
+        if rig is not None:
+            rig.stop()
+
+
 def start_camera(
     config: Config,
     table: Table,
@@ -206,6 +270,8 @@ def start_camera(
     Wherever the simulated camera runs, the belt check watches a simulated belt of its own
     (the dice twin's frames show no belt), so a laptop shows it working too.
     """
+    from calibration.watched import WatchedCalibration
+    from companion.watch.rig import build_rig
     from hardware.camera import CameraSupervisor, OpenCVSource, Picamera2Source, SimulatedSource
     from hardware.camera_source import open_source
     from hardware.table_twin import TableTwin
@@ -264,6 +330,7 @@ def table_now(table: Table) -> Callable[[], Any]:
 def demo_belt_file(config: Config) -> Path:
     """The belt twin's calibration, made as a player makes one, in a demo folder of its own
     (never over the players' calibration file)."""
+    from calibration.geometry import calibrate_board, save_calibration
     from hardware.demo_board import CALIBRATION_CELLS, BeltCamera, demo_calibration_path
 
     path = demo_calibration_path(config.data_dir)
@@ -560,16 +627,16 @@ def _serve(
     publisher, mqtt_status = start_mqtt(config, table, demo=demo_pace is not None)
     demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
-    camera, camera_status = start_camera(config, table, simulate)
+    camera = LateCamera(lambda: start_camera(config, table, simulate))
 
     def device_status() -> dict[str, str]:
         return {
             "buttons": button_status,
-            "camera": camera.status if camera is not None else camera_status,
+            "camera": camera.status,
             "keyboard": keyboard_status,
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
-            **(camera.lines() if camera is not None else {}),
+            **camera.lines(),
             **notice(demo is not None, publisher),
         }
 
@@ -579,10 +646,11 @@ def _serve(
         device_status=device_status,
         camera=camera,
         data_dir=config.data_dir,
-        lock_camera=camera.lock_exposure if camera is not None else None,
+        lock_camera=camera.lock_exposure,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
         event_export=None if event_board is None else partial(board_export, event_board.board),
+        access=AccessStore(store),
     )
     streams = live_streams(app, cap=config.web.max_streams)
     network = NetworkWatch()
@@ -606,7 +674,7 @@ def _serve(
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
     click.secho(advert_line, bold=advert is not None and advert.advert is not None)
-    for name, status in {**device_status(), "camera": camera_status}.items():
+    for name, status in device_status().items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
@@ -626,7 +694,9 @@ def _serve(
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
-        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons))
+        asyncio.run(
+            _serve_until_signal(asgi, http, streams, table, lights_stop, buttons, camera.start)
+        )
     finally:
         lights_stop.set()
         notify("STOPPING=1")
@@ -642,8 +712,7 @@ def _serve(
         if buttons is not None:
             buttons.set_light("off")
             buttons.close()
-        if camera is not None:
-            camera.stop()
+        camera.stop()
         if speaker is not None:
             speaker.close()
         leaving.join()
@@ -675,8 +744,10 @@ async def _serve_until_signal(
     table: Table,
     lights_stop: threading.Event,
     buttons: Any,
+    then: Callable[[], None] = lambda: None,
 ) -> None:
-    """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest."""
+    """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest.
+    ``then`` runs once the page is served (the camera starts there)."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
 
@@ -692,6 +763,7 @@ async def _serve_until_signal(
         start_watchdog(table.responsive, lights_stop)
         if buttons is not None:
             follow_with_lights(table, buttons, lights_stop)
+        then()
 
     await run_server(app, http, stop, ready)
 

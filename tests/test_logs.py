@@ -130,6 +130,11 @@ def test_the_service_logs_reach_the_journal_with_levels_and_no_pin(tmp_path: Pat
             seen.append(line.rstrip("\n"))
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=30) as answer:
             assert answer.status == 200
+        # The camera starts once the page is served: its line follows the server's.
+        while not any("camera live" in line for line in seen):
+            line = process.stderr.readline()
+            assert line, f"companion run stopped: {seen}"
+            seen.append(line.rstrip("\n"))
     finally:
         process.terminate()
         _, err = process.communicate(timeout=30)

@@ -160,6 +160,7 @@ def run_worker(path: Path, backup: Path, step: int) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.slow
 def test_a_restore_killed_at_any_step_leaves_a_table_with_its_games(tmp_path: Path) -> None:
     """SIGKILL before each file-system step of a restore (and after the last): the table
     starts every time, with either its own games or the backup's, never none or a mix."""

@@ -19,7 +19,15 @@ from companion.commands.tree import main
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.saved import start_game
-from companion.store import Store, StoreDamagedError, StoreError, backups, restore, salvage
+from companion.store import (
+    AccessStore,
+    Store,
+    StoreDamagedError,
+    StoreError,
+    backups,
+    restore,
+    salvage,
+)
 from web.auth import TablePin, WrongSeatCodeError
 
 HEADER = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), seed=3)
@@ -106,7 +114,7 @@ def test_a_restored_backup_brings_back_no_tablet_or_phone(tmp_path: Path) -> Non
     let those tablets and phones back in."""
     path = tmp_path / "games.sqlite3"
     store = played(path)
-    pins = TablePin("246810", store=store)
+    pins = TablePin("246810", store=AccessStore(store))
     tablet = pins.login("10.0.0.2", "246810")
     code = pins.seat_code(1, 0)
     phone = pins.join("10.0.0.21", code)[0]
@@ -116,7 +124,7 @@ def test_a_restored_backup_brings_back_no_tablet_or_phone(tmp_path: Path) -> Non
     restore(path)
     restored = Store(path)
     try:
-        pins = TablePin("246810", store=restored)
+        pins = TablePin("246810", store=AccessStore(restored))
         assert not pins.allows(tablet) and pins.grant(phone) is None
         with pytest.raises(WrongSeatCodeError, match="ended on the tablet"):
             pins.join("10.0.0.21", code)  # said plainly, and no guess
@@ -197,7 +205,7 @@ def test_the_page_says_the_file_is_damaged_and_writes_nothing(tmp_path: Path) ->
 
 READ_ONLY_PROBE = """
 import sys
-from companion.store import Store, StoreDamagedError, StoreError
+from companion.store import AccessStore, Store, StoreDamagedError, StoreError
 try:
     Store(sys.argv[1])
 except StoreDamagedError as error:

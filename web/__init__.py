@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion.store import AccessStore
 from companion.table import Table
 from web import api, calibrate, dice_fix, errors, history, pages
 from web.auth import TablePin
@@ -33,15 +34,18 @@ def create_app(
     token_hours: float = 24.0,
     event_board: Callable[[], dict[str, Any]] | None = None,
     event_export: Callable[[], dict[str, Any]] | None = None,
+    access: AccessStore | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
+    """The page over ``table``; ``access`` keeps the tokens and seat codes across a restart
+    (the games file's access tables: ``companion.store.access``), None keeps them in memory."""
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=MAX_REQUEST_BYTES, JSON_SORT_KEYS=False)
     if test_config:
         app.config.update(test_config)
     app.extensions["companion"] = Companion(
         table=table,
-        pin=TablePin(pin, token_seconds=token_hours * 3600, store=table.store),
+        pin=TablePin(pin, token_seconds=token_hours * 3600, store=access),
         heartbeat_seconds=heartbeat_seconds,
         device_status=device_status or (lambda: {}),
         camera=camera,

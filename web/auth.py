@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
-from companion.store import CodeRow, Store, StoreError, TokenRow
+from companion.store import AccessStore, CodeRow, StoreError, TokenRow
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class TablePin:
         clock: Callable[[], float] | None = None,
         *,
         token_seconds: float = DEFAULT_TOKEN_SECONDS,
-        store: Store | None = None,
+        store: AccessStore | None = None,
     ) -> None:
         """``clock`` (tests) times both guesses and expiry; by default guesses are timed
         monotonically and expiry by the wall clock, which a restart does not reset.
@@ -130,11 +130,11 @@ class TablePin:
         # ``_pending``, and ``_write_lock`` writes them in order once ``_lock`` is free.
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
-        self._pending: list[tuple[str, Callable[[Store], None]]] = []
+        self._pending: list[tuple[str, Callable[[AccessStore], None]]] = []
         if store is not None:
             self._load(store)
 
-    def _load(self, store: Store) -> None:
+    def _load(self, store: AccessStore) -> None:
         """Take up the tokens and seat codes kept before a restart."""
         now = self._wall()
         try:
@@ -153,7 +153,7 @@ class TablePin:
             else:
                 self._seat_codes[code.code] = (code.game_id, code.seat)
 
-    def _keep(self, what: str, save: Callable[[Store], None]) -> None:
+    def _keep(self, what: str, save: Callable[[AccessStore], None]) -> None:
         """Note a write to the store (under ``_lock``); :meth:`_write_pending` makes it."""
         if self._store is not None:
             self._pending.append((what, save))
@@ -167,7 +167,7 @@ class TablePin:
         with self._write_lock:
             self._write(self._store)
 
-    def _write(self, store: Store) -> None:
+    def _write(self, store: AccessStore) -> None:
         """The writes noted so far (call with ``_write_lock`` held)."""
         with self._lock:
             pending, self._pending = self._pending, []

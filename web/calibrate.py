@@ -13,33 +13,25 @@ rolls people confirmed, and shows the figures it measured on rolls it held out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from calibration.geometry import (
-    DEFAULT_CELLS,
-    CalibrationError,
-    CameraSettings,
-    calibrate_board,
-    keep_previous,
-    load_calibration,
-    locate_board,
-    save_calibration,
-)
 from companion.config import CALIBRATION_FILE
 from companion.engine.camera import belt_pieces
 from companion.errors import CompanionError
-from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
-from companion.vision.dice import shared_reader
-from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
+from companion.tabletop import LANES, ROWS
 from web.api import _require_control
 from web.checks import parse_body
 from web.context import companion, require_picture_access
 from web.errors import ApiError
+
+if TYPE_CHECKING:
+    from calibration.geometry import CameraSettings
+
+# OpenCV, numpy, the calibration maths and the dice reader are imported by the routes that
+# use them: the page's first answer must not wait for them at start-up.
 
 bp = Blueprint("calibration", __name__)
 
@@ -74,6 +66,8 @@ def _belt_pieces() -> dict[str, tuple[int, int] | None]:
 
 def _cells_from_game() -> dict[str, tuple[int, int]]:
     """Where the game has each piece, by colour; row 1 in colour order before placement."""
+    from calibration.geometry import DEFAULT_CELLS
+
     pieces = _belt_pieces()
     cells = {colour: at for colour, at in pieces.items() if at is not None}
     if pieces and len(cells) == len(pieces):
@@ -96,6 +90,8 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
         raise ApiError(400, f"'cells' maps each hamster's colour to its [row, lane], {example}.")
     # A calibration samples every piece in the race (one left out would never be seen),
     # else, when no game has pieces on a belt, the standard set.
+    from calibration.geometry import DEFAULT_CELLS
+
     pieces = list(_belt_pieces())
     required = pieces or list(DEFAULT_CELLS)
     known = list(dict.fromkeys([*DEFAULT_CELLS, *pieces]))
@@ -140,6 +136,8 @@ def _checked_cells(raw: object) -> dict[str, tuple[int, int]]:
 
 @bp.get("/api/calibration")
 def status() -> ResponseReturnValue:
+    from calibration.geometry import CalibrationError, load_calibration
+
     path = companion().data_dir / CALIBRATION_FILE
     try:
         # Checked against the camera's pictures as the belt check does: one made at another
@@ -162,12 +160,22 @@ def status() -> ResponseReturnValue:
 def _dice_teaching() -> str:
     """What the panel says about teaching before anyone presses Teach: why this table's
     taught dice were set aside (an update retrained the reader), else nothing."""
+    from companion.vision.dice import shared_reader
+    from companion.vision.teach import HEAD_FILE, head_for
+
     _, why = head_for(companion().data_dir / HEAD_FILE, shared_reader().fingerprint)
     return why or ""
 
 
 @bp.post("/api/calibration")
 def calibrate() -> ResponseReturnValue:
+    from calibration.geometry import (
+        CalibrationError,
+        calibrate_board,
+        keep_previous,
+        save_calibration,
+    )
+
     _require_control()
     raw = request.get_data(cache=True)
     body = parse_body(raw) if raw.strip() else {}
@@ -193,6 +201,9 @@ def calibrate() -> ResponseReturnValue:
 @bp.post("/api/dice/teach")
 def teach_dice() -> ResponseReturnValue:
     """Teach the reader the confirmed rolls' dice; the figures are on held-out rolls."""
+    from companion.vision.dice import shared_reader
+    from companion.vision.teach import TeachError, teach
+
     _require_control()
     try:
         report = teach(shared_reader(), companion().data_dir)
@@ -203,6 +214,8 @@ def teach_dice() -> ResponseReturnValue:
 
 def _lock_camera() -> CameraSettings:
     """Settle and hold exposure, white balance and focus; what the camera chose."""
+    from calibration.geometry import CameraSettings
+
     lock = companion().lock_camera
     try:
         chosen = lock() if lock is not None else None
@@ -225,6 +238,12 @@ def _describe(settings: CameraSettings) -> str:
 def overlay() -> ResponseReturnValue:
     """The camera frame with the belt grid where the markers put it, and the pieces found
     (a token or a seat's link only: it is a picture of the players' table)."""
+    import cv2
+    import numpy as np
+
+    from calibration.geometry import CalibrationError, load_calibration, locate_board
+    from companion.vision.board import BELT_X0, BELT_X1, read_board
+
     require_picture_access()
     frame = _latest_frame().copy()
     image_to_board = locate_board(frame)

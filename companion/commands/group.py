@@ -70,10 +70,10 @@ class Context:
 pass_context = click.make_pass_decorator(Context)
 
 
-#: Commands loaded when asked for, as "module:attribute": the dice commands bring OpenCV
-#: and the dice networks, the event board paho-mqtt, and `companion run` must not wait for
-#: them before its first page.
-LAZY_COMMANDS = {"dice": "companion.commands.dice:dice", "board": "companion.commands.board:board"}
+#: Commands loaded when asked for, name -> "module:attribute" (``companion.commands.tree``
+#: fills it): the dice and calibrate commands bring OpenCV and the dice networks, the event
+#: board paho-mqtt, and `companion run` must not wait for them before its first page.
+LAZY_COMMANDS: dict[str, str] = {}
 
 
 class CompanionGroup(click.Group):

@@ -7,8 +7,8 @@ another's commands and none imports this one.
 
 from __future__ import annotations
 
-from companion.commands import calibrate, doctor, files, games, history, table
-from companion.commands.group import main
+from companion.commands import doctor, files, games, history, table
+from companion.commands.group import LAZY_COMMANDS, main
 
 for command in (
     table.new,
@@ -24,12 +24,14 @@ for command in (
     files.restore_backup,
     games.simulate,
     games.list_games,
-    calibrate.calibrate,
     doctor.doctor,
 ):
     main.add_command(command)
 main.add_command(history.history_command, name="history")
-# `dice` and `board` are added when asked for (group.LAZY_COMMANDS): they load OpenCV and
-# paho-mqtt, which `companion run` must not wait for.
+LAZY_COMMANDS.update(
+    dice="companion.commands.dice:dice",
+    board="companion.commands.board:board",
+    calibrate="companion.commands.calibrate:calibrate",
+)
 
 __all__ = ["main"]

@@ -1,11 +1,13 @@
 """The games file: one SQLite file, in modules by what they keep.
 
 :mod:`companion.store.events` keeps the games and their events (WAL, one row per event,
-migrations) and opens the file; :mod:`companion.store.backups` checks a backup in full and
-restores it without ever leaving the table without its games. ``from companion.store
-import Store`` is the way in for everyone else.
+migrations) and opens the file; :mod:`companion.store.access` the tokens and seat codes
+(who may act), which the web is handed without the games; :mod:`companion.store.backups`
+checks a backup in full and restores it without ever leaving the table without its games.
+``from companion.store import Store`` is the way in for everyone else.
 """
 
+from companion.store.access import AccessStore, CodeRow, TokenRow
 from companion.store.backups import (
     BackupRefusedError,
     Restored,
@@ -18,12 +20,10 @@ from companion.store.events import (
     BACKUP_FOLDER,
     MIGRATIONS,
     SCHEMA_VERSION,
-    CodeRow,
     Store,
     StoreDamagedError,
     StoredGame,
     StoreError,
-    TokenRow,
     backups,
     damaged_sentence,
     event_from_row,
@@ -34,6 +34,7 @@ __all__ = [
     "BACKUP_FOLDER",
     "MIGRATIONS",
     "SCHEMA_VERSION",
+    "AccessStore",
     "BackupRefusedError",
     "CodeRow",
     "Restored",

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from companion.store.access import AccessStore
 from companion.store.events import (
     BACKUP_FOLDER,
     MIGRATIONS,
@@ -180,7 +181,7 @@ def _made_ready(backup: Path, ready: Path, numbered: int) -> Path:
     try:
         store.number_games_after(numbered)
         # A "lock all" made since the backup must not be undone by it.
-        store.end_access()
+        AccessStore(store).end_access()
     finally:
         store.close()
     _sync(ready)

@@ -20,7 +20,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -151,29 +151,6 @@ def damaged_sentence(path: Path, why: str) -> str:
 
 
 @dataclass(frozen=True)
-class TokenRow:
-    """A kept token: its SHA-256 (hex, never the token), wall-clock expiry, seat and game."""
-
-    hash: str
-    expires: float
-    seat: int | None
-    game_id: int | None
-
-
-@dataclass(frozen=True)
-class CodeRow:
-    """A seat code the tablet showed, for one seat of one game; ``ended`` by "lock all"."""
-
-    code: str
-    game_id: int
-    seat: int
-    ended: bool = False
-
-
-KEPT_SEAT_CODES = 1000  # a few seats a game: hundreds of games' codes
-
-
-@dataclass(frozen=True)
 class StoredGame:
     id: int
     header: GameHeader
@@ -229,6 +206,10 @@ class Store:
             with contextlib.suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._db.close()
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One write transaction on the file (for the stores that share it: access)."""
+        return self._transaction()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -445,48 +426,6 @@ class Store:
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
-    # ------------------------------------------------------------------ access
-    def access(self, now: float) -> tuple[list[TokenRow], list[CodeRow]]:
-        """The live tokens (oldest first; expired ones are dropped here) and the seat codes
-        (the newest ``KEPT_SEAT_CODES``; older ones are dropped)."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM tokens WHERE expires <= ?", (now,))
-            db.execute(
-                "DELETE FROM seat_codes WHERE rowid <= (SELECT MAX(rowid) FROM seat_codes) - ?",
-                (KEPT_SEAT_CODES,),
-            )
-            tokens = db.execute(
-                "SELECT hash, expires, seat, game_id FROM tokens ORDER BY rowid"
-            ).fetchall()
-            codes = db.execute(
-                "SELECT code, game_id, seat, ended FROM seat_codes ORDER BY rowid"
-            ).fetchall()
-        return (
-            [TokenRow(str(h), float(e), s, g) for h, e, s, g in tokens],
-            [CodeRow(str(c), int(g), int(s), bool(e)) for c, g, s, e in codes],
-        )
-
-    def add_token(self, row: TokenRow, dropped: Sequence[str] = ()) -> None:
-        """Keep a new token's hash (and forget the ``dropped`` hashes) in one go."""
-        with self._transaction() as db:
-            db.executemany("DELETE FROM tokens WHERE hash = ?", [(h,) for h in dropped])
-            db.execute(
-                "INSERT OR REPLACE INTO tokens (hash, expires, seat, game_id) VALUES (?, ?, ?, ?)",
-                (row.hash, row.expires, row.seat, row.game_id),
-            )
-
-    def drop_token(self, token_hash: str) -> None:
-        with self._transaction() as db:
-            db.execute("DELETE FROM tokens WHERE hash = ?", (token_hash,))
-
-    def add_seat_code(self, row: CodeRow) -> None:
-        with self._transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO seat_codes (code, game_id, seat, ended) "
-                "VALUES (?, ?, ?, ?)",
-                (row.code, row.game_id, row.seat, int(row.ended)),
-            )
-
     def number_games_after(self, highest: int) -> None:
         """Number the next game after ``highest`` (a number another file gave, as the one
         a restored backup replaced), unless this file has already gone past it."""
@@ -499,12 +438,6 @@ class Store:
                 db.execute(
                     "INSERT INTO sqlite_sequence (name, seq) VALUES ('games', ?)", (highest,)
                 )
-
-    def end_access(self) -> None:
-        """For "lock all": forget every token and end every seat code, in one transaction."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM tokens")
-            db.execute("UPDATE seat_codes SET ended = 1")
 
     def stats(self) -> dict[str, Any]:
         games = self._read("SELECT COUNT(*) FROM games")[0][0]

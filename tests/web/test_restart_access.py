@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from companion.config import GameDefaults
 from companion.engine.session import GameHeader
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from companion.store import MIGRATIONS, SCHEMA_VERSION, AccessStore, Store, StoreError
 from companion.table import Table
 from web import create_app
 from web.auth import TABLE_FREE_GUESSES, TOKEN_HEADER, TablePin
@@ -34,7 +34,10 @@ class Companion:
         self.table = Table(self.store, GameDefaults(players=RATS))
         if new_game:
             self.new_game(11)
-        self.app: Flask = create_app(self.table, PIN, test_config={"TESTING": True})
+        self.access = AccessStore(self.store)
+        self.app: Flask = create_app(
+            self.table, PIN, access=self.access, test_config={"TESTING": True}
+        )
         self.client: FlaskClient = self.app.test_client()
 
     def new_game(self, seed: int) -> None:
@@ -195,7 +198,7 @@ class Clock:
 def test_expired_tokens_stay_expired_after_a_restart(path: Path) -> None:
     clock = Clock()
     store = Store(path)
-    pins = TablePin(PIN, clock, token_seconds=3600, store=store)
+    pins = TablePin(PIN, clock, token_seconds=3600, store=AccessStore(store))
     old = pins.login("10.0.0.2", PIN)
     clock.now += 1800
     young = pins.login("10.0.0.2", PIN)
@@ -205,7 +208,7 @@ def test_expired_tokens_stay_expired_after_a_restart(path: Path) -> None:
     clock.now += 1801  # the companion was off while the first token ran out
     store = Store(path)
     try:
-        pins = TablePin(PIN, clock, token_seconds=3600, store=store)
+        pins = TablePin(PIN, clock, token_seconds=3600, store=AccessStore(store))
         assert not pins.allows(old) and pins.allows(young)
         found = pins.grant(seat)
         assert found is not None and (found.seat, found.game_id) == (1, 7)
@@ -213,7 +216,7 @@ def test_expired_tokens_stay_expired_after_a_restart(path: Path) -> None:
         assert not pins.allows(young) and pins.grant(seat) is None
         # Checking a token never writes (every page and stream does it): the next start,
         # which reads the file, forgets them.
-        TablePin(PIN, clock, token_seconds=3600, store=store)
+        TablePin(PIN, clock, token_seconds=3600, store=AccessStore(store))
         assert store._read("SELECT COUNT(*) FROM tokens")[0][0] == 0
     finally:
         store.close()
@@ -223,12 +226,12 @@ def test_a_clock_set_back_at_boot_lengthens_no_token_beyond_its_lifetime(path: P
     """A Pi has no clock of its own: it may boot a day early until it hears the time."""
     clock = Clock()
     store = Store(path)
-    token = TablePin(PIN, clock, token_seconds=3600, store=store).login("a", PIN)
+    token = TablePin(PIN, clock, token_seconds=3600, store=AccessStore(store)).login("a", PIN)
     store.close()
     clock.now -= 24 * 3600
     store = Store(path)
     try:
-        pins = TablePin(PIN, clock, token_seconds=3600, store=store)
+        pins = TablePin(PIN, clock, token_seconds=3600, store=AccessStore(store))
         clock.now += 3599
         assert pins.allows(token)
         clock.now += 2
@@ -259,7 +262,7 @@ def test_a_lock_all_the_card_cannot_record_is_said_not_hidden(
     def full() -> None:
         raise StoreError("The SD card is full")
 
-    monkeypatch.setattr(first.store, "end_access", full)
+    monkeypatch.setattr(first.access, "end_access", full)
     answer = first.client.post("/api/logout", json={"all": True}, headers=tablet)
     assert answer.status_code == 503
     said = answer.get_json()["error"]
@@ -294,11 +297,12 @@ def test_a_games_file_from_before_kept_access_opens_and_plays_on(path: Path) -> 
         again.stop()
 
 
-class SlowCard(Store):
+class SlowCard(AccessStore):
     """A real games file on a card that takes its time over one write (an SD card's fsync)."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path)
+        self.file = Store(path)
+        super().__init__(self.file)
         self.writing = threading.Event()
         self.finish = threading.Event()
 
@@ -334,5 +338,5 @@ def test_pages_are_not_held_up_while_a_new_token_is_written(path: Path) -> None:
         store.finish.set()
         login.join(10)
         page.join(10)
-        store.close()
+        store.file.close()
     assert result and pins.allows(result[0])
