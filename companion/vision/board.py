@@ -229,7 +229,7 @@ HAND_OVER_BOARD = "a hand is over the board"
 COVERED_FRACTION = 0.6
 DIFFERS = 22.0  # colour (a, b) distance from the belt's own that makes a pixel something else
 LIGHTER_OR_DARKER = 90.0  # the same in lightness (0..255), wide for shadows and lamps
-STANDS_OUT = 20.0  # Lab distance from the cloth that makes a pixel something on it
+STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
 
 
 def read_board(
@@ -325,10 +325,13 @@ def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> 
     cloth = np.full(rectified.shape[:2], 255, np.uint8)
     cloth[belt] = 0
     table = table_colour(rectified, cloth)
-    foreign = colour_distance(rectified, table) > STANDS_OUT
-    return bool(
-        cv2.countNonZero(skin & foreign.astype(np.uint8) * 255) >= MIN_HAND_CELLS * ppc * ppc
+    foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
+    skin = np.asarray(
+        cv2.morphologyEx(skin & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8
     )
+    count, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    areas = stats[1:count, cv2.CC_STAT_AREA]
+    return bool(len(areas) and areas.max() >= MIN_HAND_CELLS * ppc * ppc)
 
 
 def _rows_out_of_view(

@@ -68,20 +68,32 @@ def balanced(image: Image, gains: Gains | None) -> Image:
     return np.asarray(np.clip(image.astype(np.float32) * gains, 0, 255), np.uint8)
 
 
+def chromaticity(image: Image) -> NDArray[np.float32]:
+    """Each pixel's colour without its brightness: (r, g) shares of R + G + B, times 100.
+
+    A lamp's falloff, vignetting, shadows and wood grain make the cloth lighter or darker,
+    which leaves these shares; skin on wood changes them a little (about 3-5), too little
+    for hue and saturation windows but enough here.
+    """
+    pixels = image.astype(np.float32) + 1.0
+    total = pixels.sum(axis=2)
+    shares = np.stack([pixels[..., 2] / total, pixels[..., 1] / total], axis=2) * 100.0
+    return np.asarray(shares, np.float32)
+
+
 def table_colour(rectified: Image, where: Image) -> NDArray[np.float32]:
-    """The tablecloth's colour (Lab, OpenCV's 0..255 scale) over ``where``: a median, so
-    pieces, shadows and a hand on part of it do not move it."""
-    lab = cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    chosen = lab[where.reshape(-1) > 0]
+    """The tablecloth's chromaticity over ``where``: a median, so pieces, shadows and a
+    hand on part of it do not move it."""
+    shares = chromaticity(rectified).reshape(-1, 2)
+    chosen = shares[where.reshape(-1) > 0]
     if len(chosen) == 0:
-        chosen = lab
+        chosen = shares
     return np.asarray(np.median(chosen, axis=0), np.float32)
 
 
-def colour_distance(rectified: Image, lab_colour: NDArray[np.float32]) -> NDArray[np.float32]:
-    """Each pixel's distance from ``lab_colour`` in Lab (about 2.3 = just noticeable)."""
-    lab = cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return np.asarray(np.linalg.norm(lab - lab_colour, axis=2), np.float32)
+def colour_distance(rectified: Image, cloth: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each pixel's chromaticity distance from the cloth's (:func:`table_colour`)."""
+    return np.asarray(np.linalg.norm(chromaticity(rectified) - cloth, axis=2), np.float32)
 
 
 def sharpness(frame: Image) -> float:
