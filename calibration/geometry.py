@@ -60,6 +60,9 @@ from companion.vision.room_light import balanced, paper_gains
 from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
+#: Where each hamster stands for the calibration picture unless told otherwise (row, lane):
+#: the first row, one lane each, as the tablet's panel and ``companion calibrate board`` ask.
+DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
 
 Image = NDArray[np.uint8]
 Homography = NDArray[np.float64]

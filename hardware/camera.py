@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from companion.watch.frames import CAMERA_LIVE, LatestFrameWorker
+from companion.mailbox import CAMERA_LIVE, LatestFrameWorker
 from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import history
-from companion.cli import main
+from companion.commands.tree import main
 from companion.config import load_config
 from companion.engine.session import GameHeader, Session
 from companion.games import GAMES
@@ -290,8 +290,9 @@ def test_a_deleted_game_the_table_still_holds_is_purged_only_once_another_starts
 def test_a_game_is_summarised_as_it_ends(tmp_path: Path) -> None:
     """`companion run` keeps a game's summary when its game-over cue sounds, so the History
     page never replays it."""
+    from companion.listeners import GAME_OVER_CUE
     from companion.serve import summary_at_the_end
-    from companion.table import GAME_OVER_CUE, Table
+    from companion.table import Table
 
     store = Store(database(tmp_path))
     game_id = play_to_end(store, "hamster-wheel", 6)

@@ -1,7 +1,8 @@
 """The tablet page: a Flask application over the table runtime.
 
 ``create_app(table, pin)`` builds it (tests use Flask's client; ``companion run`` serves it
-with waitress). The page only reads state and sends intents; every rule stays in the engine.
+with hypercorn through ``web.asgi``, so a live page is a coroutine, not a thread). The page
+only reads state and sends intents; every rule stays in the engine.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.engine.events import Event
 from companion.engine.redact import public_event
+from companion.hub import Subscription
 from companion.mqtt.connect import Broker, client_id, make_client, refusal
 from companion.mqtt.topics import (
     OFFLINE_WORD,
@@ -38,8 +39,9 @@ from companion.mqtt.topics import (
     event_payload,
     state_payload,
 )
+from companion.public import public_state
 from companion.store import Store, StoreError
-from companion.table import Subscription, Table
+from companion.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -245,7 +247,7 @@ class TablePublisher:
         self._follow_deletions()
         if self._state_dirty:
             self._state_dirty = False
-            public = self.table.public_state(None, with_log=False)
+            public = public_state(self.table.snapshot, with_log=False)
             payload = state_payload(
                 self.topics.table, public, deleted=self._current_deleted, origin=self._origin
             )

@@ -34,6 +34,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.confidence import AUTO_ACCEPT as AUTO_ACCEPT  # the bar, where readers look
+from companion.vision.confidence import temper
 from companion.vision.side_faces import side_faces
 from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_fingerprint
 
@@ -44,15 +46,6 @@ from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_finger
 # classifier was trained on them, so on a new table it is, if anything, still too sure):
 # mean negative log-likelihood 0.143 at 1.0, 0.131 at 1.3.
 FACE_TEMPERATURE = 1.3
-
-# Dice whose confidence is at least this are accepted without asking the player. Picked
-# by ``make calibrate-dice`` on the "pick" part (neither the detector nor the temperature
-# fit used it): the lowest threshold with no accepted error (phantom dice included) and no
-# roll applied wrong was 0.5 there (0.72 before side faces were dropped), but never below
-# 0.85, because on photos of the same kind nobody here has (issue 17) dice rated
-# 0.85-0.95 were right only ~90 % of the time.
-# Figures on the untouched "report" part: ``companion dice eval DIR --part report``.
-AUTO_ACCEPT = 0.85
 
 # Below this face probability the die is reported unreadable (value None), not guessed.
 READABLE = 0.5
@@ -447,17 +440,6 @@ def face_confidences(
     soft = temper(second, temperature)
     calibrated = candidate.faces**frame_weight * soft[1:]
     result: NDArray[np.float64] = calibrated / calibrated.sum() * (1.0 - float(soft[0]))
-    return result
-
-
-def temper(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:
-    """Probabilities (rows) softened as if their logits were divided by ``temperature``.
-
-    For one classifier this is exactly temperature scaling of its logits; it never changes
-    which class is most likely, only how sure the reader says it is.
-    """
-    soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / temperature)
-    result: NDArray[np.float64] = soft / soft.sum(axis=-1, keepdims=True)
     return result
 
 

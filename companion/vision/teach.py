@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import CompanionError
+from companion.vision.confidence import AUTO_ACCEPT, temper
 
 log = logging.getLogger(__name__)
 
@@ -418,7 +419,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
             head, features[::TURNS][rows], shipped[::TURNS][rows], reader.temperature
         )
     after = float(np.mean(values == truth))
-    sure = confidence >= auto_accept()
+    sure = confidence >= AUTO_ACCEPT
     # Only a head that reads the held-out rolls better than the shipped model is used: one
     # that reads them as well or worse has shown nothing to gain and can lose faces these
     # rolls rarely showed. Then the shipped model stays (and any earlier head is dropped).
@@ -439,13 +440,6 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
         accepted_wrong=int(np.sum(sure & (values != truth))),
         kept=kept,
     )
-
-
-def auto_accept() -> float:
-    """The reader's AUTO_ACCEPT (imported late: the reader imports this module)."""
-    from companion.vision.dice import AUTO_ACCEPT
-
-    return AUTO_ACCEPT
 
 
 def taught_reading(
@@ -475,8 +469,6 @@ def taught_reading(
 def _confidences(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:
     """Each face's confidence from close-up probabilities alone (``dice.face_confidences``
     with no first look: a stored close-up has none)."""
-    from companion.vision.dice import temper  # late: the reader imports this module
-
     soft = temper(probabilities, temperature)
     result: NDArray[np.float64] = soft[:, 1:] / soft[:, 1:].sum(axis=1, keepdims=True)
     return result * (1.0 - soft[:, :1])

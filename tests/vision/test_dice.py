@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.commands.dice import dice as dice_cli
+from companion.vision.confidence import temper
 from companion.vision.dice import (
     AUTO_ACCEPT,
     Candidate,
@@ -21,10 +23,8 @@ from companion.vision.dice import (
     closer_look,
     judge,
     read_dice,
-    temper,
     views,
 )
-from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.dice_eval import ImageResult, LabelledDie, Report, evaluate, load_labels
 from companion.vision.dice_split import PARTS, hold_out, parts
 from companion.vision.stabiliser import DiceStabiliser

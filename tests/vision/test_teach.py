@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from companion.commands.dice import dice as dice_cli
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
@@ -19,7 +20,6 @@ from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from companion.vision.dice import DiceReader, Die, shared_reader, use_taught_head
-from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.teach import (
     EXAMPLES_DIR,
     HEAD_FILE,

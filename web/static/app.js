@@ -351,9 +351,11 @@ async function refreshCamera() {
   // Not live: the status says why, and the last picture is hidden (it would look live).
   $("camera").hidden = !status.startsWith("camera live");
   if (!status.startsWith("camera live")) { $("camera-box").hidden = !status; return; }
+  // The picture shows the players' table: only an unlocked tablet asks for it.
+  if (!token) { $("camera").hidden = true; $("camera-box").hidden = false; return; }
   const image = new Image();
   image.onload = () => { $("camera").src = image.src; $("camera-box").hidden = false; };
-  image.src = `/camera.jpg?t=${Date.now()}`;
+  image.src = `/camera.jpg?t=${Date.now()}&token=${encodeURIComponent(token)}`;
 }
 
 async function refreshCalibration() {
@@ -367,7 +369,7 @@ async function refreshCalibration() {
   image.onload = () => { $("calibration-view").src = image.src; $("calibration-view").hidden = false; };
   // No picture (the camera sends none): hide the old one rather than calibrate by it.
   image.onerror = () => { $("calibration-view").hidden = true; };
-  image.src = `/calibration.jpg?t=${Date.now()}`;
+  image.src = `/calibration.jpg?t=${Date.now()}&token=${encodeURIComponent(token)}`;
 }
 
 // What a person can put right by hand in this game (the game lists it; Undo is shared).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.engine.camera import Watch
 from companion.engine.readings import DICE
 from companion.engine.rng import Draws
 from companion.engine.spec import (
@@ -131,7 +132,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     key_figures=table.key_figures,
     standing=table.standing,
     board=NAME,
-    readings={DICE: table.read_dice},
+    camera={DICE: Watch(table.read_dice, dice=table.d6s_due)},
     cues=table.cues,
     cue_words={"dominant": "A rat is dominant: to the nest!", "scrap": "Scrap!"},
     options={

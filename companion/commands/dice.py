@@ -1,4 +1,4 @@
-"""Command line for the dice reader: read one photo, or score a labelled folder.
+"""``companion dice``: read one photo, score a labelled folder, teach this table's dice.
 
 ``eval`` prints its figures as one JSON object on the last stdout line so scripts and CI
 can parse it without scraping the human-readable table above it.
@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import cv2
 
+from companion.commands.group import fail
 from companion.config import load_config
 from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
@@ -139,13 +140,8 @@ def teach_command(ctx: click.Context, data_dir: Path | None) -> None:
     try:
         report = teach(shared_reader(), data_dir)
     except TeachError as error:  # nothing to teach from yet: bad input, exit 2 as elsewhere
-        click.secho(f"Error: {error}", fg="red", err=True)
-        sys.exit(2)
+        fail(error)
     for line in report.lines():
         click.echo(line)
     figures = {k: v for k, v in report.to_json().items() if k != "lines"}
     click.echo(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    dice()

@@ -3,6 +3,11 @@
 Each check prints one line: what was found and, when something is wrong, what to do about
 it. Nothing here changes the machine. The command exits 1 if any check failed, so it can
 gate ``make install``.
+
+It checks the whole system (devices, calibration, the games file, HTTPS, the event broker),
+so it lives with the commands rather than in ``hardware/``. The device and vision modules are
+imported inside their checks on purpose: a machine missing OpenCV or gpiozero must still get
+its list of findings, and the other commands never load them.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import grp
 import importlib
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,6 +25,10 @@ from pathlib import Path
 import click
 
 from companion.config import MqttConfig
+from companion.errors import CompanionError
+from companion.mqtt.board import BoardClient
+from companion.mqtt.connect import Broker
+from companion.store import Store, StoreError
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
@@ -189,8 +199,6 @@ def check_disk(data_dir: Path) -> Iterator[Finding]:
 
 
 def check_store(data_dir: Path) -> Iterator[Finding]:
-    from companion.store import Store, StoreError
-
     path = data_dir / "companion.sqlite3"
     if not path.exists():
         yield Finding(True, f"no games stored yet ({path} will be created)")
@@ -229,8 +237,6 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
 
 def check_https(data_dir: Path) -> Iterator[Finding]:
     """The table's own certificate authority and the page's certificate (HTTPS is optional)."""
-    import subprocess
-
     authority, cert = data_dir / "tls-ca.pem", data_dir / "tls-cert.pem"
     if not authority.exists():
         yield Finding(
@@ -280,10 +286,6 @@ def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
     evening, not at the first game nobody sees on the board)."""
     if mqtt is None or not mqtt.enabled:
         return
-    from companion.errors import CompanionError
-    from companion.mqtt.board import BoardClient
-    from companion.mqtt.connect import Broker
-
     try:
         board = BoardClient(Broker.from_config(mqtt), mqtt.prefix)
         board.start()

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from companion.commands.group import EXPECTED, fail
 from companion.config import Config, ConfigError, mqtt_password
 from companion.mqtt.board import BoardClient, render
 from companion.mqtt.connect import Broker, BrokerError, parse_broker
@@ -89,8 +90,6 @@ def board(
     timeout: float,
 ) -> None:
     """Every table at the event, live: game, round, who leads, standings across tables."""
-    from companion.cli import EXPECTED, fail
-
     try:
         config: Config = obj.config
         broker = board_broker(config, address, username, password_file, tls)
