@@ -84,6 +84,8 @@ MAX_FIT_ERROR = 0.15
 MAX_UNCERTAINTY_DEG = 4.0
 MAX_FALLEN = 16  # a game has 8 pieces a colour; more than 16 out at once is not a fall
 MAX_BLOB_PIECES = 6  # a blob larger than this many pieces is a cup, a card or an arm
+MAX_PIECE_SIDE = 1.1  # table units: a piece is at most 0.75 across, two touching 1.1
+MIN_FILL = 0.4  # a piece fills at least this share of its bounding box (a triangle 0.5)
 STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel something
 SKIN_STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
 RIM_STEP = 360.0 / len(RIM_MARKER_IDS)
@@ -305,6 +307,8 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2 or area > MAX_BLOB_PIECES * piece:
             continue
         x, y, w, h = (int(v) for v in stats[index, :4])
+        if max(w, h) > MAX_PIECE_SIDE * PIXELS_PER_UNIT or area < MIN_FILL * w * h:
+            continue  # a card's edge, a cup's shadow, a sleeve: not round or square enough
         inside = labels[y : y + h, x : x + w] == index
         name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
                              cloth[y : y + h, x : x + w][inside])  # fmt: skip
