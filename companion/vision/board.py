@@ -280,12 +280,15 @@ def read_board(
     labels = colour_labels(hsv, profiles)[belt]
     hamsters, in_pit, missing = _places(labels, profiles)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
+    asterisk_row = find_asterisk_row(gray, ppc)
+    if (missing or asterisk_row is None) and blurred(frame, SOFT):
+        return BoardReading(blocked=True, reason=BLURRED)  # a soft picture loses pieces
     return BoardReading(
         blocked=False,
         hamsters=hamsters,
         in_pit=frozenset(in_pit),
         missing=frozenset(missing),
-        asterisk_row=find_asterisk_row(gray, ppc),
+        asterisk_row=asterisk_row,
     )
 
 
