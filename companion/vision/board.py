@@ -262,19 +262,20 @@ def read_board(
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
     if _hand_over_belt(rectified, hsv, belt):
-        return BoardReading(blocked=True, reason=HAND_OVER_BOARD)
+        covered = _covered_rows(rectified[belt], profiles)
+        where = f" (it or its sleeve covers {covered})" if covered else ""
+        return BoardReading(blocked=True, reason=HAND_OVER_BOARD + where)
     unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
     if unseen:
         return BoardReading(
             blocked=True,
-            reason=f"rows {unseen} of the belt are out of the picture: "
-            "aim the camera at the whole belt",
+            reason=f"{unseen} of the belt out of the picture: aim the camera at the whole belt",
         )
     covered = _covered_rows(rectified[belt], profiles)
     if covered:
         return BoardReading(
             blocked=True,
-            reason=f"something covers rows {covered} of the belt (a sleeve, an arm or a card): "
+            reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
     labels = colour_labels(hsv, profiles)[belt]
@@ -314,8 +315,10 @@ def _places(
 
 
 def _rows(rows: list[int]) -> str:
-    """Rows as a player says them: "2-3", "4"."""
-    return f"{rows[0]}-{rows[-1]}" if len(rows) > 1 and rows[-1] != rows[0] else str(rows[0])
+    """Rows as a player says them: "rows 2-3", "row 4"."""
+    if len(rows) > 1 and rows[-1] != rows[0]:
+        return f"rows {rows[0]}-{rows[-1]}"
+    return f"row {rows[0]}"
 
 
 def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> bool:
@@ -343,7 +346,7 @@ def _rows_out_of_view(
     bounds: tuple[float, float, float, float],
     belt: tuple[slice, slice],
 ) -> str:
-    """The belt rows (as "a-b") that fall outside the picture, or "" when all are in it."""
+    """The belt rows ("rows a-b") that fall outside the picture, or "" when all are in it."""
     ppc = PIXELS_PER_CELL
     seen = np.full(frame.shape[:2], 255, np.uint8)
     x0, y0, x1, y1 = bounds
@@ -356,7 +359,7 @@ def _rows_out_of_view(
 
 
 def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
-    """The rows (as "a-b") where something lies over whole squares, or "" for none.
+    """The rows ("rows a-b") where something lies over whole squares, or "" for none.
 
     A hamster covers a third of its square at most; a sleeve, an arm or a card covers
     squares whole, in whatever colour (a blue sleeve is not the blue hamster).

@@ -123,6 +123,8 @@ def test_a_blue_sleeve_over_the_belt_is_never_the_blue_hamster() -> None:
     for seed in range(4):
         reading, _ = belt_reading(Room(sleeve=(200, 90, 30)), seed, scene)
         assert reading.blocked or reading.hamsters.get("blue") == (6, 4)  # type: ignore[attr-defined]
+        if reading.blocked:  # type: ignore[attr-defined]
+            assert "hand" in reading.reason  # type: ignore[attr-defined]
 
 
 def test_a_card_over_part_of_the_grid_blocks_and_names_the_rows() -> None:
@@ -157,3 +159,24 @@ def test_a_blurred_belt_is_refused_rather_than_read_with_pieces_lost() -> None:
             assert reading.hamsters == scene.hamsters and reading.asterisk_row == 4
         else:
             assert "blurred" in reading.reason or "markers" in reading.reason
+
+
+def test_a_belt_partly_out_of_the_picture_blocks_and_names_the_rows() -> None:
+    """Two corner markers still give a homography; the hamsters beyond the frame's edge
+    used to read as "missing"."""
+    calm = render_belt_room(BeltScene(CALIBRATION_CELLS), np.random.default_rng(90), Room())
+    calibration = calibrate_board(calm.frame, CALIBRATION_CELLS)
+    scene = BeltScene({"red": (3, 2), "blue": (9, 4)})
+    shot = render_belt_room(scene, np.random.default_rng(1), Room()).frame
+    whole = read_board(shot, locate_board(shot), calibration.colour_profiles)
+    assert not whole.blocked and whole.hamsters == scene.hamsters
+    image_to_board = locate_board(shot)
+    assert image_to_board is not None
+    ends = cv2.perspectiveTransform(
+        np.array([[[2.5, 0.5], [2.5, 10.5]]]), np.linalg.inv(image_to_board)
+    )[0]
+    shift = 150.0 if ends[1, 0] < ends[0, 0] else -150.0  # push the far end out of the frame
+    move = np.array([[1.0, 0.0, -shift], [0.0, 1.0, 0.0]], np.float32)
+    moved = np.asarray(cv2.warpAffine(shot, move, (640, 480)), np.uint8)
+    reading = read_board(moved, locate_board(moved), calibration.colour_profiles)
+    assert reading.blocked and "out of the picture" in reading.reason
