@@ -368,7 +368,7 @@ def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
     lab = cv2.cvtColor(belt, cv2.COLOR_BGR2LAB).astype(np.float32)
     other = np.zeros(belt.shape[:2], np.uint8)
     for part in (slice(0, ppc), slice(ppc, None)):  # the Pit, then the strips
-        own = np.median(lab[part].reshape(-1, 3), axis=0)
+        own = np.median(lab[part][::3, ::3].reshape(-1, 3), axis=0)  # every 9th pixel
         # Light falls unevenly and shadows darken, so lightness gets a wide margin;
         # colour (a, b) hardly changes with light and gets a narrow one.
         chroma = np.linalg.norm(lab[part][..., 1:] - own[1:], axis=2)
