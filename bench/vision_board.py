@@ -2,21 +2,26 @@
 
     .venv/bin/python bench/vision_board.py [--board-frames 500] [--hd-board-frames 100]
         [--videos 5] [--video-frames 60] [--speed-frames 30] [--seed 0] [--frames N]
+        [--rooms N]
 
 Prints milliseconds per frame (median, p95) for reading the belt and the wheel, marker
 detection included, at 640x480 and 1280x960; then the belt accuracy over random hard
 frames (perspective, uneven light, noise, shadows, hands) and the wheel's angle error and
 fallen-piece counts over simulated videos. Rendering time is not counted. The last line is
 one JSON object with the figures (``bench/vision.py`` collects it); ``--frames N`` is a
-quick check with N frames for every part and one video.
+quick check with N frames for every part and one video. ``--rooms N`` also prints the
+robustness table of ``bench/vision_rooms.py`` (each room x reader: right / refused with
+the reason / wrong, N frames a room, seeds 34000 and up) and adds it to the JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,6 +45,11 @@ from hardware.simulator import (
     render_belt,
     wheel_video,
 )
+
+# Run as `python bench/vision_board.py`, the repository root is not on sys.path; the room
+# table lives beside this file in the bench package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.vision_rooms import ROOMS, robustness
 
 SIZES = ((640, 480), (1280, 960))
 Frame = NDArray[np.uint8]
@@ -211,6 +221,7 @@ def main() -> None:
     parser.add_argument("--speed-frames", type=int, default=30, help="timed frames per size")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--frames", type=int, default=None, help="quick check: N of each")
+    parser.add_argument("--rooms", type=int, default=0, help="robustness table, N frames a room")
     args = parser.parse_args()
     if args.frames is not None:
         args.board_frames = args.hd_board_frames = args.speed_frames = args.frames
@@ -225,6 +236,8 @@ def main() -> None:
         "belt": {**belt, "ms": timings["belt"], "at_1280x960": belt_hd},
         "wheel": {**wheel, "ms": timings["wheel"], "at_1280x960": wheel_hd},
     }
+    if args.rooms > 0:
+        figures["rooms"] = robustness(ROOMS, args.rooms, 34000)
     print(json.dumps(figures))
 
 

@@ -7,7 +7,8 @@ a sleeve, clutter; :mod:`hardware.simulator.room`), renders ``--frames`` belt fr
 wheel video of ``--frames`` frames in it, on a seed family the readers were never tuned on
 (34000 and up; they were tuned on seeds below 1000), and counts each reader's frames as
 right, refused (with the reasons given) or wrong. The belt is calibrated once per room,
-on a frame of that room, as players calibrate at their own table. ``--sheet`` saves one
+on a frame of that room (in focus, nothing on the table), as players calibrate at their
+own table. ``--sheet`` saves one
 frame of each room as a contact sheet PNG to look at. The last line is a JSON object.
 """
 
@@ -90,7 +91,8 @@ class Tally:
 
 def belt_calibration(room: Room, seed: int) -> Calibration | None:
     cells = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
-    calm = replace(room, hand=False, sleeve=None, clutter=0)
+    # Calibrated once with care: in focus, the camera still, nothing on the table.
+    calm = replace(room, hand=False, sleeve=None, clutter=0, blur=0.6, shake=0.0)
     frame = render_belt_room(BeltScene(cells), np.random.default_rng(seed), calm).frame
     try:
         return calibrate_board(frame, cells)

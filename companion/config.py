@@ -173,6 +173,9 @@ class CameraConfig:
     # false keeps a kind off whatever the game (watch_wheel used to turn the wheel on).
     watch_wheel: bool = True  # follow a rolling wheel (table markers 10-13, rim strip)
     wheel_drift: float = 3.0  # table squares off the centre before "push it back"
+    # The camera's height over the table, lens to cloth (50-100 cm): the wheel reader then
+    # sees the ring's top where it stands, a diameter up; 0 reads the ring as flat.
+    height_cm: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,7 @@ FLOAT_UNITS = {
     "bounce_time": "a number of seconds",
     "hold_time": "a number of seconds",
     "wheel_drift": "a number of table squares",
+    "height_cm": "a number of centimetres",
 }
 # An unlocked tablet stays unlocked at most this long (a year); more is surely a typo.
 MAX_TOKEN_HOURS = 24.0 * 365

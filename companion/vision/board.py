@@ -229,7 +229,7 @@ HAND_OVER_BOARD = "a hand is over the board"
 COVERED_FRACTION = 0.6
 DIFFERS = 22.0  # colour (a, b) distance from the belt's own that makes a pixel something else
 LIGHTER_OR_DARKER = 90.0  # the same in lightness (0..255), wide for shadows and lamps
-STANDS_OUT = 20.0  # Lab distance from the cloth that makes a pixel something on it
+STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
 
 
 def read_board(
@@ -262,30 +262,34 @@ def read_board(
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
     if _hand_over_belt(rectified, hsv, belt):
-        return BoardReading(blocked=True, reason=HAND_OVER_BOARD)
+        covered = _covered_rows(rectified[belt], profiles)
+        where = f" (it or its sleeve covers {covered})" if covered else ""
+        return BoardReading(blocked=True, reason=HAND_OVER_BOARD + where)
     unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
     if unseen:
         return BoardReading(
             blocked=True,
-            reason=f"rows {unseen} of the belt are out of the picture: "
-            "aim the camera at the whole belt",
+            reason=f"{unseen} of the belt out of the picture: aim the camera at the whole belt",
         )
     covered = _covered_rows(rectified[belt], profiles)
     if covered:
         return BoardReading(
             blocked=True,
-            reason=f"something covers rows {covered} of the belt (a sleeve, an arm or a card): "
+            reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
     labels = colour_labels(hsv, profiles)[belt]
     hamsters, in_pit, missing = _places(labels, profiles)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
+    asterisk_row = find_asterisk_row(gray, ppc)
+    if (missing or asterisk_row is None) and blurred(frame, SOFT):
+        return BoardReading(blocked=True, reason=BLURRED)  # a soft picture loses pieces
     return BoardReading(
         blocked=False,
         hamsters=hamsters,
         in_pit=frozenset(in_pit),
         missing=frozenset(missing),
-        asterisk_row=find_asterisk_row(gray, ppc),
+        asterisk_row=asterisk_row,
     )
 
 
@@ -311,8 +315,10 @@ def _places(
 
 
 def _rows(rows: list[int]) -> str:
-    """Rows as a player says them: "2-3", "4"."""
-    return f"{rows[0]}-{rows[-1]}" if len(rows) > 1 and rows[-1] != rows[0] else str(rows[0])
+    """Rows as a player says them: "rows 2-3", "row 4"."""
+    if len(rows) > 1 and rows[-1] != rows[0]:
+        return f"rows {rows[0]}-{rows[-1]}"
+    return f"row {rows[0]}"
 
 
 def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> bool:
@@ -325,10 +331,13 @@ def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> 
     cloth = np.full(rectified.shape[:2], 255, np.uint8)
     cloth[belt] = 0
     table = table_colour(rectified, cloth)
-    foreign = colour_distance(rectified, table) > STANDS_OUT
-    return bool(
-        cv2.countNonZero(skin & foreign.astype(np.uint8) * 255) >= MIN_HAND_CELLS * ppc * ppc
+    foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
+    skin = np.asarray(
+        cv2.morphologyEx(skin & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8
     )
+    count, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    areas = stats[1:count, cv2.CC_STAT_AREA]
+    return bool(len(areas) and areas.max() >= MIN_HAND_CELLS * ppc * ppc)
 
 
 def _rows_out_of_view(
@@ -337,7 +346,7 @@ def _rows_out_of_view(
     bounds: tuple[float, float, float, float],
     belt: tuple[slice, slice],
 ) -> str:
-    """The belt rows (as "a-b") that fall outside the picture, or "" when all are in it."""
+    """The belt rows ("rows a-b") that fall outside the picture, or "" when all are in it."""
     ppc = PIXELS_PER_CELL
     seen = np.full(frame.shape[:2], 255, np.uint8)
     x0, y0, x1, y1 = bounds
@@ -350,7 +359,7 @@ def _rows_out_of_view(
 
 
 def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
-    """The rows (as "a-b") where something lies over whole squares, or "" for none.
+    """The rows ("rows a-b") where something lies over whole squares, or "" for none.
 
     A hamster covers a third of its square at most; a sleeve, an arm or a card covers
     squares whole, in whatever colour (a blue sleeve is not the blue hamster).
@@ -359,7 +368,7 @@ def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
     lab = cv2.cvtColor(belt, cv2.COLOR_BGR2LAB).astype(np.float32)
     other = np.zeros(belt.shape[:2], np.uint8)
     for part in (slice(0, ppc), slice(ppc, None)):  # the Pit, then the strips
-        own = np.median(lab[part].reshape(-1, 3), axis=0)
+        own = np.median(lab[part][::3, ::3].reshape(-1, 3), axis=0)  # every 9th pixel
         # Light falls unevenly and shadows darken, so lightness gets a wide margin;
         # colour (a, b) hardly changes with light and gets a narrow one.
         chroma = np.linalg.norm(lab[part][..., 1:] - own[1:], axis=2)

@@ -45,7 +45,12 @@ from companion.tabletop import (
     table_marker_layout as table_marker_layout,
 )
 from companion.vision.board import hue_distance, skin_mask, warp_plane
-from companion.vision.markers import MarkerCorners, detect_markers, homography_from_markers
+from companion.vision.markers import (
+    MarkerCorners,
+    detect_markers,
+    homography_from_markers,
+    marker_corners,
+)
 from companion.vision.room_light import (
     BLURRED,
     SOFT,
@@ -76,10 +81,13 @@ MIN_RIM_MARKERS = 2  # the fit needs two markers to tell the angle from a shift
 MAX_FIT_ERROR = 0.15
 # Markers all near the top trade the angle for a shift along the band; a reading whose
 # angle could be this far off (two standard errors, degrees) is not given.
-MAX_UNCERTAINTY_DEG = 2.5
+MAX_UNCERTAINTY_DEG = 4.0
 MAX_FALLEN = 16  # a game has 8 pieces a colour; more than 16 out at once is not a fall
 MAX_BLOB_PIECES = 6  # a blob larger than this many pieces is a cup, a card or an arm
+MAX_PIECE_SIDE = 1.1  # table units: a piece is at most 0.75 across, two touching 1.1
+MIN_FILL = 0.4  # a piece fills at least this share of its bounding box (a triangle 0.5)
 STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel something
+SKIN_STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
 RIM_STEP = 360.0 / len(RIM_MARKER_IDS)
 
 Image = NDArray[np.uint8]
@@ -299,11 +307,14 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2 or area > MAX_BLOB_PIECES * piece:
             continue
         x, y, w, h = (int(v) for v in stats[index, :4])
+        if max(w, h) > MAX_PIECE_SIDE * PIXELS_PER_UNIT or area < MIN_FILL * w * h:
+            continue  # a card's edge, a cup's shadow, a sleeve: not round or square enough
         inside = labels[y : y + h, x : x + w] == index
         name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
                              cloth[y : y + h, x : x + w][inside])  # fmt: skip
         if name is not None:
-            counts[name] += max(1, round(area / piece))
+            # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
+            counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
     return counts
 
 
@@ -345,16 +356,20 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
     or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee.
     """
-    foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
-    skin = skin_mask(hsv) & foreign
-    if cv2.countNonZero(skin) < min_pixels:
+    foreign = (colour_distance(rectified, table) > SKIN_STANDS_OUT).astype(np.uint8) * 255
+    skin = np.asarray(
+        cv2.morphologyEx(skin_mask(hsv) & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)),
+        np.uint8,
+    )
+    count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
+    if not big:
         return False
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
     border = np.zeros(labels.shape, bool)
     border[:2, :], border[-2:, :], border[:, :2], border[:, -2:] = True, True, True, True
     reaching = set(np.unique(labels[border & (foreign > 0)]).tolist()) - {0}
-    touched = np.isin(labels, list(reaching)) & (skin > 0)
-    return bool(cv2.countNonZero(touched.astype(np.uint8)) >= min_pixels)
+    return any(reaching & set(np.unique(labels[patches == i]).tolist()) for i in big)
 
 
 def read_wheel(
@@ -388,31 +403,21 @@ def read_wheel(
     table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
     if hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu):
         return WheelReading(blocked=True, reason=HAND_OVER_TABLE)
-    corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+    corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
-    strip_sharpness = 1.0
     if camera_height_cm is None:
         fitted = _flat_fit(rectified, corners, places, x_dirs, radius)
         if fitted is None:
             return _refusal(frame, "wheel not found")
-        fit, ring = fitted
+        (fit, ring), markers = fitted, len(places)
     else:
-        pose = camera_pose(image_to_table, (frame.shape[1], frame.shape[0]), camera_height_cm)
-        if pose is None:
-            return WheelReading(blocked=True, reason=HEIGHT_MISMATCH)
-        fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
-        found, strip_sharpness = _more_rim_markers(frame, found, pose, fit, radius)
-        corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
-        fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
-        ring = _ring_polygon(pose, fit, radius, image_to_table)
+        room = _room_fit(frame, found, layout, image_to_table, camera_height_cm, radius)
+        if isinstance(room, WheelReading):
+            return room
+        fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
-    few = camera_height_cm is not None and len(places) < MIN_RIM_MARKERS + 1
-    if fit.uncertainty_deg > MAX_UNCERTAINTY_DEG or few:
-        if strip_sharpness < SOFT:
-            return WheelReading(blocked=True, reason=STRIP_BLURRED)
-        return _refusal(frame, UNSURE.format(len(places), fit.uncertainty_deg))
     fallen = count_fallen(rectified, _outside_mask(rectified.shape[:2], ring, layout))
     if sum(fallen.values()) > MAX_FALLEN:
         return WheelReading(blocked=True, reason=TOO_MANY_FALLEN.format(sum(fallen.values())))
@@ -422,11 +427,41 @@ def read_wheel(
         heading_deg=fit.heading_deg,
         radius=radius,
         angle_deg=fit.angle_deg,
-        markers=len(places),
+        markers=markers,
         fallen=fallen,
         fit_error=fit.error,
         angle_uncertainty_deg=fit.uncertainty_deg,
     )
+
+
+def _room_fit(
+    frame: Image,
+    found: MarkerCorners,
+    layout: MarkerLayout,
+    image_to_table: NDArray[np.float64],
+    height_cm: float,
+    radius: float,
+) -> tuple[RimFit, NDArray[np.float64], int] | WheelReading:
+    """The rim fitted where it stands, seen by the camera at ``height_cm``: the fit, the
+    ring's outline on the table and the markers it rests on, or the refusal."""
+    ids = [i for i in layout if i in found]
+    image_points = np.concatenate([found[i] for i in ids]).astype(np.float64)
+    table_points = np.concatenate([marker_corners(layout[i]) for i in ids]).astype(np.float64)
+    pose = camera_pose(image_points, table_points, (frame.shape[1], frame.shape[0]), height_cm)
+    if pose is None:
+        return WheelReading(blocked=True, reason=HEIGHT_MISMATCH)
+    _, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+    fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
+    found, strip_sharpness = _more_rim_markers(frame, found, pose, fit, radius)
+    _, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+    fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
+    if fit.error <= MAX_FIT_ERROR and (
+        fit.uncertainty_deg > MAX_UNCERTAINTY_DEG or len(places) < MIN_RIM_MARKERS + 1
+    ):
+        if strip_sharpness < SOFT:
+            return WheelReading(blocked=True, reason=STRIP_BLURRED)
+        return _refusal(frame, UNSURE.format(len(places), fit.uncertainty_deg))
+    return fit, _ring_polygon(pose, fit, radius, image_to_table), len(places)
 
 
 def _more_rim_markers(

@@ -35,22 +35,68 @@ class CameraPose:
     principal: tuple[float, float]
     rotation: Points
     centre: Points
+    lens: float = 0.0  # barrel (negative) or pincushion, as in :func:`undistort`
 
     def rays(self, pixels: Points) -> Points:
         """The world direction of the ray through each pixel (N x 2 -> N x 3)."""
-        normalised = (np.asarray(pixels, np.float64) - np.array(self.principal)) / self.focal
+        ideal = undistort(np.asarray(pixels, np.float64), self.lens, self.principal)
+        normalised = (ideal - np.array(self.principal)) / self.focal
         directions = np.column_stack([normalised, np.ones(len(normalised))])
         return np.asarray(directions @ self.rotation, np.float64)
 
     def project(self, points: Points) -> Points:
         cam = (np.asarray(points, np.float64) - self.centre) @ self.rotation.T
-        return np.asarray(
-            cam[:, :2] / np.maximum(cam[:, 2:3], 1e-6) * self.focal + np.array(self.principal),
-            np.float64,
-        )
+        ideal = cam[:, :2] / np.maximum(cam[:, 2:3], 1e-6) * self.focal + np.array(self.principal)
+        return distort(np.asarray(ideal, np.float64), self.lens, self.principal)
 
 
-def _decompose(table_to_image: Points, focal: float, principal: tuple[float, float]) -> CameraPose:
+def undistort(pixels: Points, lens: float, principal: tuple[float, float]) -> Points:
+    """Where a pinhole would have put each pixel: ``c + (p - c)(1 + lens r^2)``, with ``r``
+    the distance from the centre ``c`` over half the frame's diagonal (barrel when
+    ``lens`` is negative; a webcam's is about -0.02 to -0.1)."""
+    if not lens:
+        return pixels
+    centre = np.array(principal)
+    half = math.hypot(*principal)
+    offset = (pixels - centre) / half
+    scale = 1.0 + lens * (offset**2).sum(axis=1, keepdims=True)
+    return np.asarray(centre + offset * scale * half, np.float64)
+
+
+def distort(ideal: Points, lens: float, principal: tuple[float, float]) -> Points:
+    """The inverse of :func:`undistort`, by a few fixed-point steps."""
+    if not lens:
+        return ideal
+    centre = np.array(principal)
+    half = math.hypot(*principal)
+    target = (ideal - centre) / half
+    offset = target.copy()
+    for _ in range(6):
+        offset = target / (1.0 + lens * (offset**2).sum(axis=1, keepdims=True))
+    return np.asarray(centre + offset * half, np.float64)
+
+
+def lens_from_markers(
+    image_points: Points, table_points: Points, principal: tuple[float, float]
+) -> tuple[float, Points]:
+    """The lens's barrel (see :func:`undistort`) that lets the table markers' corners fit
+    one homography best, and that homography (table to undistorted image)."""
+    best = (math.inf, 0.0, np.eye(3))
+    for lens in np.arange(-0.16, 0.06, 0.005):
+        ideal = undistort(image_points, float(lens), principal)
+        found, _ = cv2.findHomography(table_points, ideal, 0)
+        if found is None:
+            continue
+        projected = cv2.perspectiveTransform(table_points.reshape(-1, 1, 2), found).reshape(-1, 2)
+        misfit = float(((projected - ideal) ** 2).sum())
+        if misfit < best[0]:
+            best = (misfit, float(lens), np.asarray(found, np.float64))
+    return best[1], best[2]
+
+
+def _decompose(
+    table_to_image: Points, focal: float, principal: tuple[float, float], lens: float = 0.0
+) -> CameraPose:
     k_inverse = np.linalg.inv(
         np.array([[focal, 0, principal[0]], [0, focal, principal[1]], [0, 0, 1.0]])
     )
@@ -65,20 +111,25 @@ def _decompose(table_to_image: Points, focal: float, principal: tuple[float, flo
     if np.linalg.det(rotation) < 0:
         rotation = -rotation
     centre = -rotation.T @ t
-    return CameraPose(focal, principal, np.asarray(rotation, np.float64), centre)
+    return CameraPose(focal, principal, np.asarray(rotation, np.float64), centre, lens)
 
 
 def camera_pose(
-    image_to_table: Points, image_size: tuple[int, int], height_cm: float
+    image_points: Points,
+    table_points: Points,
+    image_size: tuple[int, int],
+    height_cm: float,
 ) -> CameraPose | None:
-    """The camera over the table, from the table homography and the camera's height.
+    """The camera over the table, from the table markers' corners (image and table) and
+    the camera's height.
 
-    The focal length is the one for which the homography puts the camera at that height
-    (a bisection: a longer lens means a camera further away). None when no focal length
-    between 0.2 and 20 frame widths does (the height is far from the homography's).
+    The lens's barrel comes first (:func:`lens_from_markers`), then the focal length is
+    the one for which the homography puts the camera at that height (a bisection: a
+    longer lens means a camera further away). None when no focal length between 0.2 and
+    20 frame widths does (the height is far from what the markers show).
     """
-    table_to_image = np.asarray(np.linalg.inv(image_to_table), np.float64)
     principal = (image_size[0] / 2.0, image_size[1] / 2.0)
+    lens, table_to_image = lens_from_markers(image_points, table_points, principal)
     target = height_cm / CM_PER_UNIT
     low, high = 0.2 * image_size[0], 20.0 * image_size[0]
     for _ in range(60):
@@ -88,7 +139,7 @@ def camera_pose(
             low = middle
         else:
             high = middle
-    pose = _decompose(table_to_image, math.sqrt(low * high), principal)
+    pose = _decompose(table_to_image, math.sqrt(low * high), principal, lens)
     if abs(-float(pose.centre[2]) - target) > 0.05 * target:
         return None
     return pose

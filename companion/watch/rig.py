@@ -293,7 +293,12 @@ def start_watchers(
             examples=ExampleStore(config.data_dir / EXAMPLES_DIR),
         ),
         BELT: BeltWatcher(table, belt_calibration, stable_frames=frames),
-        WHEEL: WheelWatcher(table, stable_frames=frames, drift_warning=config.camera.wheel_drift),
+        WHEEL: WheelWatcher(
+            table,
+            stable_frames=frames,
+            drift_warning=config.camera.wheel_drift,
+            camera_height_cm=config.camera.height_cm or None,
+        ),
     }
     off = switched_off(config)
     return {kind: w for kind, w in watchers.items() if kind not in off}

@@ -62,8 +62,10 @@ class WheelWatcher(FrameWatcher):
         publish_every: float = 0.5,
         drift_warning: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
+        camera_height_cm: float | None = None,
     ) -> None:
         self.table = table
+        self.camera_height_cm = camera_height_cm  # None: the ring is read as flat
         self.tracker = WheelTracker(drift_warning=drift_warning)
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
@@ -95,7 +97,7 @@ class WheelWatcher(FrameWatcher):
         turn = None if ctx is None else (game_id, ctx.round, ctx.turn, ctx.current)
         if turn != self._turn:
             self._turn, self._hand = turn, False
-        reading = read_wheel(frame)
+        reading = read_wheel(frame, camera_height_cm=self.camera_height_cm)
         if reading.blocked and reading.reason == HAND_OVER_TABLE:
             self._hand = True
         self.tracker.update(reading)

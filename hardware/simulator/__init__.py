@@ -8,8 +8,11 @@ failing frame can be rebuilt exactly from its seed.
 
 One module per subject: ``common`` (colours, conditions, the rendered frame), ``plane``
 (drawing in table units), ``camera`` (photographing the plane), ``belt``, ``die`` and
-``dice``, ``wheel``, and ``video`` (the wheel over time). Every name is re-exported here,
-so ``from hardware.simulator import X`` works whichever module X lives in.
+``dice``, ``wheel``, and ``video`` (the wheel over time); and a real room: ``room`` (cloth,
+lamp, lens, sleeves, clutter), ``pinhole`` (a camera at a height), ``ring`` (the ring as a
+solid hoop) and ``room_render`` (the belt and the wheel photographed in a room). Every
+name is re-exported here, so ``from hardware.simulator import X`` works whichever module
+X lives in.
 """
 
 from __future__ import annotations
@@ -71,10 +74,22 @@ from hardware.simulator.die import _draw_die as _draw_die
 from hardware.simulator.die import _draw_styled_die as _draw_styled_die
 from hardware.simulator.die import _marble as _marble
 from hardware.simulator.die import _smooth_noise as _smooth_noise
+from hardware.simulator.pinhole import CM_PER_UNIT as CM_PER_UNIT
+from hardware.simulator.pinhole import Pinhole as Pinhole
+from hardware.simulator.pinhole import camera_over_table as camera_over_table
 from hardware.simulator.plane import _draw_markers as _draw_markers
 from hardware.simulator.plane import _Plane as _Plane
 from hardware.simulator.plane import _table_texture as _table_texture
+from hardware.simulator.room import LIGHTS as LIGHTS
+from hardware.simulator.room import SLEEVES as SLEEVES
+from hardware.simulator.room import TABLES as TABLES
+from hardware.simulator.room import Room as Room
+from hardware.simulator.room_render import random_room as random_room
+from hardware.simulator.room_render import render_belt_room as render_belt_room
+from hardware.simulator.room_render import render_wheel_room as render_wheel_room
+from hardware.simulator.room_render import wheel_room_video as wheel_room_video
 from hardware.simulator.video import _under_band as _under_band
+from hardware.simulator.video import wheel_motion as wheel_motion
 from hardware.simulator.video import wheel_video as wheel_video
 from hardware.simulator.wheel import PIECE_SHAPES as PIECE_SHAPES
 from hardware.simulator.wheel import VISIBLE_RIM_DEG as VISIBLE_RIM_DEG
@@ -90,15 +105,19 @@ __all__ = [
     "ARUCO_DICTIONARY",
     "BELT_REGION",
     "BGR",
+    "CM_PER_UNIT",
     "COLOURED_PIPS",
     "DIE_STYLES",
     "HAMSTER_COLOURS",
     "INK",
+    "LIGHTS",
     "MARBLED",
     "PIECE_SHAPES",
     "PIT_COLOUR",
     "SKIN_TONES",
+    "SLEEVES",
     "STRIP_COLOUR",
+    "TABLES",
     "TABLE_COLOUR",
     "TRANSLUCENT",
     "VARIED_TABLES",
@@ -114,16 +133,24 @@ __all__ = [
     "Homography",
     "Image",
     "PieceShape",
+    "Pinhole",
     "Point",
     "Rendered",
+    "Room",
     "TableTexture",
     "WheelPiece",
     "WheelScene",
+    "camera_over_table",
     "random_belt_scene",
     "random_dice_scene",
     "random_fallen_spot",
+    "random_room",
     "render_belt",
+    "render_belt_room",
     "render_dice",
     "render_wheel",
+    "render_wheel_room",
+    "wheel_motion",
+    "wheel_room_video",
     "wheel_video",
 ]

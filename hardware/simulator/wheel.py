@@ -20,7 +20,6 @@ from companion.tabletop import (
 )
 from hardware.simulator.camera import _finish, _plane_for, _pose_for
 from hardware.simulator.common import (
-    TABLE_COLOUR,
     WHEEL_PIECE_COLOURS,
     WOOD,
     Conditions,
@@ -68,7 +67,7 @@ class WheelScene:
 def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:
     colour = WHEEL_PIECE_COLOURS[piece.colour]
     cx, cy = piece.centre
-    plane.disc((cx + 0.04, cy + 0.05), size * 0.9, _shade(TABLE_COLOUR, 0.75))
+    plane.disc((cx + 0.04, cy + 0.05), size * 0.9, _shade(plane.table, 0.75))
     if piece.shape == "disc":
         plane.disc(piece.centre, size, colour)
         return
