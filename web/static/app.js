@@ -242,7 +242,7 @@ function renderControls(view) {
     parts.push(el("h2", {}, who ? `${who}what happened on the table?` : "What happened on the table?"));
   }
   for (const [, choices] of groups) {
-    parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));
+    parts.push(el("div", { class: "choice-group" }, ...choices.map((choice) => moveControl(choice))));
   }
   panel.replaceChildren(...parts);
   panel.hidden = parts.length === 0;
@@ -261,32 +261,6 @@ function renderNextDice() {
     ...labels.map((label) => el("label", {}, `${label} `,
       el("select", { class: "die", "aria-label": label }, el("option", { value: "" }, "?"),
         ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))))));
-}
-
-// Faces set on a move's dice pickers, by move: a redraw while a player sets them (a camera
-// note, another phone's move) draws the pickers anew and must keep what was set.
-const pickedDice = new Map();
-
-// A move button; a move that needs dice rolled by hand gets a picker per die first.
-function choiceControl(choice) {
-  const move = (given) => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args, given });
-  if (!choice.dice) return el("button", { type: "button", onclick: () => move([]) }, choice.label);
-  const key = `${choice.seat}|${choice.name}|${JSON.stringify(choice.args)}`;
-  const kept = pickedDice.get(key) || [];
-  const pickers = Array.from({ length: choice.dice }, (_, i) => {
-    const picker = el("select", { class: "die", "aria-label": `die ${i + 1}` },
-      ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v))));
-    if (kept[i]) picker.value = kept[i];
-    picker.addEventListener("change", () => pickedDice.set(key, pickers.map((p) => p.value)));
-    return picker;
-  });
-  const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, choice.label));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    pickedDice.delete(key);
-    move(pickers.map((p) => Number(p.value)));
-  });
-  return form;
 }
 
 async function refresh() {
@@ -420,8 +394,9 @@ function setup() {
     // Dice the players rolled that NEXT takes (the pickers beside it), never made up here.
     const pickers = [...$("next-dice").querySelectorAll("select")];
     const body = { intent: "next", at: shownAt(), game: shownGame() };
-    // A die left at "?" sends none: the companion then says which dice it waits for.
-    if (pickers.length && pickers.every((p) => p.value)) body.given = pickers.map((p) => Number(p.value));
+    // A die left at "?" is never sent as anything: NEXT waits until each is set.
+    if (pickers.length && unsetDice(pickers)) return;
+    if (pickers.length) body.given = pickers.map((p) => Number(p.value));
     send("/api/intent", body);
   });
   $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo", at: shownAt(), game: shownGame() }));

@@ -81,8 +81,7 @@ function render() {
   const drawn = board && board.phone ? board.phone(view, $("mine"), seat) : false;
   if (!drawn) $("mine").replaceChildren(el("p", {}, `You are ${name}. Your moves appear below when it is your turn.`));
   const mine = drawn ? [] : (state.legal || []).filter((c) => c.seat === seat);
-  $("seat-choices").replaceChildren(...mine.map((c) => el("button", { type: "button", class: "big",
-    onclick: () => send("/api/move", { seat: c.seat, name: c.name, args: c.args }) }, c.label)));
+  $("seat-choices").replaceChildren(...mine.map((c) => moveControl(c, { big: true })));
   $("seat-choices").hidden = mine.length === 0;
 }
 
