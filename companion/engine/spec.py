@@ -183,6 +183,11 @@ class GameSpec(Generic[G]):
     # a finished game's figures as its history shows them, in players' words (numbers or
     # short texts such as each Rat's Dominance hand); None: the report's figures
     key_figures: Callable[[G], Mapping[str, float | str]] | None = None
+    # the seat that started the game (Hamsterdam's roll-off winner), for exports such as BG
+    # Stats'; None (or a game without it): no one start player to name
+    start_player: Callable[[G], int | None] | None = None
+    # the least wins (Hamsterdam's water), for exports that ask whether the highest does
+    lowest_wins: bool = False
     # the page's board module: web/static/games/<board>.js (default: the game's name)
     board: str = ""
     # camera readings the game consumes, by reading kind (see companion.engine.readings)

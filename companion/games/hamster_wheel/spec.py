@@ -100,6 +100,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
+    start_player=lambda game: game.first,
     standing=table.standing,
     board=NAME,
     readings={WHEEL: table.read_wheel},

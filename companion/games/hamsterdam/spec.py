@@ -247,6 +247,8 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     table_changes=table_changes,
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
+    start_player=lambda game: game.first if game.first >= 0 else None,  # the roll-off's
+    lowest_wins=True,  # the least water wins
     standing=standing,
     readings={DICE: roll_from_dice},
     cues=breach_cue,
