@@ -52,6 +52,8 @@ class MoveSpec(Generic[G]):
     # boardgame.io keeps ``redact`` apart from who may move: Hamsterdam's plugs are made by
     # any seat in the open.
     secret: bool = False
+    # the rule sets that have this move (Run, Hamster, Run!'s Bite only in v2.1); empty: all
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
