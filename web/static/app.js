@@ -126,24 +126,32 @@ const PlainBoard = {
   },
 };
 
-// What just happened (the outcome of a Push, a Bite, a flood ...): shown at the top for a
-// few seconds after it happens, and kept in a short list under the prompt.
+// What just happened (the outcome of a Push, a Bite, a flood ...): shown at the top after
+// each change, and kept in a short list under the prompt. The banner says only what this
+// change added: a change with nothing new to say takes it down, so an older outcome
+// ("Initiative, highest first") never stands over the moves that followed.
 const RECENT = 6;
 let recent = [];
-let lastHappened = null;
+let happenedAt = null;   // the change the banner was last decided for
+let happenedLines = [];  // what the page could say after it
 
 function showHappened(view) {
   const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
   // The end of the game is the outcome of the last action: its result shows there too.
   if (state.over && state.result && !lines.includes(state.result)) lines.push(state.result);
-  const text = lines.join(" ");
-  if (lastHappened === null) { lastHappened = text; return; }  // the page just opened
-  if (!text || text === lastHappened) return;
-  lastHappened = text;
+  const at = `${state.game_id}:${state.seq || 0}`;
+  if (at === happenedAt) return;  // the same change drawn again
+  const opened = happenedAt === null;
+  happenedAt = at;
+  const fresh = lines.filter((line) => !happenedLines.includes(line));
+  happenedLines = lines;
+  const banner = $("happened");
+  if (opened) return;  // the page just opened: nothing happened in front of anyone
+  if (!fresh.length) { banner.hidden = true; return; }
+  const text = fresh.join(" ");
   recent = [text, ...recent.filter((line) => line !== text)].slice(0, RECENT);
   $("recent").replaceChildren(...recent.map((line) => el("li", {}, line)));
   $("recent-box").hidden = false;
-  const banner = $("happened");
   banner.textContent = text;
   banner.hidden = false;
   clearTimeout(showHappened.timer);
