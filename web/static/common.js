@@ -43,6 +43,21 @@ function reach(path, options) {
   return fetch(path, options).catch(() => { throw new Error(AWAY); });
 }
 
+// A chance (0 to 1) as the companion writes it (companion/engine/percent.py): whole percents
+// from 1 to 99, else one significant figure of the distance from 0 or 100 (0.3, 0.06, 99.7);
+// 0 and 100 only for what is certain.
+function percentText(chance) {
+  if (chance <= 0) return "0%";
+  if (chance >= 1) return "100%";
+  const value = chance * 100;
+  if (value >= 1 && value <= 99) return `${Math.round(value)}%`;
+  const oneFigure = (x) => Number(x.toPrecision(1));
+  if (value < 1) return `${oneFigure(value)}%`;
+  const near = oneFigure(100 - value);
+  const decimals = Math.max(0, -Math.floor(Math.log10(near)));
+  return `${(100 - near).toFixed(decimals)}%`;
+}
+
 // Dice the players rolled, typed in: one picker per die that starts at "?" (never a made-up
 // face), and a submit that refuses, naming the dice still unset, until every die has one.
 // `kept` holds faces set before a redraw; `changed(faces)` is told each change so it can keep

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.percent import percent
 from companion.engine.state import Ctx
 from companion.games.rats import poker
 from companion.games.rats.cards import HAND_LIMIT, TYPES, name, short
 from companion.games.rats.contest import waiting_for
 from companion.games.rats.deck import over_limit
-from companion.games.rats.dice import listed, pass_chance, percent, successes
+from companion.games.rats.dice import listed, pass_chance, successes
 from companion.games.rats.model import (
     BURROW,
     CARD,

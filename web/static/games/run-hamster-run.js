@@ -141,7 +141,7 @@ function allocationForm(h) {
 
 function renderTests(view) {
   $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
-    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
+    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${percentText(t.odds)} for ${t.initiator}) → ${t.winner}`)));
 }
 
 (window.Boards = window.Boards || {})["run-hamster-run"] = {
