@@ -166,8 +166,12 @@ function render() {
   $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
   $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
   $("prompt").textContent = state.put_back ? `${state.put_back} ${state.prompt || ""}` : state.prompt || "";
-  $("phases").replaceChildren(...(state.phases || []).map((phase) =>
-    el("li", { class: state.phase === phase.name ? "now" : "" }, phase.title)));
+  // The phase under way by its name, the others by their number (or first word): the list
+  // stays one line, so the board starts higher on the tablet.
+  $("phases").replaceChildren(...(state.phases || []).map((phase) => {
+    const now = state.phase === phase.name;
+    return el("li", { class: now ? "now" : "", title: phase.title }, now ? phase.title : phase.title.split(" ")[0]);
+  }));
   const unlocked = Boolean(token) && state.control !== false;
   $("lock").textContent = unlocked ? "Lock" : "Unlock";
   $("controls").hidden = !unlocked;
@@ -495,7 +499,14 @@ function setup() {
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
       players: split($("ng-players").value), colours: colours.length ? colours : undefined,
-      roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() });
+      roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() })
+      .then((started) => {
+        if (!started) return;
+        // The new game is what the table looks at now: the form folds and the page goes
+        // back up to the board (it used to stay down on the form, the game out of sight).
+        document.querySelector(".new-game-box").open = false;
+        window.scrollTo(0, 0);
+      });
   });
   // "Same players again": the latest game's names and colours, one tap into the form.
   api("/api/history/last-players").then((last) => {
