@@ -30,7 +30,11 @@ async function api(path, body) {
   return data;
 }
 
-async function send(path, body) {
+function send(path, body) {
+  return inOrder(() => sendNow(path, body));
+}
+
+async function sendNow(path, body) {
   try {
     const data = await api(path, body);
     if (data.state) applyState(data.state, data.event);

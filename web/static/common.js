@@ -104,6 +104,16 @@ function unsetDice(pickers) {
   return true;
 }
 
+// Taps go to the companion one after another, in the order they were made: a quick second
+// tap waits for the first one's answer instead of racing it (Rats' face taps 300 ms apart
+// were lost or slid one die along).
+let sendQueue = Promise.resolve();
+function inOrder(work) {
+  const next = sendQueue.then(work, work);
+  sendQueue = next.catch(() => {});
+  return next;
+}
+
 function toast(message) {
   const box = $("toast");
   box.textContent = message;
