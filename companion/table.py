@@ -49,6 +49,7 @@ from companion.config import GameDefaults
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, REDO, UNDO, Event
 from companion.engine.legal import legal_moves
+from companion.engine.passing import passes_itself
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
@@ -500,6 +501,8 @@ class Table:
             "pending": None if snap.pending is None else snap.pending.summary,
             # the dice the players roll that NEXT takes now (a picker each beside NEXT)
             "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
+            # nobody decides anything in this step: the tablet may press NEXT by itself
+            "passes": passes_itself(spec, state),
             "by_hand": list(spec.by_hand),
             "put_back": snap.put_back or None,
             "camera": camera_notes(snap),

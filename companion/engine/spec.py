@@ -78,6 +78,10 @@ class PhaseSpec(Generic[G]):
     on_turn_end: Hook[G] | None = None  # NEXT pressed while a seat is acting
     blocker: Callable[[G, Ctx], str | None] | None = None
     new_round: bool = False  # entering this phase starts a new round
+    # when this holds and nobody is offered a move, nobody has a decision here: the tablet
+    # presses NEXT itself once the outcome has been on screen a moment (a table may keep
+    # every stop instead). None: NEXT here is always the players' own.
+    passes: Callable[[G, Ctx], bool] | None = None
 
 
 @dataclass(frozen=True)

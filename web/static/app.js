@@ -138,6 +138,7 @@ const RECENT = 6;
 let recent = [];
 let happenedAt = null;   // the change the banner was last decided for
 let happenedLines = [];  // what the page could say after it
+let lastHappened = "";   // what the banner said last
 
 function showHappened(view) {
   const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
@@ -153,6 +154,7 @@ function showHappened(view) {
   if (opened) return;  // the page just opened: nothing happened in front of anyone
   if (!fresh.length) { banner.hidden = true; return; }
   const text = fresh.join(" ");
+  lastHappened = text;
   recent = [text, ...recent.filter((line) => line !== text)].slice(0, RECENT);
   $("recent").replaceChildren(...recent.map((line) => el("li", {}, line)));
   $("recent-box").hidden = false;
@@ -169,6 +171,8 @@ function render() {
   const view = state.view || {};
   $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
   $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
+  // A game played in turns without rounds (Hamster Wheel) shows no "Round 1" all game.
+  $("round").hidden = Boolean(state.round) && (state.phases || []).length <= 1;
   $("prompt").textContent = state.put_back ? `${state.put_back} ${state.prompt || ""}` : state.prompt || "";
   // The phase under way by its name, the others by their number (or first word): the list
   // stays one line, so the board starts higher on the tablet.
@@ -190,8 +194,30 @@ function render() {
   showHappened(view);
   renderVision();
   if (unlocked) renderControls(view);
+  passOnItsOwn(unlocked);
   $("log").replaceChildren(...log.slice().reverse().map((e) =>
     el("li", { class: e.undone ? "undone" : "", value: e.seq }, describe(e))));
+}
+
+// A step where nobody has a decision (the game says it passes, no move is offered, NEXT
+// takes no dice): once the outcome has been on screen a moment, this tablet presses NEXT
+// itself, naming the change it saw, so a second tablet doing the same changes nothing.
+// "Auto" off (remembered per tablet) keeps every stop for NEXT.
+const PASS_AFTER_MS = 3000;
+function keepsEveryStop() { return localStorage.getItem("everyStop") === "1"; }
+
+function passOnItsOwn(unlocked) {
+  clearTimeout(passOnItsOwn.timer);
+  const idle = state.passes && !state.over && !state.pending && !(state.legal || []).length
+    && !(state.next_dice || []).length;
+  if (!unlocked || !idle || keepsEveryStop()) return;
+  const at = shownAt();
+  passOnItsOwn.timer = setTimeout(() => {
+    if (shownAt() !== at || keepsEveryStop()) return;
+    inOrder(() => api("/api/intent", { intent: "next", at, game: shownGame() })
+      .then((data) => { if (data.state) applyState(data.state, data.event); })
+      .catch(() => {}));  // another tablet passed it first, or a person did: nothing to say
+  }, PASS_AFTER_MS);
 }
 
 // The camera's read-only notes by reading kind: where it disagrees with the board (the game
@@ -444,6 +470,12 @@ function setup() {
     else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
   });
   if (localStorage.getItem("speak")) $("speak").setAttribute("aria-pressed", "true");
+  $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
+  $("auto").addEventListener("click", () => {
+    localStorage.setItem("everyStop", keepsEveryStop() ? "" : "1");
+    $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
+    render();
+  });
   // Odds on or off for this tablet (some groups find them spoilers); on by default.
   const showOdds = (on) => {
     document.body.classList.toggle("no-odds", !on);

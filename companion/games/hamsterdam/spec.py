@@ -55,6 +55,15 @@ def _to(name: str) -> Callable[[Hamsterdam], str]:
     return lambda game: name
 
 
+def _always(game: Hamsterdam, ctx: Ctx) -> bool:
+    return True
+
+
+def _rolled(game: Hamsterdam, ctx: Ctx) -> bool:
+    """The roll is in (and no Physicster choice of rolls waits) and nobody is to roll."""
+    return ctx.current is None and game.dice is not None and game.alternative is None
+
+
 def _specials(timing: str, *, any_seat: bool = True) -> dict[str, MoveSpec[Hamsterdam]]:
     """One move per special of this timing; ``copycat=true`` lets Copycatster imitate it."""
     return {
@@ -152,6 +161,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         turn=TurnOrder(turns.roller_until_rolled, turns.roller_until_rolled),
         on_turn_end=turns.roll_on_next,
         blocker=turns.roll_blocker,
+        passes=_rolled,  # the dice are in and no after-roll special is held
     ),
     "flood": PhaseSpec(
         name="flood",
@@ -160,6 +170,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         moves=FLOOD_MOVES,
         on_begin=flood.begin,
         on_end=flood.finish,
+        passes=_always,
     ),
     "breach": PhaseSpec(
         name="breach",
@@ -167,12 +178,14 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         next=_to("dice"),
         moves=FLIP,
         on_end=breach.finish,
+        passes=_always,  # no breach to flip a card for
     ),
     "dice": PhaseSpec(
         name="dice",
         title="4 Pass the dice",
         next=turns.after_dice,
         on_end=turns.pass_dice,
+        passes=_always,
     ),
     "movement": PhaseSpec(
         name="movement",
