@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lock run test lint typecheck unit bench clean install uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
+.PHONY: lock run test test-fast lint typecheck unit bench clean install install-check uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
 
 # On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
 # as the installer's does; elsewhere it is a plain venv.
@@ -67,6 +67,11 @@ unit: $(STAMP) $(AXE)
 
 test: lint typecheck unit
 
+# Everything but the tests marked slow (crash safety, many random games): for a quick check
+# while working; `make test` (and CI) still runs them all.
+test-fast: $(STAMP) $(AXE) lint typecheck
+	$(BIN)/pytest -m "not slow"
+
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 
@@ -124,6 +129,10 @@ screenshots: $(STAMP)
 
 install:
 	sudo bash systemd/install.sh
+
+# What `make install` would do on this system, changing nothing (no root needed).
+install-check:
+	bash systemd/install.sh --check
 
 uninstall:
 	sudo PURGE=$(PURGE) bash systemd/uninstall.sh

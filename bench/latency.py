@@ -26,8 +26,9 @@ from typing import Any
 from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader
 from companion.games.run_hamster_run import bot
+from companion.hub import Subscription
 from companion.store import Store
-from companion.table import Subscription, Table
+from companion.table import Table
 
 HEADER = GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo"), seed=1)
 WAIT = 60.0

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 
+from companion.commands.dice import dice
 from companion.vision.dice import DiceReader, shared_reader
-from companion.vision.dice_cli import dice
 from tests.vision.odd_dice import confirm_rolls, odd_roll
 
 NEW_ROLLS_SEED = 99

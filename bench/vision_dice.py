@@ -1,6 +1,7 @@
 """Benchmark the dice reader: speed on one core at two frame sizes, and accuracy.
 
     python bench/vision_dice.py [DATA_DIR]
+    python -m bench.vision_dice found [DATA_DIR]    (only the 12 MP finding figures)
 
 Speed is measured on the labelled photos resized to 640x480, 1280x960 and 4032x3024 (a
 phone photo; each is resized just before it is read, and only the read is timed),
@@ -20,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.dice_canvas import frames
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import (
     ImageResult,
@@ -37,6 +39,9 @@ SIZES = ((640, 480), (1280, 960), (4032, 3024))
 # the frame's resolution. Enlarged photos add no detail, so this checks the closer look
 # does no harm; whether it helps is measured on drawn frames (tests/vision/test_dice.py).
 ENLARGE = 2.0
+# 12 MP frames whose dice are this many pixels in the reader's 640-px first look (each a
+# held-out labelled photo enlarged onto a 4032x3024 canvas: bench/dice_canvas.py).
+FIRST_LOOK = (25.0, 40.0)
 
 
 def time_reads(photos: list[np.ndarray], size: tuple[int, int]) -> tuple[float, float]:
@@ -69,10 +74,44 @@ def enlarged_figures(data: Path, factor: float) -> dict[str, object]:
     return Report(results).figures()
 
 
+def found_figures(data: Path, first_look: tuple[float, float]) -> dict[str, object]:
+    """Dice found and read right, false dice and ms per frame on the composed 12 MP frames."""
+    labelled = found = right = false = 0
+    times = []
+    for _, frame, dice in frames(data, first_look):
+        start = time.process_time()
+        seen = read_dice(frame)
+        times.append((time.process_time() - start) * 1000.0)
+        pairs = match(dice, seen)
+        labelled += len(dice)
+        found += len(pairs)
+        false += len(seen) - len(pairs)
+        right += sum(seen[f].value == dice[li].value for li, f in pairs)
+    times.sort()
+    return {
+        "frames": len(times),
+        "dice": labelled,
+        "found": round(found / max(1, labelled), 4),
+        "read_right": round(right / max(1, labelled), 4),
+        "false_dice": false,
+        "ms_median": round(statistics.median(times), 1),
+        "ms_p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 1),
+    }
+
+
 def main() -> None:
     """Print speed per frame size, then the evaluation figures as JSON."""
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_DATA
+    arguments = sys.argv[1:]
+    only_found = arguments[:1] == ["found"]
+    arguments = arguments[1:] if only_found else arguments
+    data = Path(arguments[0]) if arguments else DEFAULT_DATA
     cv2.setNumThreads(1)
+    read_dice(np.zeros((480, 640, 3), np.uint8))  # load the model outside the timing
+    found = found_figures(data, FIRST_LOOK)
+    low, high = FIRST_LOOK
+    print(f"12 MP frames, dice {low:g}-{high:g} px at the first look: {json.dumps(found)}")
+    if only_found:
+        return
     names = [name for name, _ in load_labels(data / "labels.json")]
     photos = [cv2.imread(str(data / "images" / name)) for name in names]
     read_dice(photos[0])  # load the model outside the timing

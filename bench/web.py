@@ -5,7 +5,9 @@ Everything runs against the real server (hypercorn, as ``companion run`` serves 
 127.0.0.1 with a real table and SQLite store in a temporary folder. Prints medians and
 percentiles and a last line of JSON.
 Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure);
-``bench/web.py storm`` measures only the reconnect storm (200 pages catching up at once).
+``bench/web.py storm`` measures only the reconnect storm (200 pages catching up at once);
+``bench/web.py crowds`` only the API's p50/p99 with 0, 50, 200 and 250 open live pages and
+the start-up time of ``companion run --simulate`` to its first page (no browser needed).
 Pages ask for the stream as today's scripts do (``v=2``: a batch carries the state once);
 the storm is also measured for pages with a script from before (the state on every event).
 """
@@ -14,9 +16,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import selectors
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -42,6 +46,8 @@ EVENTS = 150
 CROWD = 200  # open live pages in the crowded-LAN figure
 CAP = 256  # the default web.max_streams
 CONTROL_REQUESTS = 400
+CROWDS = (0, 50, 200, 250)  # open live pages in the API latency sweep
+STARTS = 5  # start-ups timed; the median is reported
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -198,6 +204,120 @@ def crowd(host: str, port: int) -> dict[str, float]:
     }
 
 
+class OpenPages:
+    """``count`` live pages held open and drained as a browser would, on one thread."""
+
+    def __init__(self, host: str, port: int, count: int) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.pages: list[socket.socket] = []
+        for _ in range(count):
+            page = socket.create_connection((host, port), timeout=10)
+            page.sendall(b"GET /api/stream?after=0&v=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            page.setblocking(False)
+            self.selector.register(page, selectors.EVENT_READ)
+            self.pages.append(page)
+        self.stop = threading.Event()
+        self.reader = threading.Thread(target=self._drain, daemon=True)
+        self.reader.start()
+
+    def _drain(self) -> None:
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(timeout=0.2):
+                try:
+                    key.fileobj.recv(65536)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+
+    def close(self) -> None:
+        self.stop.set()
+        self.reader.join(timeout=5)
+        for page in self.pages:
+            self.selector.unregister(page)
+            page.close()
+        self.selector.close()
+
+
+def control_latencies(host: str, port: int, requests: int = CONTROL_REQUESTS) -> list[float]:
+    """A tablet's traffic: half state reads, half changes (undo/redo), one at a time."""
+    api = http.client.HTTPConnection(host, port, timeout=10)
+    api.request("POST", "/api/login", body=json.dumps({"pin": "123456"}),
+                headers={"Content-Type": "application/json"})  # fmt: skip
+    token = json.loads(api.getresponse().read())["token"]
+    headers = {"Content-Type": "application/json", "X-Table-Token": token}
+    latencies = []
+    for index in range(requests):
+        started = time.perf_counter()
+        if index % 2:
+            api.request("GET", "/api/state")
+        else:
+            body = json.dumps({"intent": "redo" if index % 4 else "undo"})
+            api.request("POST", "/api/intent", body=body, headers=headers)
+        response = api.getresponse()
+        response.read()
+        latencies.append(time.perf_counter() - started)
+        assert response.status == 200, response.status
+    api.close()
+    return latencies
+
+
+def crowds(host: str, port: int) -> dict[str, float]:
+    """The API's p50 and p99 with 0, 50, 200 and 250 live pages open, in one run."""
+    figures: dict[str, float] = {}
+    for count in CROWDS:
+        pages = OpenPages(host, port, count)
+        try:
+            time.sleep(1.0 + count / 200)  # every page has had its first state
+            latencies = control_latencies(host, port)
+        finally:
+            pages.close()
+        figures[f"api_p50_ms_{count}_streams"] = round(statistics.median(latencies) * 1000, 2)
+        figures[f"api_p99_ms_{count}_streams"] = round(percentile(latencies, 0.99) * 1000, 2)
+    return figures
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_up() -> float:
+    """Seconds from starting ``companion run --simulate`` (a fresh data folder) until its
+    first page (``GET /``) answers 200."""
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        command = [sys.executable, "-m", "companion", "--data-dir", folder, "run", "--simulate",
+                   "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
+        started = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while process.poll() is None:
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                    connection.request("GET", "/")
+                    response = connection.getresponse()
+                    response.read()
+                    connection.close()
+                    if response.status == 200:
+                        return time.perf_counter() - started
+                except OSError:
+                    time.sleep(0.005)
+            raise RuntimeError(f"companion run ended with {process.returncode} before its page")
+        finally:
+            process.terminate()
+            process.wait(timeout=15)
+
+
+def start_ups(runs: int = STARTS) -> dict[str, float]:
+    times = [start_up() for _ in range(runs)]
+    return {
+        "start_up_median_s": round(statistics.median(times), 3),
+        "start_up_min_s": round(min(times), 3),
+        "start_up_runs": runs,
+        "bytecode_cached": int(not os.environ.get("PYTHONDONTWRITEBYTECODE")),
+    }
+
+
 def storm(
     host: str, port: int, table: Table, missed: int = 50, *, lean: bool = True
 ) -> dict[str, float]:
@@ -233,6 +353,14 @@ def storm(
             f"{key}_bytes": received}  # fmt: skip
 
 
+def print_crowds(swept: dict[str, float]) -> None:
+    for count in CROWDS:
+        print(
+            f"API with {count} open live pages: p50 {swept[f'api_p50_ms_{count}_streams']} ms, "
+            f"p99 {swept[f'api_p99_ms_{count}_streams']} ms"
+        )
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.sqlite3")
@@ -249,12 +377,20 @@ def main() -> None:
                 both = {**storm(host, port, table), **storm(host, port, table, lean=False)}
                 print(json.dumps(both))
                 return
+            if sys.argv[1:] == ["crowds"]:  # the latency sweep and start-up, no browser
+                swept = crowds(host, port)
+                print_crowds(swept)
+                started = start_ups()
+                print(f"start-up to the first page: median {started['start_up_median_s']} s")
+                print(json.dumps({**swept, **started}))
+                return
             load = first_load(f"http://{host}:{port}/")
             spread = fan_out(host, port, table)
             rps = state_rps(host, port)
             crowded = crowd(host, port)
             stormed = storm(host, port, table)
             stormed_old = storm(host, port, table, lean=False)
+            swept = crowds(host, port)
         table.close()
         store.close()
     figures = {
@@ -264,6 +400,8 @@ def main() -> None:
         **crowded,
         **stormed,
         **stormed_old,
+        **swept,
+        **start_ups(),
     }
     print(f"first page load: {load['requests']} requests, {load['bytes'] / 1024:.1f} KiB")
     p50, p99 = spread["fanout_p50_ms"], spread["fanout_p99_ms"]
@@ -280,6 +418,8 @@ def main() -> None:
         f"pages with a script from before: {stormed_old['storm_old_pages_seconds']} s, "
         f"{stormed_old['storm_old_pages_bytes'] / 1e6:.1f} MB"
     )
+    print_crowds(swept)
+    print(f"start-up to the first page: median {figures['start_up_median_s']} s")
     print(json.dumps(figures))
 
 

@@ -56,9 +56,13 @@ from companion.vision.markers import (
 from companion.vision.markers import (
     marker_corners,
 )
+from companion.vision.room_light import balanced, paper_gains
 from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
+#: Where each hamster stands for the calibration picture unless told otherwise (row, lane):
+#: the first row, one lane each, as the tablet's panel and ``companion calibrate board`` ask.
+DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
 
 Image = NDArray[np.uint8]
 Homography = NDArray[np.float64]
@@ -254,6 +258,8 @@ def calibrate_board(
     if misplaced:
         raise CalibrationError(misplaced)
     height, width = frame.shape[:2]
+    # Profiles are sampled as the reader sees: with the lamp's colour divided out.
+    frame = balanced(frame, paper_gains(frame, homography, layout))
     profiles = sample_colour_profiles(frame, homography, cells)
     swapped = _swapped_hamsters(profiles, cells)
     if swapped:

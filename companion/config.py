@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from companion.errors import CompanionError
+from companion.games import find_game
+from companion.logs import LEVELS as LOG_LEVELS
 
 T = TypeVar("T")
 
@@ -167,7 +169,9 @@ class CameraConfig:
     height: int = 960
     stable_frames: int = 5  # a reading (dice, belt, fallen pieces) must hold this many frames
     watch_board: bool = True  # compare the belt with the game (needs a saved calibration)
-    watch_wheel: bool = False  # follow the Hamster Wheel (table markers 10-13, rim strip)
+    # Off switches: the camera reads what the game in play declares (GameSpec.camera);
+    # false keeps a kind off whatever the game (watch_wheel used to turn the wheel on).
+    watch_wheel: bool = True  # follow a rolling wheel (table markers 10-13, rim strip)
     wheel_drift: float = 3.0  # table squares off the centre before "push it back"
 
 
@@ -231,6 +235,7 @@ class GameDefaults:
 @dataclass(frozen=True)
 class Config:
     data_dir: Path = DEFAULT_DATA_DIR
+    log_level: str = ""  # debug, info, warning, error; "": info in the journal, else warning
     web: WebConfig = field(default_factory=WebConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
@@ -246,6 +251,11 @@ class Config:
     @property
     def calibration_file(self) -> Path:
         return self.data_dir.expanduser() / CALIBRATION_FILE
+
+
+#: The store setting that keeps the config file `companion run` last started with, so a
+#: command given without --config (`companion pin`, `history delete`) reads the same PIN.
+RUN_CONFIG = "run_config_file"
 
 
 def load_config(path: Path | str | None = None, *, data_dir: Path | str | None = None) -> Config:
@@ -276,6 +286,11 @@ def load_config(path: Path | str | None = None, *, data_dir: Path | str | None =
         _check_web(config.web, str(path))
         _check_game(config.game, str(path))
         _check_voice(config.voice, str(path))
+        if config.log_level and config.log_level not in LOG_LEVELS:
+            raise ConfigError(
+                f"{path}: 'log_level' must be one of {', '.join(LOG_LEVELS)}, not "
+                f"{config.log_level!r}; or leave it out."
+            )
         problem = mqtt_problem(config.mqtt)
         if problem is not None:
             raise ConfigError(f"{path}: {problem}")
@@ -402,8 +417,6 @@ def _check_web(web: WebConfig, source: str) -> None:
 
 def _check_game(game: GameDefaults, source: str) -> None:
     """The default game and rule set must exist: say so at start, not at the first NEW GAME."""
-    from companion.games import find_game
-
     try:
         spec = find_game(game.game)
     except CompanionError as error:

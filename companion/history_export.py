@@ -64,6 +64,19 @@ def figures_text(figures: Mapping[str, float | str]) -> str:
     return "; ".join(f"{figure_name(k)} {figure_value(v)}" for k, v in figures.items())
 
 
+# A cell starting with one of these is run as a formula by Excel, LibreOffice or Sheets
+# (OWASP's CSV injection rule): a player named "=HYPERLINK(...)" must stay a name.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A text cell a spreadsheet would run, with a leading apostrophe (shown as typed);
+    numbers and every other text unchanged."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def to_csv(plays: Iterable[Play]) -> str:
     """One row per game, with a header; names and figures joined by "; "."""
     out = io.StringIO()
@@ -71,21 +84,20 @@ def to_csv(plays: Iterable[Play]) -> str:
     writer.writerow(CSV_COLUMNS)
     for play in plays:
         time_taken = minutes(play)
-        writer.writerow(
-            [
-                play.id,
-                local_time(play.started),
-                play.title,
-                play.rules,
-                "; ".join(play.players),
-                "; ".join(play.colours),
-                "; ".join(play.winner_names),
-                play.result,
-                "" if time_taken is None else time_taken,
-                play.rounds,
-                figures_text(play.figures),
-            ]
-        )
+        row: list[object] = [
+            play.id,
+            local_time(play.started),
+            play.title,
+            play.rules,
+            "; ".join(play.players),
+            "; ".join(play.colours),
+            "; ".join(play.winner_names),
+            play.result,
+            "" if time_taken is None else time_taken,
+            play.rounds,
+            figures_text(play.figures),
+        ]
+        writer.writerow([spreadsheet_safe(cell) for cell in row])
     return out.getvalue()
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.engine.events import MOVE, Event
+from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.legal import legal_moves
 from companion.engine.readings import DiceSeen, Note, Verdict
 from companion.engine.spec import GameSpec
@@ -23,16 +23,28 @@ ROLL_MOVE = "roll"
 
 
 def dice_event(spec: GameSpec[Any], state: State[Any], values: Sequence[int]) -> Event | None:
-    """The move these dice stand for now, or None when the game is not waiting for a roll."""
+    """The move these dice stand for now, or None when the game is not waiting for a roll:
+    a ``roll`` move, or the hand-rolled dice the next NEXT takes (``GameSpec.next_dice``)."""
     ctx = state.ctx
-    if ctx.over or ROLL_MOVE not in spec.phases[ctx.phase].moves:
+    if ctx.over:
+        return None
+    if ROLL_MOVE not in spec.phases[ctx.phase].moves:
+        if hand_dice(spec, state):
+            return Event(NEXT, given=tuple(values), source="camera")
         return None
     seat = ctx.current if ctx.current is not None else 0
     return Event(MOVE, name=ROLL_MOVE, seat=seat, given=tuple(values), source="camera")
 
 
+def hand_dice(spec: GameSpec[Any], state: State[Any]) -> list[str]:
+    """The dice the next NEXT takes, by label (none: NEXT takes no dice now)."""
+    return [] if spec.next_dice is None else spec.next_dice(state.G, state.ctx)
+
+
 def dice_needed(spec: GameSpec[Any], state: State[Any]) -> int | None:
     """How many dice the roll the game waits for takes (None: it names no number)."""
+    if ROLL_MOVE not in spec.phases[state.ctx.phase].moves and hand_dice(spec, state):
+        return len(hand_dice(spec, state))
     for choice in legal_moves(spec, state):
         if choice["name"] == ROLL_MOVE and choice.get("dice"):
             return int(choice["dice"])
@@ -77,6 +89,11 @@ def roll_from_dice(spec: GameSpec[Any], state: State[Any], seen: DiceSeen) -> Ve
                 ),
             )
         )
+    if event.kind == NEXT:  # the dice wait for NEXT (or READ): a person ends the step
+        if not (seen.sure or seen.demo):
+            return Verdict(note=Note("info", (f"{said} Check them, or pick them beside NEXT.",)))
+        summary = f"{said} NEXT (or READ) takes them."
+        return Verdict(event, summary=summary, note=Note("info", (said,)))
     if seen.sure:
         return Verdict(event, sure=True, note=Note("info", (said,)))
     return Verdict(event, summary=f"{said} Press READ to accept.", note=Note("info", (said,)))

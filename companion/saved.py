@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from companion.config import GameDefaults
 from companion.engine.session import GameHeader, Session
 from companion.games import find_game
 from companion.store import Store
+
+NOT_RESUMED = (
+    "The last game could not be rebuilt from its stored events ({error}); it stays in the "
+    "games file untouched (`companion export FILE` saves what is readable). Start a new game "
+    "on the page when you are ready."
+)
+
+
+def default_header(defaults: GameDefaults, seed: int | None = None) -> GameHeader:
+    """The configured game with a fresh seed, so NEW GAME works before anyone has chosen."""
+    spec = find_game(defaults.game)
+    return GameHeader(
+        game=spec.name,
+        rules=defaults.rules or spec.rules_default,
+        players=tuple(defaults.players[: spec.max_players]),
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+    )
 
 
 def start_game(store: Store, header: GameHeader) -> tuple[int, Session[Any]]:

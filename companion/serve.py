@@ -5,9 +5,9 @@ the rest (the web app takes the table and two small callables, watchers take the
 frames, buttons take a submit function). Only here are the real pieces chosen and wired:
 the store, the table, the buttons (or their twin), the camera (or its twin), the camera
 watchers, the lights and buzzer following the game's cues, and the page (``web.asgi``).
-It is the only module that imports both ``web`` and ``hardware``, and it also assembles
-the full ``companion`` command (the engine's commands plus ``run``, ``doctor`` and
-``calibrate``), so the engine's CLI never imports a device.
+It is the only module that imports both ``web`` and ``hardware``; it adds ``run`` and
+``pin`` to the ``companion`` command (``companion.commands``), so no other command loads the
+page or the devices.
 
 Real devices are used when found (gpiozero pins, a camera); each one that falls back to
 its simulated twin says why in one line.
@@ -21,36 +21,39 @@ import errno
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from calibration.cli import calibrate
+from calibration.geometry import calibrate_board, save_calibration
 from calibration.watched import WatchedCalibration
-from companion import cli
+from companion import logs
 from companion.advertise import Advert, advertise
-from companion.config import BackupConfig, Config
+from companion.commands.group import EXPECTED, fail
+from companion.commands.tree import main as commands
+from companion.config import RUN_CONFIG, BackupConfig, Config, load_config
 from companion.data_lock import hold_data_folder
+from companion.demo_table import DEMO_NOTE, DemoPlayer
+from companion.engine.camera import dice_wanted, watched
+from companion.engine.readings import BELT
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
 from companion.joining import lan_address, page_url, terminal_qr
+from companion.listeners import GAME_OVER_CUE
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
+from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics, default_table_name
 from companion.store import Store, StoreDamagedError, move_aside
-from companion.table import GAME_OVER_CUE, Table
-from companion.vision.dice import use_taught_head
-from companion.vision.teach import EXAMPLES_DIR, ExampleStore
-from companion.watch.belt import BeltWatcher
-from companion.watch.dice import DiceWatcher
-from companion.watch.frames import Frame, FrameWatcher
-from companion.watch.wheel import WheelWatcher
-from hardware.doctor import doctor
+from companion.table import Table
+from companion.watch.rig import CameraRig, build_rig
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
     ASGIApp,
@@ -89,6 +92,14 @@ def table_pin(config: Config, store: Store) -> str:
         pin = generate_pin()
         store.set_setting("table_pin", pin)
     return pin
+
+
+def remember_config(store: Store, config_file: str | None) -> None:
+    """Keep which config file the table runs with, so a command given without --config
+    (``companion pin``, ``history delete``) finds the PIN set there, as the page does."""
+    kept = str(Path(config_file).resolve()) if config_file else ""
+    with contextlib.suppress(CompanionError, sqlite3.Error):  # a full card: not worth a stop
+        store.set_setting(RUN_CONFIG, kept)
 
 
 def _address(host: str) -> str:
@@ -136,7 +147,9 @@ def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None,
     return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"
 
 
-def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str]:
+def start_mqtt(
+    config: Config, table: Table, demo: bool = False
+) -> tuple[TablePublisher | None, str]:
     """This table on the event's broker (``[mqtt]``), publishing on threads of its own.
 
     Never fails the start: a broker that is not there yet is waited for in the background
@@ -146,7 +159,7 @@ def start_mqtt(config: Config, table: Table) -> tuple[TablePublisher | None, str
     if not settings.enabled:
         return None, "off (set host in [mqtt] to show this table on an event board)"
     topics = Topics(settings.prefix, settings.table or default_table_name())
-    publisher = TablePublisher(table, Broker.from_config(settings), topics)
+    publisher = TablePublisher(table, Broker.from_config(settings), topics, demo=demo)
     publisher.start()
     return publisher, f"{topics.of('…')} on {publisher.broker.address}"
 
@@ -176,84 +189,6 @@ def start_keyboard(table: Table) -> str:
     return "n = NEXT, b = BACK (undo), r = redo, space = READ"
 
 
-class CameraRig:
-    """The camera (or its twin), the dice watcher and the other watchers its frames feed."""
-
-    def __init__(
-        self,
-        supervisor: Any,
-        dice: DiceWatcher,
-        watchers: dict[str, Any],
-        status: str,
-    ) -> None:
-        self.supervisor = supervisor
-        self.dice = dice
-        self.watchers = watchers
-        self.status_line = status
-        # Watchers that read this camera's frames (the demo belt draws its own).
-        self.listeners = tuple(w for w in watchers.values() if isinstance(w, FrameWatcher))
-
-    def deliver(self, frame: Frame) -> None:
-        """On the camera's delivery thread: hand the newest frame to every watcher."""
-        self.dice.offer(frame)
-        for watcher in self.listeners:
-            watcher.offer(frame)
-
-    @property
-    def status(self) -> str:
-        return self.dice.status
-
-    def start(self) -> None:
-        self.dice.start()
-        for watcher in self.watchers.values():
-            watcher.start()
-        self.supervisor.start()
-
-    def lock_exposure(self) -> dict[str, Any] | None:
-        """Settle and hold exposure, white balance and focus (calibration); what was chosen.
-
-        Only a Pi camera has these controls; any other source keeps its own and gives None.
-        """
-        lock = getattr(self.supervisor.source, "measure_and_lock", None)
-        if lock is None:
-            return None
-        chosen: dict[str, Any] = lock().as_dict()
-        log.info("camera locked at %s", chosen)
-        return chosen
-
-    def stop(self) -> None:
-        self.supervisor.stop()
-        self.dice.stop()
-        for watcher in self.watchers.values():
-            watcher.stop()
-
-
-def start_watchers(config: Config, table: Table, *, simulated_belt: bool = False) -> dict[str, Any]:
-    """The belt and wheel watchers the config asks for (not started yet).
-
-    They share the dice camera's frames (each reads the newest one on its own thread) and
-    post readings the game judges: ``camera.watch_board`` reads the belt using the saved
-    calibration, ``camera.watch_wheel`` follows the wheel. With ``simulated_belt`` (the
-    demo dice camera, whose frames show no belt) the belt is read from the belt camera's
-    twin instead, with the twin's own calibration (``hardware.demo_board``); it takes no
-    frames from the dice camera.
-    """
-    path = config.calibration_file
-    frames = config.camera.stable_frames
-    watchers: dict[str, Any] = {}
-    if config.camera.watch_board and simulated_belt:
-        from hardware.demo_board import DemoBelt
-
-        watchers["board"] = DemoBelt(table, config.data_dir, stable_frames=frames)
-    elif config.camera.watch_board:
-        watchers["board"] = BeltWatcher(table, WatchedCalibration(path), stable_frames=frames)
-    if config.camera.watch_wheel:
-        watchers["wheel"] = WheelWatcher(
-            table, stable_frames=frames, drift_warning=config.camera.wheel_drift
-        )
-    return watchers
-
-
 def start_camera(
     config: Config,
     table: Table,
@@ -261,87 +196,91 @@ def start_camera(
     on_pi: bool | None = None,
     choose: Callable[[], CameraChoice] | None = None,
 ) -> tuple[CameraRig | None, str]:
-    """The camera: Picamera2 on a Pi, a USB webcam, a folder, or the scripted dice demo.
+    """The camera (``hardware.camera_source``) delivering frames to the camera rig, which
+    runs the watchers the game in play declares (``companion.watch.rig``).
 
-    ``source = "auto"`` goes by what is attached (``hardware.camera_choice``): a Raspberry Pi
-    camera in libcamera's list, else a USB webcam through OpenCV; ``choose`` stands in for
-    that look in tests. Its frames go to the dice watcher and to the belt and wheel watchers
-    the config enables.
-    With ``source = "auto"`` and no camera, a machine that is not a Pi (a laptop trying
-    ``make run``) gets the demo twin, whose rolls are demo readings a person must accept;
-    a Pi does not, because demo rolls have no place beside a real game: there, dice are
-    typed on the page instead. Wherever the demo dice run, the belt check watches a
-    simulated belt (its frames are not the dice camera's), so a laptop shows it working too.
+    Wherever the simulated camera runs, the belt check watches a simulated belt of its own
+    (the dice twin's frames show no belt), so a laptop shows it working too.
     """
+    from hardware.camera import CameraSupervisor, OpenCVSource, Picamera2Source, SimulatedSource
+    from hardware.camera_source import open_source
+    from hardware.table_twin import TableTwin
 
-    from hardware.camera import (
-        CameraSupervisor,
-        FolderSource,
-        OpenCVSource,
-        Picamera2Source,
-        SimulatedSource,
+    source, why = open_source(
+        config.camera,
+        simulate=simulate,
+        twin=TableTwin(table_now(table)),
+        twin_name="simulated camera (dice and wheel twins)",
+        settings=lambda: locked_settings(config),
+        on_pi=on_pi,
+        choose=choose,
     )
-    from hardware.camera_choice import choose_camera
-    from hardware.demo_dice import DemoDice
-    from hardware.pins import is_raspberry_pi
-
-    choice = "simulated" if simulate else config.camera.source
-    size = (config.camera.width, config.camera.height)
-    source: Any
-    if choice == "none":
-        return None, "camera off (camera.source = none): enter dice on the page"
-    if choice == "simulated":
-        source = SimulatedSource(DemoDice(), name="simulated camera (demo dice)", fps=4)
-    elif choice == "folder":
-        source = FolderSource(Path(config.camera.device).expanduser(), fps=2)
-    elif choice == "picamera2":
-        source = Picamera2Source(locked_settings(config))
-    elif choice == "usb":
-        device = config.camera.device
-        source = OpenCVSource(int(device) if device.isdigit() else device, size=size)
-    else:  # auto: by what is attached (hardware/camera_choice.py)
-        attached = choose() if choose is not None else choose_camera()
-        if attached.kind == "picamera2":
-            source = Picamera2Source(locked_settings(config), camera_num=attached.index)
-        elif attached.kind == "usb":
-            source = OpenCVSource(attached.index, size=size)
-        elif not (is_raspberry_pi() if on_pi is None else on_pi):
-            source = SimulatedSource(
-                DemoDice(),
-                name="no camera and no Raspberry Pi here, so the camera is simulated (demo dice)",
-                fps=4,
-            )
-        else:
-            return None, f"no camera found ({attached.why}): enter dice on the page"
-    demo = isinstance(source, SimulatedSource)  # the demo dice: their frames show no belt
-    watchers = start_watchers(config, table, simulated_belt=demo)
-    holder: list[CameraRig] = []
+    if source is None:
+        return None, why
+    demo = isinstance(source, SimulatedSource)
+    belt_file = demo_belt_file(config) if demo else config.calibration_file
+    rig = build_rig(config, table, demo=demo, belt_calibration=WatchedCalibration(belt_file))
     real = isinstance(source, (Picamera2Source, OpenCVSource))
     supervisor = CameraSupervisor(
         source,
-        lambda frame: holder[0].deliver(frame),
+        rig.deliver,
         # A real sensor's picture always changes a little: the same one for this long is a
         # frozen pipeline (files and the simulator may repeat a picture on purpose).
         frozen_after=FROZEN_AFTER if real else None,
         stale_after=STALE_AFTER,
     )
-    stale = use_taught_head(config.data_dir)  # this table's own dice, if they were taught
-    if stale:
-        log.warning(stale)
-    dice = DiceWatcher(
-        table,
-        stable_frames=config.camera.stable_frames,
-        demo=demo,
-        camera_status=lambda: supervisor.status,
-        examples=ExampleStore(config.data_dir / EXAMPLES_DIR),
-    )
     status = f"{source.name}: dice read after {config.camera.stable_frames} steady frames"
-    if stale:
-        status = f"{status}. {stale}"
-    rig = CameraRig(supervisor, dice, watchers, status)
-    holder.append(rig)
+    rig.attach(supervisor, f"{status}. {rig.note}" if rig.note else status)
+    if demo and BELT in rig.watchers:
+        rig.add_device(BELT, demo_belt(table, rig))
     rig.start()
-    return rig, status
+    return rig, rig.status_line
+
+
+def table_now(table: Table) -> Callable[[], Any]:
+    """What the table twin draws, as plain data: the kinds the game in play reads with the
+    camera, the dice it waits for, its public view, and which game and moment it is."""
+    from hardware.table_twin import Table as OnTheTable
+
+    def look() -> OnTheTable:
+        snap = table.snapshot
+        if snap.state is None:
+            return OnTheTable()
+        return OnTheTable(
+            kinds=watched(snap.spec),
+            dice=dice_wanted(snap.spec, snap.state),
+            view=table.public_state(with_log=False)["view"],
+            game=snap.game_id,
+            moment=table.current_stamp(),
+        )
+
+    return look
+
+
+def demo_belt_file(config: Config) -> Path:
+    """The belt twin's calibration, made as a player makes one, in a demo folder of its own
+    (never over the players' calibration file)."""
+    from hardware.demo_board import CALIBRATION_CELLS, BeltCamera, demo_calibration_path
+
+    path = demo_calibration_path(config.data_dir)
+    try:
+        save_calibration(calibrate_board(BeltCamera().calibration_frame, CALIBRATION_CELLS), path)
+    except OSError as error:  # the watcher's status then says the calibration is missing
+        log.warning("simulated belt camera: cannot save its calibration: %s", error)
+    return path
+
+
+def demo_belt(table: Table, rig: CameraRig) -> Any:
+    """The belt twin: draws the game's belt and hands each picture to the belt watcher."""
+    from hardware.demo_board import DemoBelt
+
+    def view() -> dict[str, Any] | None:
+        if BELT not in watched(table.snapshot.spec):
+            return None
+        view: dict[str, Any] = table.public_state(with_log=False)["view"]
+        return view
+
+    return DemoBelt(view, table.current_stamp, rig.feed(BELT))
 
 
 def announce(config: Config, host: str, port: int) -> tuple[Advert | None, str]:
@@ -534,6 +473,8 @@ def serve(
     https_port: int | None = None,
     fresh: bool = False,
     voice: bool = False,
+    demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     """Claim the data folder and check the ports, then build everything and serve until
     SIGTERM or Ctrl-C, then stop every part cleanly."""
@@ -551,6 +492,8 @@ def serve(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace,
+            config_file=config_file,
         )
     finally:
         if folder is not None:
@@ -566,6 +509,8 @@ def _serve(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_pace: float | None = None,
+    config_file: str | None = None,
 ) -> None:
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
@@ -575,16 +520,17 @@ def _serve(
     if table.game_id is None and table.resume_error is None:
         table.new_game()
     pin = table_pin(config, store)
+    remember_config(store, config_file)
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
     table.on_cues(summary_at_the_end(store, table))
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
-    publisher, mqtt_status = start_mqtt(config, table)
+    publisher, mqtt_status = start_mqtt(config, table, demo=demo_pace is not None)
+    demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
     camera, camera_status = start_camera(config, table, simulate)
-    watchers = camera.watchers if camera is not None else {}
 
     def device_status() -> dict[str, str]:
         return {
@@ -593,22 +539,26 @@ def _serve(
             "keyboard": keyboard_status,
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
-            **{name: watcher.status for name, watcher in watchers.items()},
+            **(camera.lines() if camera is not None else {}),
+            **notice(demo is not None, publisher),
         }
 
     app = create_app(
         table,
         pin,
         device_status=device_status,
-        camera=camera.dice if camera is not None else None,
+        camera=camera,
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure if camera is not None else None,
         token_hours=config.web.token_hours,
         event_board=None if event_board is None else event_board.json,
+        event_export=None if event_board is None else partial(board_export, event_board.board),
     )
     streams = live_streams(app, cap=config.web.max_streams)
     listen, https_note = https_listen(config, host, port, https_port)
-    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {pin}", bold=True)
+    # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
+    shown = "shown by `companion pin`" if logs.under_journal() else pin
+    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
         click.echo(terminal_qr(page_url(host, port)))
     if listen.https_port:
@@ -630,6 +580,8 @@ def _serve(
     hosts = None if config.web.any_host else local_names() | set(config.web.hosts) | named
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
+    if demo is not None:
+        demo.start()
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
     try:
@@ -637,6 +589,12 @@ def _serve(
     finally:
         lights_stop.set()
         notify("STOPPING=1")
+        if demo is not None:
+            demo.stop()
+        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
+        # the broker does), so SIGTERM ends well within systemd's patience.
+        leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
+        leaving.start()
         if advert is not None:
             advert.close()
         if buttons is not None:
@@ -646,12 +604,26 @@ def _serve(
             camera.stop()
         if speaker is not None:
             speaker.close()
-        if event_board is not None:
-            event_board.stop()
-        if publisher is not None:
-            publisher.stop()  # the board hears "offline" now rather than at the keepalive
+        leaving.join()
         table.close()
         store.close()
+
+
+def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
+    """The banner at the top of the table's page, when there is one: a demo table, a name
+    another table holds (the page is where the players look, not the log)."""
+    notes = [DEMO_NOTE] if demo else []
+    if publisher is not None and publisher.clash:
+        notes.append(f"Event board: {publisher.clash}.")
+    return {"notice": " ".join(notes)} if notes else {}
+
+
+def leave_broker(board: BoardClient | None, publisher: TablePublisher | None) -> None:
+    """Leave the event's broker: the board hears "offline" now rather than at the keepalive."""
+    if board is not None:
+        board.stop(timeout=0.2)
+    if publisher is not None:
+        publisher.stop()
 
 
 async def _serve_until_signal(
@@ -696,6 +668,20 @@ async def _serve_until_signal(
 )
 @click.option("--fresh", is_flag=True, help="Move the games file aside and start a new one.")
 @click.option("--voice", is_flag=True, help="Say each phase and turn aloud (espeak-ng).")
+@click.option(
+    "--demo-table",
+    "demo_table",
+    is_flag=True,
+    help="Let the game's own bot play this table by itself (a rehearsal or a shop window); "
+    "its games stay out of the history and the event's standings.",
+)
+@click.option(
+    "--demo-pace",
+    type=click.FloatRange(min=0.05),
+    default=1.0,
+    show_default=True,
+    help="Seconds between the demo bot's moves.",
+)
 @click.pass_obj
 def run(
     obj: Any,
@@ -705,10 +691,13 @@ def run(
     https_port: int | None,
     fresh: bool,
     voice: bool,
+    demo_table: bool,
+    demo_pace: float,
 ) -> None:
     """Start the companion: table runtime, buttons and the tablet page."""
     try:
         config: Config = obj.config
+        logs.configure(config.log_level)
         serve(
             config,
             simulate=simulate,
@@ -717,11 +706,13 @@ def run(
             https_port=https_port,
             fresh=fresh,
             voice=voice,
+            demo_pace=demo_pace if demo_table else None,
+            config_file=obj.config_file,
         )
-    except cli.EXPECTED as error:
-        cli.fail(error)
+    except EXPECTED as error:
+        fail(error)
     except OSError as error:
-        cli.fail(OSError(f"Cannot serve the page: {bind_problem(error)}"))
+        fail(OSError(f"Cannot serve the page: {bind_problem(error)}"))
 
 
 def bind_problem(error: OSError) -> str:
@@ -745,23 +736,25 @@ def pin_command(obj: Any) -> None:
         config: Config = obj.config
         store = Store(config.database)
         try:
-            pin = table_pin(config, store)
+            used = None if obj.config_file else store.setting(RUN_CONFIG)
+            started_with = load_config(used).web.pin if used else ""
+            pin = started_with or table_pin(config, store)
         finally:
             store.close()
-    except cli.EXPECTED as error:
-        cli.fail(error)
+    except EXPECTED as error:
+        fail(error)
     url = page_url(config.web.host, config.web.port)
     click.echo(f"Tablet page: {url}   table PIN: {pin}")
     click.echo(terminal_qr(url))
 
 
-for command in (run, doctor, calibrate, pin_command):
-    cli.main.add_command(command)
+for command in (run, pin_command):
+    commands.add_command(command)
 
-#: The whole ``companion`` command (engine commands plus run, doctor, calibrate).
-companion_command = cli.main
+#: The whole ``companion`` command: every family's commands plus run and pin.
+companion_command = commands
 
 
 def main() -> None:
-    """The whole ``companion`` command: the engine's commands plus the devices' ones."""
-    cli.main()
+    """The installed ``companion`` command."""
+    companion_command()

@@ -9,7 +9,7 @@ never learns which camera it has:
   this module loads on any machine.
 * :class:`OpenCVSource` — a USB webcam (index) or a stream / file path via VideoCapture.
 * :class:`FolderSource` — a folder of images or a video file, looping (demos, tests).
-* :class:`SimulatedSource` — frames rendered by any callable (hardware/simulator.py).
+* :class:`SimulatedSource` — frames rendered by any callable (hardware/simulator/).
 
 :class:`CameraSupervisor` owns the source on one thread, hands only the latest frame to
 the consumer on another, and when the camera is absent or dies it reports
@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.errors import CompanionError
-from companion.watch.frames import CAMERA_LIVE, LatestFrameWorker
+from companion.mailbox import CAMERA_LIVE, LatestFrameWorker
 from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)

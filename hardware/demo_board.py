@@ -1,22 +1,23 @@
 """The overhead belt camera's simulated twin, so the belt check also runs on a laptop.
 
-Without a camera, ``companion run`` rolls demo dice (``hardware.demo_dice.DemoDice``); those
-frames show no belt, and the belt check needs both a picture of the belt and a calibration
-made from one, so on a laptop the tablet's "camera vs board" note would never appear. This
-twin draws the belt as the game has it right now, through one fixed simulated camera
-(tilt, uneven light and sensor noise from ``hardware.simulator``), as if the players always
-moved the real pieces at once. Its calibration is made the way a player makes one (every
-colour on a known square, then ``calibrate_board``) and saved in a demo folder, never over
-the user's own calibration file. The frames go to an ordinary belt watcher through
-its ``offer``, so markers, colour profiles, steady readings, the comparison and the note on
-the tablet all run for real: only the picture is simulated.
+Without a camera, ``companion run`` simulates the table; the dice camera's twin shows no
+belt, and the belt check needs both a picture of the belt and a calibration made from one,
+so on a laptop the tablet's "camera vs board" note would never appear. This twin draws the
+belt as the game has it right now (its public view, a plain mapping), through one fixed
+simulated camera (tilt, uneven light and sensor noise from ``hardware.simulator``), as if
+the players always moved the real pieces at once, and delivers each frame to a callback
+(the camera rig's belt watcher). Like every device it knows no watcher, table or
+calibration code: the composition root makes its calibration the way a player makes one
+(every colour on :data:`CALIBRATION_CELLS`, from :attr:`BeltCamera.calibration_frame`) and
+keeps it in a demo folder, never over the user's own calibration file, so markers, colour
+profiles, steady readings, the comparison and the note on the tablet all run for real.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
@@ -24,11 +25,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.geometry import Calibration, calibrate_board, save_calibration
-from calibration.watched import WatchedCalibration
 from companion.config import CALIBRATION_FILE
-from companion.table import Table
-from companion.watch.belt import BeltWatcher
 from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_belt
 
 log = logging.getLogger(__name__)
@@ -82,10 +79,6 @@ class BeltCamera:
         self._scene: BeltScene | None = None
         self._still: Frame | None = None
 
-    def calibration(self) -> Calibration:
-        """The calibration a player would make with this camera: every colour on its square."""
-        return calibrate_board(self.calibration_frame, CALIBRATION_CELLS)
-
     def frame(self, scene: BeltScene) -> Frame:
         """A picture of ``scene`` as this camera takes it now."""
         if scene != self._scene or self._still is None:
@@ -107,88 +100,68 @@ class BeltCamera:
 
 
 class DemoBelt:
-    """A :class:`BeltWatcher` fed by the belt twin (~2 frames a second) instead of a camera.
+    """Draws the belt ~2 times a second and delivers each picture to ``deliver``.
 
-    Started and stopped like the other watchers (``start``, ``stop``, ``status``). While the
-    game on the table takes no belt readings it draws nothing: no belt is on the table then.
+    ``view`` gives the game's public view now (None: no game with a belt is on the table,
+    so nothing is drawn); ``moment`` names the state the view belongs to, so a picture of a
+    state that changed while it was drawn is dropped, as a real camera would already show
+    the new positions. Started and stopped like any device (``start``, ``stop``, ``status``).
     """
 
     def __init__(
         self,
-        table: Table,
-        data_dir: Path,
+        view: Callable[[], Mapping[str, Any] | None],
+        moment: Callable[[], object],
+        deliver: Callable[[Frame], None],
         *,
-        stable_frames: int = 5,
         fps: float = FPS,
         seed: int = SEED,
     ) -> None:
         if fps <= 0:
             raise ValueError(f"fps must be a positive number of frames per second, not {fps!r}.")
-        self.table = table
         self.camera = BeltCamera(seed)
-        self.calibration_path = demo_calibration_path(data_dir)
-        self.watcher = BeltWatcher(
-            table, WatchedCalibration(self.calibration_path), stable_frames=stable_frames
-        )
+        self._view, self._moment, self._deliver = view, moment, deliver
         self.frames_offered = 0
+        self.latest: Frame | None = None
         self._interval = 1.0 / fps
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
     @property
     def status(self) -> str:
-        """The watcher's line, saying the belt it checks is simulated."""
-        return f"{self.watcher.status} (simulated belt camera)"
-
-    def write_calibration(self) -> Path:
-        """Save the twin's calibration in its demo folder (the real file is never touched)."""
-        save_calibration(self.camera.calibration(), self.calibration_path)
-        return self.calibration_path
+        return f"simulated belt camera: {self.frames_offered} pictures drawn"
 
     def frame(self) -> Frame | None:
         """The belt as the game has it now; None when the game on the table has no belt."""
-        return self._frame_of(self.table.public_state(with_log=False))
-
-    def _frame_of(self, state: Mapping[str, Any]) -> Frame | None:
-        if not self.watcher.wanted():
-            return None
-        return self.camera.frame(scene_for(state["view"]))
+        view = self._view()
+        return None if view is None else self.camera.frame(scene_for(view))
 
     def feed_once(self) -> bool:
-        """Draw the belt and offer it to the watcher; False when nothing was offered."""
-        moment = self.table.current_stamp()
-        frame = self._frame_of(self.table.public_state(with_log=False))
-        if frame is None:
+        """Draw the belt and deliver it; False when nothing was delivered."""
+        moment = self._moment()
+        frame = self.frame()
+        if frame is None or self._moment() != moment:
             return False
-        if self.table.current_stamp() != moment:
-            # The game moved while the picture was drawn: a real camera would already show
-            # the new positions, so this stale picture must not be judged against them.
-            return False
-        self.watcher.offer(frame)
+        self.latest = frame
+        self._deliver(frame)
         self.frames_offered += 1
         return True
 
     def start(self) -> None:
         if self._thread is not None:
             return
-        try:
-            self.write_calibration()
-        except OSError as error:  # the watcher's status then says the calibration is missing
-            log.warning("simulated belt camera: cannot save its calibration: %s", error)
-        self.watcher.start()
         self._stopping.clear()
         self._thread = threading.Thread(target=self._run, name="demo-belt", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop drawing (after the frame being drawn, if any), then stop the watcher."""
+        """Stop drawing (after the frame being drawn, if any)."""
         self._stopping.set()
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(timeout)
             if thread.is_alive():
                 log.warning("demo-belt did not stop within %.1f s", timeout)
-        self.watcher.stop()
 
     def _run(self) -> None:
         while not self._stopping.wait(self._interval):

@@ -1,56 +1,105 @@
 #!/usr/bin/env bash
-# Install the companion as a service on Raspberry Pi OS Bookworm (Pi 4 / Pi 5). Run as root
-# from a checkout: `sudo make install`. Safe to run again to upgrade.
+# Install the companion as a service on 64-bit Raspberry Pi OS bookworm or trixie (Pi 4 /
+# Pi 5). Run as root from a checkout: `sudo make install`. Safe to run again to update.
+# `bash systemd/install.sh --check` (or `make install-check`) changes nothing: it checks
+# the system and prints each step it would take.
 set -euo pipefail
+check=no
+case "${1:-}" in
+    --check) check=yes ;;
+    "") ;;
+    *) echo "Unknown option '$1'; the only one is --check (say what would be done)." >&2; exit 2 ;;
+esac
 ok() { echo "   ok: $1"; }
+# In check mode a step's commands are printed, not run.
+act() {
+    if [ "$check" = yes ]; then echo "   would run: $*"; else "$@"; fi
+}
 here="$(cd "$(dirname "$0")/.." && pwd)"
 prefix=/opt/hamster-companion
 user=companion
-# Checked before anything changes: the locks name the releases this installs on.
-release=$(. /etc/os-release && echo "$VERSION_CODENAME")
+data=/var/lib/hamster-companion
+config=/etc/hamster-companion/companion.toml
+
+# Checked before anything changes: the locks name the releases this installs on, and they
+# are built for 64-bit ARM (picamera2 and lgpio come from apt for that architecture).
+os_release="${OS_RELEASE:-/etc/os-release}"
+release=$(. "$os_release" && echo "${VERSION_CODENAME:-unknown}")
+arch="${ARCH:-$(dpkg --print-architecture 2>/dev/null || uname -m)}"
 lock_name="requirements/pi-$release.lock"
 if [ ! -f "$here/$lock_name" ]; then
     echo "This is Debian '$release'; the companion installs on Raspberry Pi OS bookworm or trixie: flash one of those and run this again." >&2
     exit 2
 fi
+if [ "$arch" != arm64 ] && [ "$arch" != aarch64 ]; then
+    echo "This system is '$arch'; the companion installs on 64-bit Raspberry Pi OS (arm64): flash the 64-bit image and run this again." >&2
+    exit 2
+fi
 lock="$prefix/$lock_name"
+if [ "$check" = yes ]; then
+    echo "Check only: Raspberry Pi OS $release on $arch is supported; nothing below is done."
+elif [ "$(id -u)" != 0 ]; then
+    echo "Installing needs root: run 'sudo make install' (or 'make install-check' to see what it would do)." >&2
+    exit 2
+fi
 
-echo "1/6 system packages (apt's picamera2 and lgpio, built for Bookworm's own numpy)"
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends \
-    python3-venv python3-picamera2 python3-lgpio python3-numpy rsync openssl >/dev/null
-ok "system packages"
+echo "1/6 system packages (apt's picamera2 and lgpio, built for the system's own numpy)"
+act apt-get update -qq
+act apt-get install -y -qq --no-install-recommends \
+    python3-venv python3-picamera2 python3-lgpio python3-numpy rsync openssl
+[ "$check" = yes ] || ok "system packages"
 
 echo "2/6 a dedicated user in the gpio, video and audio groups"
-id -u "$user" >/dev/null 2>&1 || useradd --system --home-dir /var/lib/hamster-companion --shell /usr/sbin/nologin "$user"
-usermod -aG gpio,video,audio "$user"
-ok "user $user ($(id -nG "$user" | tr ' ' ','))"
+if ! id -u "$user" >/dev/null 2>&1; then
+    act useradd --system --home-dir "$data" --shell /usr/sbin/nologin "$user"
+fi
+if [ "$check" = yes ]; then
+    echo "   would run: usermod -aG gpio,video,audio $user"
+else
+    usermod -aG gpio,video,audio "$user"
+    ok "user $user ($(id -nG "$user" | tr ' ' ','))"
+fi
 
 echo "3/6 copy the companion to $prefix"
-mkdir -p "$prefix"
-rsync -a --delete --exclude .venv --exclude .git --exclude .cache "$here/" "$prefix/"
-ok "copied to $prefix"
+act mkdir -p "$prefix"
+act rsync -a --delete --exclude .venv --exclude .git --exclude .cache "$here/" "$prefix/"
+[ "$check" = yes ] || ok "copied to $prefix"
 
 echo "4/6 a venv that sees apt's picamera2, lgpio and numpy"
-[ -x "$prefix/.venv/bin/python" ] || python3 -m venv --system-site-packages "$prefix/.venv"
+[ -x "$prefix/.venv/bin/python" ] || act python3 -m venv --system-site-packages "$prefix/.venv"
 # Everything from the hashed lock of this Debian release, so the Pi runs what was tested;
 # numpy is left out of it and comes from apt (picamera2 is built against that one).
-"$prefix/.venv/bin/pip" install --quiet --require-hashes --no-deps -r "$lock"
-"$prefix/.venv/bin/pip" install --quiet --no-deps --no-build-isolation "$prefix"
-"$prefix/.venv/bin/python" -c 'import picamera2, lgpio' 2>/dev/null && ok "venv sees picamera2 and lgpio" \
-    || echo "   warning: the venv cannot import picamera2/lgpio; the camera or buttons will be simulated"
+act "$prefix/.venv/bin/pip" install --quiet --require-hashes --no-deps -r "$lock"
+act "$prefix/.venv/bin/pip" install --quiet --no-deps --no-build-isolation "$prefix"
+if [ "$check" != yes ]; then
+    "$prefix/.venv/bin/python" -c 'import picamera2, lgpio' 2>/dev/null && ok "venv sees picamera2 and lgpio" \
+        || echo "   warning: the venv cannot import picamera2/lgpio; the camera or buttons will be simulated"
+fi
 
 echo "5/6 configuration and the service"
-mkdir -p /etc/hamster-companion
-[ -f /etc/hamster-companion/companion.toml ] || cp "$here/systemd/companion.toml" /etc/hamster-companion/companion.toml
-install -m 0644 "$here/systemd/companion.service" /etc/systemd/system/companion.service
-systemctl daemon-reload
-systemctl enable companion.service >/dev/null
-systemctl restart companion.service
-systemctl is-active --quiet companion.service && ok "service running" \
-    || echo "   warning: the service is not running: journalctl -u companion -n 30"
+act mkdir -p /etc/hamster-companion
+if [ -f "$config" ]; then
+    echo "   kept: your settings in $config"
+else
+    act cp "$here/systemd/companion.toml" "$config"
+fi
+act install -m 0644 "$here/systemd/companion.service" /etc/systemd/system/companion.service
+act systemctl daemon-reload
+act systemctl enable companion.service
+act systemctl restart companion.service
+if [ "$check" != yes ]; then
+    systemctl is-active --quiet companion.service && ok "service running" \
+        || echo "   warning: the service is not running: journalctl -u companion -n 30"
+fi
 
-echo "6/6 checks"
-sudo -u "$user" HAMSTER_DATA=/var/lib/hamster-companion "$prefix/.venv/bin/companion" \
+echo "6/6 checks, then the page's address and the table PIN"
+if [ "$check" = yes ]; then
+    echo "   would run: companion --config $config doctor, then companion pin (as $user)"
+    exit 0
+fi
+sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
     --config /etc/hamster-companion/companion.toml doctor || true
-echo "Done: the tablet page and PIN are in 'journalctl -u companion -n 20'."
+# The PIN is shown here, once, and by `companion pin` later; never in the journal.
+sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
+    --config /etc/hamster-companion/companion.toml pin || true
+echo "Done. Point the tablet's camera at the code above. Later: sudo -u $user HAMSTER_DATA=$data $prefix/.venv/bin/companion --config $config pin"

@@ -1,4 +1,10 @@
-"""Shared fixtures: sessions of Run, Hamster, Run! and paths to the shared data."""
+"""The suite's root: where the repository and the shared data folder beside it are.
+
+The page's fixtures (a real table behind the app, the browser) are in
+``tests/web/conftest.py``; each game's test helpers sit in that game's folder. The markers
+(``browser``, ``slow``) are declared in ``pyproject.toml``: ``make test`` runs everything,
+``make test-fast`` leaves out the tests marked ``slow``.
+"""
 
 from __future__ import annotations
 

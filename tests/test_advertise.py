@@ -123,7 +123,7 @@ def test_the_real_library_answers_for_the_name() -> None:
 
 
 def test_doctor_says_whether_the_name_can_be_announced(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hardware.doctor import check_lan_name
+    from companion.commands.doctor import check_lan_name
 
     monkeypatch.setitem(sys.modules, "zeroconf", None)  # makes `import zeroconf` fail
     (finding,) = check_lan_name("hamster-table")

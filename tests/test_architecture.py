@@ -25,14 +25,18 @@ def modules(folder: str) -> Iterator[Path]:
     yield from sorted((ROOT / folder).rglob("*.py"))
 
 
-def imports(path: Path) -> set[str]:
-    """Every module a file imports, at any depth (lazy imports inside functions count too)."""
+def imports(path: Path, *, names: bool = False) -> set[str]:
+    """Every module a file imports, at any depth (lazy imports inside functions count too);
+    with ``names``, ``from companion import cli`` counts as ``companion.cli``."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
+            if names:
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
     return found
 
 
@@ -48,8 +52,14 @@ def offenders(folder: str, forbidden: tuple[str, ...], allowed: tuple[str, ...] 
     return bad
 
 
+# The command line's families that check or drive the devices and calibration from a terminal.
+DEVICE_COMMANDS = ("companion/commands/doctor.py", "companion/commands/calibrate.py")
+
+
 def test_the_companion_imports_no_web_device_or_calibration_code() -> None:
-    assert offenders("companion", ("web", "hardware", "calibration"), (COMPOSITION_ROOT,)) == []
+    faces = (COMPOSITION_ROOT, *DEVICE_COMMANDS)
+    assert offenders("companion", ("web", "hardware", "calibration"), faces) == []
+    assert offenders("companion", ("web",), (COMPOSITION_ROOT,)) == []
 
 
 def test_only_the_composition_root_imports_both_web_and_hardware() -> None:
@@ -72,8 +82,104 @@ def test_devices_know_no_game_and_no_vision() -> None:
     assert offenders("hardware", ("companion.games", "companion.vision")) == []
 
 
+RUNTIME = (
+    "companion.watch",
+    "companion.table",
+    "companion.store",
+    "companion.mqtt",
+    "companion.history",
+    "companion.serve",
+    "companion.cli",
+    "calibration",
+    "web",
+)
+
+
+def test_devices_import_nothing_from_the_runtime() -> None:
+    """A device delivers frames or presses to a callback: it knows no watcher, table, store,
+    event board or calibration (the camera rig in companion/watch wires them). The whole
+    system's check is on its way out of ``hardware/`` (branch rooms)."""
+    assert offenders("hardware", RUNTIME, ("hardware/doctor.py",)) == []
+
+
+FIRST_PARTY = ("companion", "web", "hardware", "calibration")
+
+
+def may_import_table() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """docs/architecture.md's "may import" table: (paths, allowed) per row, each a tuple of
+    the names in backticks (first-party modules only, before any "never"; the "everything"
+    row of the composition root is skipped)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("## The parts", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("folder", "---") or cells[2].startswith("everything"):
+            continue
+        paths = tuple(p.replace("<game>/", "") for p in re.findall(r"`([^`]+)`", cells[0]))
+        allowed_part = cells[2].partition("never")[0]
+        allowed = tuple(
+            m for m in re.findall(r"`([^`]+)`", allowed_part) if "." in m or m in FIRST_PARTY
+        )
+        rows.append((paths, allowed))
+    return rows
+
+
+def own_row(relative: str) -> tuple[str, tuple[str, ...]] | None:
+    """The most specific row naming a module: (its path, what it may import)."""
+    best: tuple[str, tuple[str, ...]] | None = None
+    for paths, allowed in may_import_table():
+        for path in paths:
+            covers = relative == path or (path.endswith("/") and relative.startswith(path))
+            if covers and (best is None or len(path) > len(best[0])):
+                best = (path, allowed)
+    return best
+
+
+def module_of(path: str) -> str:
+    return path.removesuffix("/").removesuffix(".py").replace("/", ".")
+
+
+@pytest.mark.parametrize("row", [row[0][0] for row in may_import_table()])
+def test_the_may_import_table_holds(row: str) -> None:
+    """Every module a row covers imports only its own folder and the modules it lists."""
+    found = []
+    for paths, _allowed in may_import_table():
+        if paths[0] != row:
+            continue
+        for path in paths:
+            files = [ROOT / path] if path.endswith(".py") else modules(path)
+            for file in files:
+                relative = file.relative_to(ROOT).as_posix()
+                held = own_row(relative)
+                if held is None or held[0] != path:
+                    continue  # a more specific row holds it
+                allowed = (*held[1], module_of(path))  # and its own folder
+                for name in sorted(imports(file, names=True)):
+                    if name.split(".")[0] not in FIRST_PARTY:
+                        continue
+                    if not any(name == a or name.startswith(f"{a}.") for a in allowed):
+                        found.append(f"{relative} imports {name}")
+    assert found == []
+
+
+def test_the_may_import_table_covers_every_folder() -> None:
+    listed = {path for paths, _allowed in may_import_table() for path in paths}
+    for folder in (
+        "companion/engine/",
+        "companion/games/",
+        "companion/vision/",
+        "companion/watch/",
+        "companion/mqtt/",
+        "web/",
+        "hardware/",
+        "calibration/",
+    ):
+        assert folder in listed
+
+
 def test_the_engine_is_pure() -> None:
-    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "waitress", "numpy")
+    device_or_web = ("flask", "gpiozero", "picamera2", "cv2", "hypercorn", "numpy")
     assert offenders("companion/engine", (*device_or_web, "companion.games")) == []
 
 
@@ -94,3 +200,82 @@ def test_a_game_is_named_only_in_its_own_package_and_board(name: str) -> None:
                 if pattern.search(line):
                     found.append(f"{relative}:{number}: {line.strip()}")
     assert found == []
+
+
+PACKAGES = ("companion", "web", "hardware", "calibration")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _typing_only(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:``: imports for the type checker, never run."""
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Which of our modules each of our modules imports, at any depth of its code (an
+    import inside a function counts: moving it there does not open a circle, it hides it)."""
+    files = {module_name(path): path for folder in PACKAGES for path in modules(folder)}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        found: set[str] = set()
+        stack: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+        while stack:
+            node = stack.pop()
+            if _typing_only(node):
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:  # `from companion import cli` imports a module
+                    submodule = f"{node.module}.{alias.name}"
+                    found.add(submodule if submodule in files else node.module)
+        graph[name] = {module for module in found if module in files and module != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_imports_make_no_circle() -> None:
+    """A circle of imports means two modules that cannot be understood (or loaded) apart;
+    one hidden by an import inside a function is still a circle."""
+    assert circles(import_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]

@@ -110,12 +110,13 @@ def test_an_asterisk_strip_not_seen_is_said_in_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """It printed "asterisk strip: row None"."""
+    import companion.commands.calibrate
     import companion.vision.board
 
     image = str(picture(tmp_path, "cal.png", dict(CALIBRATION_CELLS)))
     assert run(tmp_path, "board", image)[0] == 0
     reading = companion.vision.board.BoardReading(blocked=False, hamsters={"red": (1, 1)})
-    monkeypatch.setattr(companion.vision.board, "read_board", lambda *_args: reading)
+    monkeypatch.setattr(companion.commands.calibrate, "read_board", lambda *_args: reading)
     code, out = run(tmp_path, "check", image)
     assert code == 0 and "asterisk strip: not seen" in out and "None" not in out, out
 

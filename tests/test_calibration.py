@@ -226,10 +226,10 @@ def test_markers_in_the_wrong_corners_or_turned_are_named(
 ) -> None:
     """From a review: swapped corner markers said "The red hamster was not seen ...: too
     grey to sample; check the lighting", sending the players to the lamp, not the markers."""
-    import hardware.simulator
+    import hardware.simulator.belt
 
     swapped = {{0: 2, 2: 0}.get(k, k): v for k, v in BOARD_MARKER_LAYOUT.items()}
-    monkeypatch.setattr(hardware.simulator, "BOARD_MARKER_LAYOUT", swapped)
+    monkeypatch.setattr(hardware.simulator.belt, "BOARD_MARKER_LAYOUT", swapped)
     conditions = Conditions(size=(1280, 960), perspective=0.4, noise=2.0)
     frame = render_belt(BeltScene(CELLS), np.random.default_rng(4), conditions).frame
     with pytest.raises(CalibrationError) as error:

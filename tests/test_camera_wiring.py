@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.config import load_config
+from companion.engine.readings import BELT, DICE, WHEEL
+from companion.engine.session import GameHeader
 from companion.serve import start_camera
 from companion.store import Store
 from companion.table import Table
+from companion.watch.wheel import WheelWatcher
 from hardware.camera import OpenCVSource, Picamera2Source
 from hardware.camera_choice import CameraChoice
 from hardware.demo_board import DemoBelt
@@ -29,21 +33,52 @@ def table(tmp_path: Path) -> Iterator[Table]:
     store.close()
 
 
-def test_the_demo_dice_feed_the_wheel_watcher_and_the_belt_has_its_own_twin(
+def wait_for(condition: Callable[[], bool]) -> bool:
+    """Poll a condition the rig's threads make true; generous, never a timing assertion."""
+    pause = threading.Event()
+    for _ in range(int(WAIT / 0.05)):
+        if condition():
+            return True
+        pause.wait(0.05)
+    return condition()
+
+
+def test_the_rig_runs_exactly_the_watchers_the_game_in_play_declares(
     table: Table, tmp_path: Path
 ) -> None:
-    config = load_config(config_file(tmp_path, "watch_wheel = true"), data_dir=tmp_path)
+    """A wheel game started from the tablet is followed by the wheel watcher, with no
+    config edit and no restart; switching to Hamsterdam stops it and starts the dice."""
+    config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
     camera, status = start_camera(config, table, simulate=True)
-    assert camera is not None and "demo dice" in status
-    watchers = camera.watchers
+    assert camera is not None and "dice and wheel twins" in status
     try:
-        assert set(watchers) == {"board", "wheel"}
-        # The demo dice show no belt: the belt check watches the belt's own twin
-        # (tests/test_demo_board.py), and only the wheel watcher reads the dice frames.
-        assert isinstance(watchers["board"], DemoBelt)
-        assert camera.listeners == (watchers["wheel"],)
-        assert watchers["wheel"].worker.wait_handled(1, WAIT), watchers["wheel"].status
-        assert watchers["wheel"].status.startswith("wheel: not seen yet")  # no wheel in sight
+        assert set(camera.watchers) == {DICE, BELT, WHEEL}
+        assert camera.running == {DICE, BELT}  # Run, Hamster, Run!: its belt and its dice
+        assert isinstance(camera.devices[BELT], DemoBelt)  # the belt has its own twin
+        table.new_game(GameHeader("hamster-wheel", "standard", ("Ann", "Bo"), 3))
+        assert wait_for(lambda: camera.running == {WHEEL}), camera.running
+        wheel = camera.watchers[WHEEL]
+        assert isinstance(wheel, WheelWatcher)
+        assert wheel.worker.wait_handled(1, WAIT), wheel.status
+        assert camera.lines()["board"] == "board: not read in the game in play"
+        table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
+        assert wait_for(lambda: camera.running == {DICE}), camera.running
+        assert camera.lines()["wheel"] == "wheel: not read in the game in play"
+    finally:
+        camera.stop()
+    assert camera.running == frozenset()
+
+
+def test_an_old_watch_wheel_false_is_an_off_switch_that_says_so(
+    table: Table, tmp_path: Path
+) -> None:
+    config = load_config(config_file(tmp_path, "watch_wheel = false"), data_dir=tmp_path)
+    camera, _status = start_camera(config, table, simulate=True)
+    assert camera is not None
+    try:
+        table.new_game(GameHeader("hamster-wheel", "standard", ("Ann", "Bo"), 3))
+        assert camera.follow_game() is True and camera.running == frozenset()
+        assert "remove that line" in camera.lines()["wheel"]
     finally:
         camera.stop()
 
@@ -55,7 +90,12 @@ def test_auto_without_a_camera_uses_the_demo_twin_off_a_pi_only(
     config = load_config(config_file(tmp_path, 'source = "auto"'), data_dir=tmp_path)
     nothing = CameraChoice("none", why="no Raspberry Pi camera and no USB camera")
     camera, status = start_camera(config, table, False, on_pi=False, choose=lambda: nothing)
-    assert camera is not None and "simulated (demo dice)" in status and camera.dice.demo
+    assert (
+        camera is not None
+        and "simulated camera (dice and wheel twins)" in status
+        and camera.dice is not None
+        and camera.dice.demo
+    )
     camera.stop()
     assert start_camera(config, table, False, on_pi=True, choose=lambda: nothing) == (
         None,
@@ -70,7 +110,7 @@ def test_auto_takes_the_attached_camera(table: Table, tmp_path: Path) -> None:
     camera, status = start_camera(config, table, False, on_pi=True, choose=lambda: webcam)
     assert camera is not None
     try:
-        source = camera.supervisor.source
+        source = getattr(camera.camera, "source", None)
         assert isinstance(source, OpenCVSource) and source.device == 3
         assert status.startswith("webcam 3:")
     finally:
@@ -79,14 +119,14 @@ def test_auto_takes_the_attached_camera(table: Table, tmp_path: Path) -> None:
     camera, status = start_camera(config, table, False, on_pi=True, choose=lambda: pi)
     assert camera is not None
     try:
-        source = camera.supervisor.source
+        source = getattr(camera.camera, "source", None)
         assert isinstance(source, Picamera2Source) and source.camera_num == 1
         assert status.startswith("Pi camera 1:")
     finally:
         camera.stop()
 
 
-def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:
+def test_the_config_only_switches_watchers_off(table: Table, tmp_path: Path) -> None:
     config = load_config(
         config_file(tmp_path, 'source = "none"\nwatch_board = false'), data_dir=tmp_path
     )
@@ -98,6 +138,7 @@ def test_watchers_follow_the_config_flags(table: Table, tmp_path: Path) -> None:
     camera, _status = start_camera(config, table, simulate=True)
     assert camera is not None
     try:
-        assert camera.watchers == {} and camera.listeners == ()
+        assert BELT not in camera.watchers and camera.running == {DICE}
+        assert camera.lines()["board"] == "board check: off (camera.watch_board = false)"
     finally:
         camera.stop()

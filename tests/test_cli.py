@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main, phase_moves
+from companion.commands.table import phase_moves
+from companion.commands.tree import main
 from companion.games import GAMES
 
 
@@ -147,9 +148,9 @@ def test_export_to_a_missing_folder_is_one_sentence(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "choose a folder that exists" in result.output
 
 
-def test_the_readme_replay_example_runs_as_written(tmp_path: Path) -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    example = readme.split('```json\n{"format": "hamster-companion/game"', 1)[1].split("```")[0]
+def test_the_documented_replay_example_runs_as_written(tmp_path: Path) -> None:
+    page = (Path(__file__).parent.parent / "docs" / "terminal.md").read_text(encoding="utf-8")
+    example = page.split('```json\n{"format": "hamster-companion/game"', 1)[1].split("```")[0]
     path = tmp_path / "game.json"
     path.write_text('{"format": "hamster-companion/game"' + example, encoding="utf-8")
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "replay", str(path)])
@@ -264,7 +265,7 @@ def test_a_game_file_is_replayed_as_a_stored_game_loads(
 ) -> None:
     """Checks added after a game was played (an unpaid push refused) let its moves stand
     when `companion replay` reads the file, and when `--save` stores it, as when a stored
-    game loads; an exported game is the README's way back from a damaged games file."""
+    game loads; an exported game is the documented way back from a damaged games file."""
     from companion.engine import flow
     from companion.engine import session as session_module
     from companion.engine.replaying import is_replaying

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.commands.tree import main
 from companion.config import load_config
 from companion.engine.session import GameHeader
 from companion.saved import start_game

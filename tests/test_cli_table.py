@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.commands.tree import main
 
 
 def run(tmp_path: Path, *args: str, input: str | None = None) -> tuple[int, str]:

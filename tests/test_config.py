@@ -20,7 +20,8 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
     config = load_config(None, data_dir=tmp_path)
     assert config.web.port == 8080 and config.buttons.next_pin == 17
     assert config.database == tmp_path / "companion.sqlite3"
-    assert config.camera.watch_board is True and config.camera.watch_wheel is False
+    # Both are off switches now: the game in play says what the camera reads.
+    assert config.camera.watch_board is True and config.camera.watch_wheel is True
 
 
 def test_values_override_defaults(tmp_path: Path) -> None:

@@ -53,6 +53,7 @@ def read_line(stream: IO[str]) -> str:
     return stream.readline().strip()
 
 
+@pytest.mark.slow  # kills a worker process 24 times: ~8 s
 def test_acknowledged_events_survive_sigkill(tmp_path: Path) -> None:
     db = tmp_path / "companion.sqlite3"
     rng = random.Random(2024)

@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
-from calibration.geometry import locate_board
+from calibration.geometry import calibrate_board, locate_board, save_calibration
+from calibration.watched import WatchedCalibration
 from companion.config import CALIBRATION_FILE, load_config
+from companion.engine.camera import watched
+from companion.engine.readings import BELT
 from companion.engine.session import GameHeader
 from companion.games import find_game
 from companion.serve import start_camera
@@ -25,7 +28,7 @@ from companion.table import Table
 from companion.vision.board import read_board
 from companion.watch.belt import BeltWatcher
 from hardware.camera_choice import CameraChoice
-from hardware.demo_board import DemoBelt, demo_calibration_path, scene_for
+from hardware.demo_board import CALIBRATION_CELLS, DemoBelt, demo_calibration_path, scene_for
 from tests.camera_scenes import PLACES, config_file, place_everyone, rhr_table
 
 STABLE = 2
@@ -48,17 +51,36 @@ def wait_for(condition: Callable[[], bool]) -> bool:
     return condition()
 
 
-def settle(demo: DemoBelt) -> dict[str, Any]:
-    """Show the demo's pictures until the reading holds; the board check the tablet shows."""
+class Twin:
+    """The belt twin as ``companion run`` wires it: its pictures go to a belt watcher that
+    reads them with the twin's own calibration (made as a player makes one)."""
+
+    def __init__(self, table: Table, data_dir: Path, fps: float = 2.0) -> None:
+        self.table = table
+        path = demo_calibration_path(data_dir)
+        self.watcher = BeltWatcher(table, WatchedCalibration(path), stable_frames=STABLE)
+        self.demo = DemoBelt(self.view, table.current_stamp, self.watcher.offer, fps=fps)
+        self.calibration = calibrate_board(self.demo.camera.calibration_frame, CALIBRATION_CELLS)
+        save_calibration(self.calibration, path)
+
+    def view(self) -> dict[str, Any] | None:
+        if BELT not in watched(self.table.snapshot.spec):
+            return None
+        view: dict[str, Any] = self.table.public_state(with_log=False)["view"]
+        return view
+
+
+def settle(twin: Twin) -> dict[str, Any]:
+    """Show the twin's pictures until the reading holds; the board check the tablet shows."""
     results = []
     for _ in range(STABLE):
-        frame = demo.frame()
+        frame = twin.demo.frame()
         assert frame is not None
-        results.append(demo.watcher.process(frame))
+        results.append(twin.watcher.process(frame))
     published = results[-1]
-    assert published is not None, demo.watcher.status
+    assert published is not None, twin.watcher.status
     assert published.result(WAIT) is True
-    check: dict[str, Any] = demo.table.public_state()["camera"].get("belt")
+    check: dict[str, Any] = twin.table.public_state()["camera"].get("belt")
     return check
 
 
@@ -83,8 +105,9 @@ def play_until_the_belt_changes(table: Table, rng: random.Random, limit: int = 2
 def test_the_demo_belt_shows_the_pieces_where_the_game_has_them(
     table: Table, tmp_path: Path
 ) -> None:
-    demo = DemoBelt(table, tmp_path, stable_frames=STABLE)
-    profiles = demo.camera.calibration().colour_profiles
+    twin = Twin(table, tmp_path)
+    demo = twin.demo
+    profiles = twin.calibration.colour_profiles
     frame = demo.frame()
     assert frame is not None and frame.shape == (480, 640, 3)
     empty = read_board(frame, locate_board(frame), profiles)
@@ -100,14 +123,13 @@ def test_the_board_watcher_agrees_and_keeps_agreeing_as_the_game_moves(
     table: Table, tmp_path: Path
 ) -> None:
     place_everyone(table)
-    demo = DemoBelt(table, tmp_path, stable_frames=STABLE)
-    assert demo.write_calibration() == demo_calibration_path(tmp_path)
-    check = settle(demo)
+    twin = Twin(table, tmp_path)
+    check = settle(twin)
     assert check["status"] == "agree" and check["lines"] == ["Camera agrees with the board."]
     rng = random.Random(0)
     for _ in range(20):  # hamsters run and are pushed, then the belt itself moves
         play_until_the_belt_changes(table, rng)
-        check = settle(demo)
+        check = settle(twin)
         assert check["status"] == "agree", check["lines"]
         if positions(table).asterisk_row != 5:
             break
@@ -118,32 +140,35 @@ def test_the_board_watcher_agrees_and_keeps_agreeing_as_the_game_moves(
 
 def test_the_feed_offers_frames_on_its_own_thread_and_stops(table: Table, tmp_path: Path) -> None:
     place_everyone(table)
-    demo = DemoBelt(table, tmp_path, stable_frames=STABLE, fps=20)
+    twin = Twin(table, tmp_path, fps=20)
+    demo = twin.demo
     threads_before = set(threading.enumerate())
 
     def agreed() -> bool:
         check = table.public_state()["camera"].get("belt")
         return check is not None and check["status"] == "agree"
 
+    twin.watcher.start()
     demo.start()
     try:
-        assert wait_for(agreed), demo.status
-        assert "the camera agrees with the board (simulated belt camera)" in demo.status
+        assert wait_for(agreed), twin.watcher.status
+        assert twin.watcher.status == "board check: the camera agrees with the board"
         play_until_the_belt_changes(table, random.Random(5))
         moved = table.public_state()["seq"]
         assert wait_for(lambda: agreed() and table.current_stamp()[1] == moved)
     finally:
         demo.stop()
+        twin.watcher.stop()
     assert demo.frames_offered > 0
     assert set(threading.enumerate()) <= threads_before  # the feed and the watcher ended
 
 
 def test_no_belt_is_drawn_for_a_game_without_one(table: Table, tmp_path: Path) -> None:
     table.new_game(GameHeader("hamsterdam", "classic", ("Ann", "Bo", "Cy"), 3))
-    demo = DemoBelt(table, tmp_path, stable_frames=1)
-    assert demo.frame() is None
-    assert demo.feed_once() is False
-    assert demo.frames_offered == 0 and demo.watcher.worker.stats.offered == 0
+    twin = Twin(table, tmp_path)
+    assert twin.demo.frame() is None
+    assert twin.demo.feed_once() is False
+    assert twin.demo.frames_offered == 0 and twin.watcher.worker.stats.offered == 0
     assert table.public_state()["camera"].get("belt") is None
 
 
@@ -157,17 +182,16 @@ def test_make_run_on_a_laptop_checks_the_simulated_belt_and_keeps_the_real_calib
     config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
     camera, status = start_camera(config, table, simulate=True)
     assert camera is not None
-    watchers = camera.watchers
-    assert camera is not None and "demo dice" in status
+    assert camera is not None and "dice and wheel twins" in status
     try:
-        demo = watchers["board"]
-        assert isinstance(demo, DemoBelt) and camera.listeners == ()  # dice frames: no belt
+        # The dice frames show no belt: the belt watcher reads the belt twin's pictures.
+        assert isinstance(camera.devices[BELT], DemoBelt)
         assert wait_for(
             lambda: (
                 (table.public_state()["camera"].get("belt") or {}).get("lines")
                 == ["Camera agrees with the board."]
             )
-        ), demo.status
+        ), camera.lines()
     finally:
         camera.stop()
     assert real.read_text() == "the players' own calibration\n"
@@ -187,10 +211,11 @@ def test_a_pi_or_a_real_camera_never_gets_the_demo_belt(table: Table, tmp_path: 
     )
     camera, _status = start_camera(config, table, simulate=False, on_pi=False)
     assert camera is not None
-    watchers = camera.watchers
+    watcher = camera.watchers[BELT]
     try:
-        assert type(watchers["board"]) is BeltWatcher
-        assert watchers["board"].calibration.path == tmp_path / CALIBRATION_FILE
+        assert type(watcher) is BeltWatcher and BELT not in camera.devices
+        assert isinstance(watcher.calibration, WatchedCalibration)
+        assert watcher.calibration.path == tmp_path / CALIBRATION_FILE
     finally:
         assert camera is not None
         camera.stop()

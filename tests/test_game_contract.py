@@ -64,6 +64,7 @@ def test_the_game_declares_what_the_rest_of_the_companion_needs(name: str) -> No
     assert spec.by_hand, "the page lists what a person can correct by hand in this game"
 
 
+@pytest.mark.slow  # whole random games of every game: Rats alone ~6 s
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_end_and_reach_every_phase(name: str) -> None:
     spec = GAMES[name]
@@ -122,6 +123,7 @@ def tap(spec: GameSpec[Any], state: State[Any], offer: dict[str, Any]) -> None:
     step(spec, state, event, record=False, strict=True)
 
 
+@pytest.mark.slow  # every button of every step of six games each: Rats alone ~10 s
 @pytest.mark.parametrize("name", NAMES)
 def test_views_and_legal_moves_are_json_buttons_work_and_secrets_stay_hidden(name: str) -> None:
     spec = GAMES[name]

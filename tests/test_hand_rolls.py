@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from companion.cli import main
+from companion.commands.tree import main
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, Event
 from companion.engine.legal import legal_moves

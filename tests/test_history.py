@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import history
-from companion.cli import main
+from companion.commands.tree import main
 from companion.config import load_config
 from companion.engine.session import GameHeader, Session
 from companion.games import GAMES
@@ -183,7 +183,7 @@ def test_the_command_lists_the_games_and_the_stats(table: Path) -> None:
     code, out = run(table, "history")
     assert code == 0
     assert "#1" in out and "Run, Hamster, Run!" in out and "42 min" in out
-    assert "speed at end" in out and "flood tokens at end" in out
+    assert "speed at end" in out and "flood tokens broken through" in out
     assert "Eve" not in out  # the game still going is not history yet
     assert run(table, "history", "list")[1] == out
     for play in history.plays(Store(database(table))):  # nobody won: the game says who did
@@ -311,8 +311,9 @@ def test_a_deleted_game_the_table_still_holds_is_purged_only_once_another_starts
 def test_a_game_is_summarised_as_it_ends(tmp_path: Path) -> None:
     """`companion run` keeps a game's summary when its game-over cue sounds, so the History
     page never replays it."""
+    from companion.listeners import GAME_OVER_CUE
     from companion.serve import summary_at_the_end
-    from companion.table import GAME_OVER_CUE, Table
+    from companion.table import Table
 
     store = Store(database(tmp_path))
     game_id = play_to_end(store, "hamster-wheel", 6)

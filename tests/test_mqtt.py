@@ -28,6 +28,7 @@ from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion import history
+from companion.commands.doctor import check_event_broker
 from companion.config import Config, MqttConfig, load_config
 from companion.engine.session import GameHeader
 from companion.games import GAMES, find_game
@@ -39,7 +40,6 @@ from companion.serve import companion_command, start_mqtt, table_pin
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
-from hardware.doctor import check_event_broker
 from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
 from web.tls import authority_certificate, ensure_certificate
 

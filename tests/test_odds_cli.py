@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.commands.tree import main
 from companion.engine.session import GameHeader
 from companion.engine.spec import GameSpec
 from companion.games import GAMES

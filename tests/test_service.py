@@ -68,7 +68,7 @@ def test_doctor_reports_this_machine(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "doctor"])
     assert "numpy" in result.output and "OpenCV" in result.output
     assert "no board calibration yet" in result.output
-    # README's command, which works wherever `companion` does (a bare `python -m` needs
+    # docs/camera.md's command, which works wherever `companion` does (a bare `python -m` needs
     # the companion's own venv, which on a Pi is /opt/hamster-companion/.venv)
     assert "`companion calibrate markers DIR`" in result.output
     assert result.exit_code == 0, result.output
@@ -278,15 +278,17 @@ def test_the_service_may_sound_the_voice() -> None:
 
 
 def test_the_service_and_the_readme_name_the_same_places() -> None:
-    """README's Pi steps are typed by hand: the program, settings and data folder they
-    name must be the ones the service uses (and the installer's last check reads the same
-    settings as the service)."""
+    """The Pi steps (README and docs/pi.md) are typed by hand: the program, settings and
+    data folder they name must be the ones the service uses (and the installer's last check
+    reads the same settings as the service)."""
     command = _unit_values("ExecStart")[0]
     program, config = command.split()[0], command.split("--config ")[1].split()[0]
     data = "/var/lib/hamster-companion"
     assert f"HAMSTER_DATA={data}" in _unit_values("Environment")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"HAMSTER_DATA={data} {program} --config {config} pin" in readme
-    assert f"Settings live in `{config}`, games in\n`{data}`" in readme
+    pi = (ROOT / "docs" / "pi.md").read_text(encoding="utf-8")
+    for page in (readme, pi):
+        assert f"HAMSTER_DATA={data} {program} --config {config} pin" in page
+    assert f"Settings live in `{config}`, games in\n`{data}`" in pi
     install = (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
     assert f"--config {config} doctor" in install

@@ -4,14 +4,18 @@ are named as such; the file holding the PIN is its owner's alone."""
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.commands.tree import main
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.saved import start_game
@@ -72,7 +76,8 @@ def test_backups_are_consistent_kept_to_n_and_restored(tmp_path: Path) -> None:
     assert len(backups(path)) <= 3
     store.close()
     spoil(path)
-    used, kept = restore(path)
+    done = restore(path)
+    used, kept = done.backup, done.kept
     assert kept is not None and kept.exists()  # the damaged file is kept aside
     restored = Store(path)
     game_id = restored.current_game()
@@ -188,3 +193,54 @@ def test_the_page_says_the_file_is_damaged_and_writes_nothing(tmp_path: Path) ->
     assert problem is None and fresh.current_game() is None
     fresh.close()
     assert list(tmp_path.glob("companion.sqlite3.set-aside-*"))  # the damaged one is kept
+
+
+READ_ONLY_PROBE = """
+import sys
+from companion.store import Store, StoreDamagedError, StoreError
+try:
+    Store(sys.argv[1])
+except StoreDamagedError as error:
+    print("DAMAGED", error)
+except StoreError as error:
+    print("REFUSED", error)
+else:
+    print("OPENED")
+"""
+
+
+def open_in_a_read_only_folder(folder: Path) -> str:
+    """What opening the games file in ``folder`` says once the folder is read-only: for
+    root (who writes anywhere) a read-only bind mount, in a mount namespace of its own."""
+    database = folder / "companion.sqlite3"
+    probe = [sys.executable, "-c", READ_ONLY_PROBE, str(database)]
+    if os.geteuid() != 0:  # pragma: no cover - CI runs as root
+        folder.chmod(0o500)
+        try:
+            return subprocess.run(probe, capture_output=True, text=True, check=True).stdout
+        finally:
+            folder.chmod(0o700)
+    if shutil.which("unshare") is None:  # pragma: no cover
+        pytest.skip("needs unshare(1) to mount a folder read-only as root")
+    mount = f"mount --bind -o ro {shlex.quote(str(folder))} {shlex.quote(str(folder))}"
+    found = subprocess.run(
+        ["unshare", "--mount", "sh", "-c", f"{mount} && exec {shlex.join(probe)}"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    if found.returncode != 0 and "mount" in found.stderr:  # pragma: no cover
+        pytest.skip(f"this machine cannot mount a folder read-only: {found.stderr.strip()}")
+    return found.stdout
+
+
+def test_a_read_only_data_folder_is_named_as_such_not_as_damage(tmp_path: Path) -> None:
+    """A card mounted read-only was reported as a damaged games file, with advice to
+    restore a backup over a file that was fine."""
+    played(tmp_path / "companion.sqlite3").close()
+    said = open_in_a_read_only_folder(tmp_path)
+    assert said.startswith("REFUSED") and "is read-only" in said, said
+    assert "damaged" not in said and "restore" not in said
+    reopened = Store(tmp_path / "companion.sqlite3")  # writable again: nothing was lost
+    assert reopened.current_game() == 1
+    reopened.close()

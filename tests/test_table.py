@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from companion.engine.camera import Watch
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import Note, Reading, Verdict
@@ -27,8 +28,11 @@ from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec
 from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
+from companion.proposals import NOTHING_TO_READ
+from companion.public import NO_GAME
 from companion.store import Store
-from companion.table import NO_GAME, NOTHING_TO_READ, Table, TableClosedError
+from companion.table import Table
+from companion.worker import TableClosedError
 
 WAIT = 30.0  # generous: only reached when something is broken
 FINISH = 999  # adding this number ends a tally game
@@ -68,12 +72,14 @@ TALLY: GameSpec[Tally] = GameSpec(
     view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
     prompt=lambda game, ctx: "Add numbers.",
     # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
-    readings={
-        "die": lambda spec, state, seen: Verdict(
-            Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
-            sure=seen[1] >= 0.9,
-            summary=f"The die shows {seen[0]}.",
-            note=Note("info", (f"read {seen[0]}",)),
+    camera={
+        "die": Watch(
+            lambda spec, state, seen: Verdict(
+                Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
+                sure=seen[1] >= 0.9,
+                summary=f"The die shows {seen[0]}.",
+                note=Note("info", (f"read {seen[0]}",)),
+            )
         )
     },
     cues=lambda before, after, ctx, event: ("big",) if after.values[-1:] == (6,) else (),

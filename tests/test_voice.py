@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from companion.commands.doctor import check_voice
 from companion.config import ConfigError, load_config
 from companion.engine.events import Event
 from companion.engine.session import GameHeader
@@ -21,7 +22,6 @@ from companion.games import GAMES
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
-from hardware.doctor import check_voice
 from hardware.voice import NO_COMMAND, NO_SPEAKER, Speaker, speaker_problem, voice_problem
 
 WAIT = 30.0

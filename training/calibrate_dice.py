@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision import dice, dice_eval, dice_split
+from companion.vision import confidence, dice, dice_eval, dice_split
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
 TEMPERATURES = np.round(np.arange(0.5, 4.01, 0.05), 2)
@@ -75,7 +75,7 @@ def seven_way(
     faces: NDArray[np.float64], second: NDArray[np.float64], temperature: float
 ) -> NDArray[np.float64]:
     """P(not a die, 1..6) as the reader's ``judge`` combines both looks."""
-    second = dice.temper(second, temperature)
+    second = confidence.temper(second, temperature)
     joint = faces**dice.FRAME_WEIGHT * second[:, 1:]
     joint /= joint.sum(axis=1, keepdims=True)
     return np.concatenate([second[:, :1], joint * (1.0 - second[:, :1])], axis=1)

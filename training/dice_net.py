@@ -11,7 +11,7 @@ reader (``companion/vision/dice.py``) decodes the grid with plain numpy through 
 ``dnn`` module, so the Pi needs no PyTorch.
 
 Data: the labelled photos in ``shared/data/dice`` plus frames from the table simulator
-(``hardware/simulator.py``), heavily augmented (any rotation, mirror, scale, hue swaps,
+(``hardware/simulator/``), heavily augmented (any rotation, mirror, scale, hue swaps,
 light, blur, noise, JPEG) because the reader is judged on photos nobody here has seen.
 With ``--holdout`` a share of the photos (by image, seeded) is kept out of training;
 ``training.holdout`` then scores both networks on them with the real reader and

@@ -1,7 +1,8 @@
 """The tablet page: a Flask application over the table runtime.
 
 ``create_app(table, pin)`` builds it (tests use Flask's client; ``companion run`` serves it
-with waitress). The page only reads state and sends intents; every rule stays in the engine.
+with hypercorn through ``web.asgi``, so a live page is a coroutine, not a thread). The page
+only reads state and sends intents; every rule stays in the engine.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from companion.table import Table
-from web import api, calibrate, errors, history, pages
+from web import api, calibrate, dice_fix, errors, history, pages
 from web.auth import TablePin
 from web.context import CameraView, Companion
 
@@ -31,6 +32,7 @@ def create_app(
     lock_camera: Callable[[], dict[str, Any] | None] | None = None,
     token_hours: float = 24.0,
     event_board: Callable[[], dict[str, Any]] | None = None,
+    event_export: Callable[[], dict[str, Any]] | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
     app = Flask(__name__)
@@ -46,10 +48,12 @@ def create_app(
         data_dir=data_dir or Path.cwd(),
         lock_camera=lock_camera,
         event_board=event_board,
+        event_export=event_export,
     )
     errors.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calibrate.bp)
+    app.register_blueprint(dice_fix.bp)
     app.register_blueprint(history.bp)
     return app

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from companion.engine.errors import IllegalMoveError, UnknownGameError
@@ -17,7 +19,8 @@ from companion.errors import CompanionError
 from companion.games import GAMES, find_game
 from companion.intents import INTENTS
 from companion.joining import svg_qr
-from companion.table import TableClosedError
+from companion.public import public_state
+from companion.worker import TableClosedError
 from web.auth import (
     TOKEN_HEADER,
     AccessNotSavedError,
@@ -41,7 +44,7 @@ WAIT_SECONDS = 10.0
 # and camera, so it is one or the other, never both.
 NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
-    "(README: Many tables at one event), or run `companion board --broker HOST`."
+    "(docs/event-board.md), or run `companion board --broker HOST`."
 )
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
@@ -69,12 +72,12 @@ def _state_for_requester(with_log: bool = True) -> dict[str, Any]:
     grant = _grant()
     seat = grant.seat if grant is not None else None
     control = grant is not None and grant.table
-    return companion().table.public_state(seat, with_log=with_log, control=control)
+    return public_state(companion().table.snapshot, seat, control, with_log=with_log)
 
 
 def _offered(event: Event) -> bool:
     """Whether ``event`` is one of the moves the page offered as a button just now."""
-    legal = companion().table.public_state(with_log=False, control=True).get("legal") or []
+    legal = public_state(companion().table.snapshot, None, True, with_log=False).get("legal") or []
     return any(
         (c["seat"], c["name"], c["args"]) == (event.seat, event.name, event.args) for c in legal
     )
@@ -160,6 +163,25 @@ def event_board() -> ResponseReturnValue:
     return jsonify(board())
 
 
+@bp.get("/board/export.<kind>")
+def event_export(kind: str) -> ResponseReturnValue:
+    """The event's results as one file (``kind``: csv or json), for the organiser."""
+    from companion.mqtt.export import export_csv
+
+    export = companion().event_export
+    if export is None:
+        return jsonify(error=NO_EVENT_BOARD), 404
+    if kind not in ("csv", "json"):
+        return jsonify(error="The event's results download as export.csv or export.json."), 404
+    data = export()
+    stamp = time.strftime("%Y-%m-%d-%H%M", time.localtime(data["exported"]))
+    body = export_csv(data) if kind == "csv" else json.dumps(data, indent=2)
+    kinds = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+    response = Response(body, content_type=kinds[kind])
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{stamp}.{kind}"'
+    return response
+
+
 @bp.get("/vision")
 def vision() -> ResponseReturnValue:
     """The camera's read-only notes by reading kind, polled by the page between events.
@@ -167,7 +189,7 @@ def vision() -> ResponseReturnValue:
     They change without a game event (a hand moves a piece, the wheel rolls), so the live
     stream, whose ids are event numbers, does not carry them on its own.
     """
-    data = companion().table.public_state(with_log=False)
+    data = public_state(companion().table.snapshot, with_log=False)
     return jsonify(camera=data.get("camera") or {})
 
 
@@ -216,7 +238,7 @@ def seats() -> ResponseReturnValue:
     game_id = table.game_id
     if game_id is None:
         raise ApiError(409, "Start a game first; each seat's code belongs to one game.")
-    players = table.public_state(with_log=False).get("players") or []
+    players = public_state(table.snapshot, with_log=False).get("players") or []
     found = []
     for seat, name in enumerate(players):
         code = pins.seat_code(game_id, seat)
@@ -233,9 +255,9 @@ def join() -> ResponseReturnValue:
         raise ApiError(
             400, "Scan your seat's code on the tablet, or type the six letters under it."
         )
-    pins = companion().pin
+    pins, playing = companion().pin, companion().table.game_id
     try:
-        token, seat, game_id = pins.join(request.remote_addr or "unknown", code)
+        token, seat, game_id = pins.join(request.remote_addr or "unknown", code, playing)
     except ThrottledError as wait:  # a phone typed no PIN: say what the wait is for
         raise ApiError(
             429,
@@ -306,7 +328,7 @@ def move() -> ResponseReturnValue:
     if not isinstance(args, dict):
         raise ApiError(400, "'args' must be an object.")
     check_value(args)
-    players = companion().table.public_state(with_log=False).get("players") or []
+    players = public_state(companion().table.snapshot, with_log=False).get("players") or []
     if isinstance(seat, str) and seat in players:
         seat = players.index(seat)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(players):

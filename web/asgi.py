@@ -134,8 +134,38 @@ def read_to_the_end(wsgi_app: WSGIApplication, max_body: int) -> WSGIApplication
     return app
 
 
-def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> ASGIApp:
-    """``/api/stream`` on the event loop, everything else through Flask on ``threads``."""
+BODY_STALL_SECONDS = 30.0  # a request body that sends nothing for this long is given up
+
+
+def patient_for(receive: Receive, seconds: float) -> Receive:
+    """``receive`` that gives up on a request body stalled for ``seconds``.
+
+    Why here and not hypercorn's ``read_timeout``: that one closes any connection whose
+    client has sent nothing for a while, and a live page, once it asked for its stream,
+    only listens; it cut every page every 30 s. A body stalled mid-way (a client gone
+    silent, or one trickling bytes to hold a thread) still must not hold one of the API's
+    threads: it is treated as a client that went away, and the request ends short.
+    """
+
+    async def patient() -> Message:
+        try:
+            async with asyncio.timeout(seconds):
+                return await receive()
+        except TimeoutError:
+            return {"type": "http.disconnect"}
+
+    return patient
+
+
+def companion_app(
+    flask_app: Flask,
+    streams: LiveStreams,
+    *,
+    threads: int,
+    body_stall: float = BODY_STALL_SECONDS,
+) -> ASGIApp:
+    """``/api/stream`` on the event loop, everything else through Flask on ``threads``
+    (a request body stalled for ``body_stall`` seconds is given up)."""
     sized = read_to_the_end(flask_app, int(flask_app.config["MAX_CONTENT_LENGTH"]))
     wsgi = WSGIMiddleware(sized, workers=threads)  # type: ignore[arg-type]
 
@@ -152,7 +182,7 @@ def companion_app(flask_app: Flask, streams: LiveStreams, *, threads: int) -> AS
         if scope["type"] == "http" and scope.get("path") == "/api/stream":
             await streams(scope, receive, send)
         elif scope["type"] == "http":
-            await wsgi(scope, receive, send)  # type: ignore[arg-type]
+            await wsgi(scope, patient_for(receive, body_stall), send)  # type: ignore[arg-type]
 
     return app
 
@@ -212,8 +242,14 @@ def server_config(listen: Listen, *, max_body: int) -> HypercornConfig:
     config.h11_max_incomplete_size = 16 * 1024  # request line and headers
     config.h2_max_inbound_frame_size = 16 * 1024
     config.wsgi_max_body_size = max_body
+    # A connection with no request under way (between requests, or headers never
+    # finished) is closed after this; one with a request under way is not timed by
+    # hypercorn at all (read_timeout None): a live page only listens, for hours. Dead
+    # peers are still noticed: the stream pings every 10 s, so unacknowledged data ends it
+    # (GONE_AFTER_MS, and the stream's own stall limit), and a stalled body is given up
+    # by ``patient_for``.
     config.keep_alive_timeout = 30
-    config.read_timeout = 30  # a connection that sends nothing for this long is closed
+    config.read_timeout = None
     config.ssl_handshake_timeout = 10
     config.graceful_timeout = 3
     config.backlog = 256

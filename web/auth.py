@@ -7,10 +7,11 @@ revoked (Lock on one tablet ends that token; "lock all" ends every one), and is 
 what it unlocks: the whole table, or one seat (a player's phone).
 
 Guessing is throttled twice: per address (three free guesses, then a doubling lock-out)
-and per table (after ten wrong guesses in ten minutes from anywhere, a doubling lock-out
-for everyone), so rotating addresses buys nothing: at the cap a guesser gets one try every
-ten minutes, and a 6-digit PIN would take years. A tablet already unlocked never meets the
-table lock: it holds a token and does not log in again.
+and per table (never more than ten wrong guesses in any minute from anywhere, and past ten
+in ten minutes a doubling lock-out for everyone), so rotating addresses buys nothing: at
+the cap a guesser gets one try every ten minutes, and a 6-digit PIN would take years. A
+tablet already unlocked never meets the table lock: it holds a token and does not log in
+again.
 
 Given the table's store, every token (only its SHA-256, with its expiry, seat and game) and
 every seat code the tablet showed are kept in it, so a restart (a power cut, an update)
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 FREE_GUESSES = 3  # per address, before its lock-out starts
 TABLE_FREE_GUESSES = 10  # wrong guesses from anywhere within TABLE_WINDOW before the table locks
 TABLE_WINDOW = 600.0
+TABLE_MINUTE = 60.0  # and never more than TABLE_FREE_GUESSES in any window this long
 MAX_LOCK_SECONDS = 300.0
 MAX_TABLE_LOCK_SECONDS = 600.0
 TOKEN_HEADER = "X-Table-Token"
@@ -206,8 +208,13 @@ class TablePin:
         while failures and failures[0] < now - TABLE_WINDOW:
             failures.popleft()
         beyond = len(failures) - TABLE_FREE_GUESSES
-        if beyond > 0:
-            self._table_locked_until = now + min(MAX_TABLE_LOCK_SECONDS, 2.0**beyond)
+        if beyond >= 0:
+            # Never more than TABLE_FREE_GUESSES in any minute: the next guess waits until
+            # the oldest of the last ten is a minute old (a doubling lock alone let a burst
+            # from many addresses through: 14 in the first minute), and longer as they go on.
+            minute = failures[-TABLE_FREE_GUESSES] + TABLE_MINUTE
+            doubling = now + min(MAX_TABLE_LOCK_SECONDS, 2.0**beyond) if beyond else now
+            self._table_locked_until = max(self._table_locked_until, minute, doubling)
         if len(self._failures) > 10_000:  # forget the oldest addresses, not the table's count
             for client in list(self._failures)[:5_000]:
                 del self._failures[client]
@@ -249,11 +256,13 @@ class TablePin:
         self._write_pending()
         return code
 
-    def join(self, client: str, code: str) -> tuple[str, int, int]:
+    def join(self, client: str, code: str, playing: int | None = None) -> tuple[str, int, int]:
         """A phone scanned a seat's code: a token for that seat of that game.
 
         Guessing codes is throttled exactly like guessing the PIN (the same per-address
-        and per-table counts), so a seat code is no easier to guess than the PIN.
+        and per-table counts), so a seat code is no easier to guess than the PIN. A code
+        from a game other than ``playing`` (the game on the table) is refused with a
+        sentence: its token would be refused at once, since it holds for its game only.
         """
         with self._lock:
             now = self._clock()
@@ -272,6 +281,11 @@ class TablePin:
                     "the tablet again (a new game gives new codes)."
                 )
             game_id, seat = found
+            if playing is not None and game_id != playing:  # issued, so no guess either
+                raise WrongSeatCodeError(
+                    f"That seat code was for an earlier game (game {game_id}); each game has "
+                    "its own codes: scan your seat's code on the tablet again."
+                )
             # A seat's newest few phones keep their tokens: joining in a loop must not fill
             # the Pi's memory with tokens (a quarter of a kilobyte each, for a day).
             same = [k for k, g in self._grants.items() if (g.seat, g.game_id) == (seat, game_id)]

@@ -20,8 +20,8 @@ import numpy as np
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from calibration.cli import DEFAULT_CELLS
 from calibration.geometry import (
+    DEFAULT_CELLS,
     CalibrationError,
     CameraSettings,
     calibrate_board,
@@ -31,13 +31,14 @@ from calibration.geometry import (
     save_calibration,
 )
 from companion.config import CALIBRATION_FILE
+from companion.engine.camera import belt_pieces
 from companion.errors import CompanionError
 from companion.vision.board import BELT_X0, BELT_X1, LANES, ROWS, read_board
 from companion.vision.dice import shared_reader
 from companion.vision.teach import HEAD_FILE, TeachError, head_for, teach
 from web.api import _require_control
 from web.checks import parse_body
-from web.context import companion
+from web.context import companion, require_picture_access
 from web.errors import ApiError
 
 bp = Blueprint("calibration", __name__)
@@ -68,10 +69,7 @@ def _belt_pieces() -> dict[str, tuple[int, int] | None]:
     """The game's pieces on the belt, by colour: where it has each (None: not placed yet);
     empty for a game without a belt."""
     snap = companion().table.snapshot
-    spec, state = snap.spec, snap.state
-    if spec is None or state is None or spec.belt_pieces is None:
-        return {}
-    return dict(spec.belt_pieces(state.G))
+    return {} if snap.state is None else belt_pieces(snap.spec, snap.state.G)
 
 
 def _cells_from_game() -> dict[str, tuple[int, int]]:
@@ -225,7 +223,9 @@ def _describe(settings: CameraSettings) -> str:
 
 @bp.get("/calibration.jpg")
 def overlay() -> ResponseReturnValue:
-    """The camera frame with the belt grid where the markers put it, and the pieces found."""
+    """The camera frame with the belt grid where the markers put it, and the pieces found
+    (a token or a seat's link only: it is a picture of the players' table)."""
+    require_picture_access()
     frame = _latest_frame().copy()
     image_to_board = locate_board(frame)
     if image_to_board is not None:

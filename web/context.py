@@ -7,10 +7,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from flask import current_app
+from flask import current_app, request
 
 from companion.table import Table
-from web.auth import Grant, TablePin
+from web.auth import TOKEN_HEADER, Grant, TablePin
+from web.errors import ApiError
+
+PICTURES_NEED_ACCESS = (
+    "The camera's pictures show the players' table: unlock this tablet with the table PIN, "
+    "or open your seat's link, to see them."
+)
 
 
 class CameraView(Protocol):
@@ -39,6 +45,8 @@ class Companion:
     # Every table at the event, from the broker (``companion.mqtt.board.board_json``); None
     # when this Pi is on no event's broker ([mqtt] without a host).
     event_board: Callable[[], dict[str, Any]] | None = None
+    # The event's results for a download (``companion.mqtt.export.event_export``).
+    event_export: Callable[[], dict[str, Any]] | None = None
 
     def camera_offline(self) -> str | None:
         """One sentence when the camera is not sending pictures (its own status line says
@@ -68,3 +76,12 @@ class Companion:
 def companion() -> Companion:
     found: Companion = current_app.extensions["companion"]
     return found
+
+
+def require_picture_access() -> None:
+    """Raise 401 unless the request holds a live token (the table's, or a seat's), in the
+    ``X-Table-Token`` header or as ``?token=``: the camera looks down on the players' table
+    and room, and a watcher on the Wi-Fi has no business seeing it."""
+    token = request.headers.get(TOKEN_HEADER) or request.args.get("token")
+    if companion().grant(token) is None:
+        raise ApiError(401, PICTURES_NEED_ACCESS)

@@ -32,7 +32,9 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from companion.engine.redact import public_event
-from companion.table import Subscription, Table
+from companion.hub import Subscription
+from companion.public import public_state
+from companion.table import Table
 from web.auth import Grant
 
 log = logging.getLogger(__name__)
@@ -114,6 +116,9 @@ class LiveStreams:
         self.open = 0
         self._closing = False
         self._wakers: set[asyncio.Event] = set()
+        # Texts every page seeing the same gets, for one snapshot (``_shared_text``).
+        self._texts_of: object = None
+        self._texts: dict[tuple[Any, ...], str] = {}
 
     def close(self) -> None:
         """On the loop: end every open stream (the server is stopping)."""
@@ -226,19 +231,40 @@ class LiveStreams:
             return public_event(snapshot.spec, snapshot.state, event, False, seat)
         return event.to_json()
 
+    def _shared_text(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+        """The text ``make`` gives, made once per snapshot of the table for every page that
+        sees the same (the watchers all do): 200 pages each serialising the same state
+        after every change kept the loop busy, and the API's p99 waited on it."""
+        snapshot = self.table.snapshot
+        if self._texts_of is not snapshot:
+            self._texts_of, self._texts = snapshot, {}
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = make()
+        return text
+
     def _change(self, event: Any, seat: int | None, control: bool) -> str:
         """One event with the whole public state: the format of pages that did not ask."""
-        state = self.table.public_state(seat, with_log=False, control=control)
-        data = json.dumps({"event": self._entry(event, seat), "state": state})
-        return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
+
+        def make() -> str:
+            state = public_state(self.table.snapshot, seat, control, with_log=False)
+            data = json.dumps({"event": self._entry(event, seat), "state": state})
+            return f"id: {event.seq}\nevent: change\ndata: {data}\n\n"
+
+        return self._shared_text(("change", event.seq, seat, control), make)
+
+    def _log_entry(self, event: Any, seat: int | None) -> str:
+        """One event's log entry alone (an event in a batch before its last)."""
+
+        def make() -> str:
+            return f"event: change\ndata: {json.dumps({'event': self._entry(event, seat)})}\n\n"
+
+        return self._shared_text(("entry", event.seq, seat), make)
 
     def _batch(self, events: list[Any], seat: int | None, control: bool) -> list[str]:
         """Events sent in one go to a ``?v=2`` page: each log entry, and the state once, with
         the last (which alone has an id). Returned as writes of about ``BATCH_BYTES``."""
-        texts = [
-            f"event: change\ndata: {json.dumps({'event': self._entry(event, seat)})}\n\n"
-            for event in events[:-1]
-        ]
+        texts = [self._log_entry(event, seat) for event in events[:-1]]
         texts.append(self._change(events[-1], seat, control))
         writes: list[str] = []
         for text in texts:

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from flask.typing import ResponseReturnValue
 
 from companion.joining import svg_qr
-from web.context import companion
+from web.context import companion, require_picture_access
 from web.errors import ApiError
 from web.tls import authority_certificate
 
@@ -112,7 +112,8 @@ def manifest() -> Response:
 @bp.get("/camera.jpg")
 def camera_view() -> ResponseReturnValue:
     """The latest camera frame with each die outlined and labelled (404 with no camera or no
-    picture yet, 503 while the camera sends no pictures)."""
+    picture yet, 503 while the camera sends no pictures); a token or a seat's link only."""
+    require_picture_access()
     offline = companion().camera_offline()
     if offline is not None:  # the last picture is old: never shown as if live
         raise ApiError(503, offline)

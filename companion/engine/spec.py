@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from companion.engine.camera import ReadingRule, Watch
 from companion.engine.events import Event
-from companion.engine.readings import Verdict
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx, State
 
@@ -100,7 +100,6 @@ class Standing:
 
 
 Bot = Callable[[State[Any], random.Random], Iterator[Event]]
-ReadingRule = Callable[["GameSpec[G]", State[G], Any], Verdict]
 Cues = Callable[[G, G, Ctx, Event], tuple[str, ...]]
 
 
@@ -196,12 +195,10 @@ class GameSpec(Generic[G]):
     lowest_wins: bool = False
     # the page's board module: web/static/games/<board>.js (default: the game's name)
     board: str = ""
-    # camera readings the game consumes, by reading kind (see companion.engine.readings)
-    readings: Mapping[str, ReadingRule[G]] = field(default_factory=dict)
-    # the pieces a belt calibration samples, by colour: the (row, lane) where the game has
-    # each piece still racing, or None while it is not placed yet (pieces out of the race
-    # are left out); None: the game has no belt to calibrate
-    belt_pieces: Callable[[G], Mapping[str, tuple[int, int] | None]] | None = None
+    # what the camera reads for this game, by reading kind (companion.engine.readings):
+    # each kind's rule and what its watcher and twin need (companion.engine.camera); the
+    # camera rig runs exactly these watchers while the game is on the table
+    camera: Mapping[str, Watch[G]] = field(default_factory=dict)
     # table cues for a change (before, after, ctx after, event): names such as "chomp"
     # that the buzzer, light or voice turn into something players notice
     cues: Cues[G] | None = None
@@ -223,9 +220,6 @@ class GameSpec(Generic[G]):
     # says it after each move (the page's board module says the same from its view); the
     # outcome of a test, the lines a game logs. None: the notes and the board say it all
     happened: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]] | None = None
-    # how far the game's log says the wheel has rolled, in turns: a wheel watcher that
-    # starts mid-game (the companion restarted) continues from it; None: no rolling wheel
-    wheel_roll: Callable[[G], float] | None = None
     # who leads now, one Standing per seat from public facts only (the event board and a
     # tournament's standings); None: level until the end, then the winners first
     standing: Callable[[G, Ctx], tuple[Standing, ...]] | None = None
@@ -237,3 +231,8 @@ class GameSpec(Generic[G]):
     @property
     def board_name(self) -> str:
         return self.board or self.name
+
+    @property
+    def readings(self) -> Mapping[str, ReadingRule[G]]:
+        """The rule for each reading kind the game takes (from :attr:`camera`)."""
+        return {kind: watch.rule for kind, watch in self.camera.items()}

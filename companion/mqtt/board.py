@@ -24,7 +24,14 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
-from companion.mqtt.connect import Broker, BrokerError, client_id, make_client, refusal
+from companion.mqtt.connect import (
+    Broker,
+    BrokerError,
+    client_id,
+    close_client,
+    make_client,
+    refusal,
+)
 from companion.mqtt.topics import FORMAT, ONLINE, ONLINE_WORD, RESULTS, STATE
 
 log = logging.getLogger(__name__)
@@ -129,13 +136,14 @@ def tournament(
 
     Every finished game counts once: those the broker keeps (``results``) and any table
     whose current state is a finished game not among them; running games count as led.
-    A game the players deleted from their table's history does not count.
+    A game the players deleted from their table's history does not count, nor does a
+    demo table's (``companion run --demo-table``: a bot plays it).
     """
     games: dict[tuple[str, Any], Mapping[str, Any]] = {
-        (str(r.get("table")), r.get("game_id")): r for r in results
+        (str(r.get("table")), r.get("game_id")): r for r in results if not r.get("demo")
     }
     for name, state in tables.items():
-        if state.get("game") is None or state.get("deleted"):
+        if state.get("game") is None or state.get("deleted") or state.get("demo"):
             continue
         if state.get("over"):
             games.setdefault((name, state.get("game_id")), state)
@@ -172,6 +180,17 @@ def leaders_line(state: Mapping[str, Any]) -> str:
     )
 
 
+def table_notes(state: Mapping[str, Any]) -> str:
+    """What the board says beside a table's line besides its game: a table that took
+    another name because its own was held, a demo table that plays itself."""
+    notes = ""
+    if state.get("wanted"):
+        notes += f"  (asked for {state['wanted']}, which another table holds)"
+    if state.get("demo"):
+        notes += "  (demo: plays itself, not counted)"
+    return notes
+
+
 def render(
     tables: Mapping[str, Mapping[str, Any]],
     now: float | None = None,
@@ -187,6 +206,7 @@ def render(
         if not state.get("online"):
             age = max(0, int(now - float(state.get("sent") or now)))
             mark = f"  (offline; this state is {age} s old)"
+        mark = f"{table_notes(state)}{mark}"
         if state.get("game") is None:
             lines.append(f"{name:<16} {'(no game)':<20}{mark}")
             continue
@@ -231,10 +251,10 @@ class BoardClient:
         self._client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         self._client.loop_start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 0.2) -> None:
+        """Leave the broker, waiting ``timeout`` seconds at most whatever it does."""
         self._stopping = True
-        self._client.disconnect()
-        self._client.loop_stop()
+        close_client(self._client, timeout)
 
     @property
     def away(self) -> str:
@@ -340,6 +360,8 @@ def board_json(
                 else None,
                 "leads": leaders_line(state) if playing else "",
                 "result": state.get("result") or "",
+                "wanted": state.get("wanted") or None,
+                "demo": bool(state.get("demo")),
             }
         )
     return {

@@ -9,6 +9,7 @@ the broker its retained states to the board).
 
 from __future__ import annotations
 
+import threading
 import uuid
 from dataclasses import dataclass
 
@@ -105,3 +106,17 @@ def refusal(broker: Broker, reason: ReasonCode) -> str:
             "--password-file)."
         )
     return f"The broker at {broker.address} refused the connection ({reason}); see its log."
+
+
+def close_client(client: mqtt.Client, seconds: float) -> None:
+    """Disconnect and stop paho's thread, waiting ``seconds`` at most for it.
+
+    Why bounded: paho's thread may sit in a connection attempt to a broker that is itself
+    stopping (its socket accepts but never answers) for its whole connect timeout, and
+    ``loop_stop`` would wait that long; the thread is a daemon that ends on its own as
+    soon as it can, so a table that is stopping need not wait for it.
+    """
+    client.disconnect()
+    stopper = threading.Thread(target=client.loop_stop, name="mqtt-stop", daemon=True)
+    stopper.start()
+    stopper.join(seconds)

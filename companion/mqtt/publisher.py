@@ -22,6 +22,7 @@ import logging
 import secrets
 import sqlite3
 import threading
+import time
 from collections import deque
 from typing import Any
 
@@ -30,7 +31,17 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from companion.engine.events import Event
 from companion.engine.redact import public_event
-from companion.mqtt.connect import Broker, client_id, make_client, refusal
+from companion.hub import Subscription
+from companion.mqtt.claim import (
+    CLASH,
+    Claimant,
+    claimant,
+    clash_payload,
+    kept_name,
+    next_name,
+    stepped_aside,
+)
+from companion.mqtt.connect import Broker, client_id, close_client, make_client, refusal
 from companion.mqtt.topics import (
     OFFLINE_WORD,
     ONLINE_WORD,
@@ -38,23 +49,34 @@ from companion.mqtt.topics import (
     event_payload,
     state_payload,
 )
+from companion.public import public_state
 from companion.store import Store, StoreError
-from companion.table import Subscription, Table
+from companion.table import Table
 
 log = logging.getLogger(__name__)
 
 QOS = 1
 EVENTS_KEPT = 500  # events held while the broker is away (a long evening's worth)
 KEEPALIVE = 15  # seconds: the broker declares us offline (the Last Will) after ~1.5x this
+STOP_SECONDS = 0.6  # the most a stop waits on the broker (systemd's stop must stay quick)
+PROBE = ".claim"  # <prefix>/.claim/<instance>: never a table name (they start alphanumeric)
+# Seconds to wait for the probe after the broker took our subscriptions: a broker whose
+# access list refuses the probe's topic must not keep the table off the board for good.
+CLAIM_WAIT = 3.0
 
 
 class TablePublisher:
-    """Publishes one table's public state and events; :meth:`start`, then :meth:`stop`."""
+    """Publishes one table's public state and events; :meth:`start`, then :meth:`stop`.
 
-    def __init__(self, table: Table, broker: Broker, topics: Topics) -> None:
+    ``topics.table`` is the name the table asks for; :attr:`topics` is the one it got (the
+    same, unless another running table held it: :mod:`companion.mqtt.claim`)."""
+
+    def __init__(self, table: Table, broker: Broker, topics: Topics, demo: bool = False) -> None:
         self.table = table
+        self.demo = demo  # a table that plays itself: the board leaves it out of the standings
         self.broker = broker
         self.topics = topics
+        self.wanted = topics.table
         self.dropped = 0  # events lost because the broker was away for too long
         self.published = 0  # state payloads handed to the broker
         # Finished games kept on the broker, with their payloads: sent again after every
@@ -64,10 +86,6 @@ class TablePublisher:
         # payloads: sent again if the deletion is undone (the History page's Undo).
         self._withdrawn: dict[int, bytes] = {}
         self._current_deleted = False  # the table's own game was deleted from the history
-        self._client = make_client(broker, client_id(f"hamster-{topics.table}"))
-        self._client.will_set(topics.online, OFFLINE_WORD, qos=QOS, retain=True)
-        self._client.on_connect = self._connected
-        self._client.on_disconnect = self._disconnected
         self._events: deque[bytes] = deque(maxlen=EVENTS_KEPT)
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -79,15 +97,33 @@ class TablePublisher:
         # them, since a broker away for a while may miss several games ending.
         self._finished: dict[int, dict[str, Any]] = {}
         self._refused = ""
-        # Which table this is, whatever it is called: a state under our name from another
-        # origin means a second table publishes as this one (two Pis still named
-        # "raspberrypi"), and the two would overwrite each other on the board.
-        self._origin = table_origin(table.store)
-        self._clash = ""
-        self._listening = threading.Event()  # the broker took our subscription (SUBACK)
-        self._client.on_message = self._message
-        self._client.on_subscribe = self._subscribed
+        # Which table this is, whatever it is called: its data folder's origin (the same
+        # across restarts) and this run's instance, so a state under our name from another
+        # table is never taken for our own (companion.mqtt.claim).
+        self.me = Claimant(table_origin(table.store), secrets.token_hex(6), time.time())
+        self._caught_up = False  # the broker has sent all it keeps under our name
+        self._subscribed_at: float | None = None  # when the broker took our subscriptions
+        self._claimed = False  # the name is ours: publishing under it
+        self._holder: Claimant | None = None  # another table's retained state there
+        self._holder_online = False  # ... and whether the name is online
+        self._rival: Claimant | None = None  # another table's live state under our name
+        self._clash = ""  # the sentence about a namesake, for the page and doctor
+        self._listening = threading.Event()  # the broker took our subscriptions (SUBACK)
+        self._client = self._make_client()
         self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
+
+    def _make_client(self) -> mqtt.Client:
+        client = make_client(self.broker, client_id(f"hamster-{self.topics.table}"))
+        client.will_set(self.topics.online, OFFLINE_WORD, qos=QOS, retain=True)
+        client.on_connect = self._connected
+        client.on_disconnect = self._disconnected
+        client.on_message = self._message
+        client.on_subscribe = self._subscribed
+        return client
+
+    @property
+    def _probe(self) -> str:
+        return f"{self.topics.prefix}/{PROBE}/{self.me.instance}"
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -96,23 +132,39 @@ class TablePublisher:
         self._client.loop_start()
         self._thread.start()
 
-    def stop(self, timeout: float = 3.0) -> None:
-        """Say ``offline`` (retained) if the broker is there, then disconnect."""
+    def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """Say ``offline`` (retained) if the broker is there, then disconnect, all within
+        ``timeout`` seconds whatever the broker does (a broker stopping at the same moment
+        must not hold up ``systemctl stop``: its Last Will says offline for us then)."""
+        deadline = time.monotonic() + timeout
         self._stopping.set()
         self._wake.set()
-        self._thread.join(timeout)
-        if self.connected:
+        self._thread.join(timeout / 3)
+        with self._lock:
+            claimed = self._claimed
+        if self.connected and claimed:
             info = self._client.publish(self.topics.online, OFFLINE_WORD, qos=QOS, retain=True)
-            # The broker may go away just now: its Last Will says offline for us then.
             with contextlib.suppress(RuntimeError, ValueError):
-                info.wait_for_publish(timeout)
-        self._client.disconnect()
-        self._client.loop_stop()
+                info.wait_for_publish(max(0.0, deadline - time.monotonic()) / 2)
+        # paho's thread is a daemon that ends by itself once told to: a moment for a clean
+        # goodbye, never its reconnect wait (up to 1 s) or a connection attempt.
+        close_client(self._client, max(0.0, deadline - time.monotonic()))
 
     @property
     def connected(self) -> bool:
         with self._lock:
             return self._connected_now
+
+    @property
+    def claimed(self) -> bool:
+        """Whether the table publishes under :attr:`topics` (the broker said who held it)."""
+        with self._lock:
+            return self._claimed
+
+    @property
+    def clash(self) -> str:
+        """The sentence about a namesake on the broker ("": none), for the table's page."""
+        return self._clash
 
     @property
     def status(self) -> str:
@@ -137,13 +189,24 @@ class TablePublisher:
             self._refused = message
             return
         with self._lock:
-            self._connected_now, self._announce, self._refused = True, True, ""
-        client.subscribe(self.topics.state, qos=QOS)  # to notice a namesake (_message)
-        self._wake.set()
+            self._connected_now, self._refused = True, ""
+            # Claimed again after every reconnect: a broker that restarted empty may have
+            # let a namesake in meanwhile.
+            self._caught_up, self._claimed, self._subscribed_at = False, False, None
+            self._holder, self._holder_online, self._rival = None, False, None
+        topics = self.topics
+        client.subscribe(
+            [(topics.state, QOS), (topics.online, QOS), (topics.of(CLASH), QOS), (self._probe, QOS)]
+        )
 
     def _subscribed(
         self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any
     ) -> None:
+        # Queued behind the retained messages the broker is sending: when it comes back,
+        # we have seen what the broker keeps under our name (as the board's probe).
+        client.publish(self._probe, b"", qos=QOS)
+        with self._lock:
+            self._subscribed_at = time.monotonic()
         self._listening.set()
 
     @property
@@ -155,27 +218,52 @@ class TablePublisher:
     def _disconnected(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode, props: Any
     ) -> None:
+        if client is not self._client:
+            return  # the client of a name this table has left
         with self._lock:
             self._connected_now = False
         self._listening.clear()
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        """A state under this table's name: ours, or a namesake's. The retained one the
-        broker hands over at subscribe time may be an earlier table's that has gone home,
-        so only a live one counts."""
-        if message.retain or not message.payload:
+        """What the broker says under this table's name: the retained state and presence
+        (who holds the name), a namesake's live state, a stray "offline", a clash notice."""
+        topics, payload = self.topics, bytes(message.payload)
+        if client is not self._client:
             return
+        if message.topic == self._probe:
+            with self._lock:
+                self._caught_up = True
+        elif message.topic == topics.state:
+            other = claimant(payload)
+            if other is None or other.origin == self.me.origin:
+                return  # our own (this run's or an earlier one's)
+            with self._lock:
+                if message.retain:
+                    self._holder = other
+                else:
+                    self._rival = other
+        elif message.topic == topics.online:
+            word = payload.decode(errors="replace")
+            with self._lock:
+                if message.retain:
+                    self._holder_online = word == ONLINE_WORD
+                elif word != ONLINE_WORD and self._claimed and not self._stopping.is_set():
+                    # Someone else's goodbye under our name (a namesake's Last Will): we
+                    # are still here, so say so at once rather than at the next reconnect.
+                    self._announce = True
+        elif message.topic == topics.of(CLASH):
+            self._heard_of_namesake(payload)
+        self._wake.set()
+
+    def _heard_of_namesake(self, payload: bytes) -> None:
         try:
-            origin = json.loads(message.payload).get("origin")
-        except (ValueError, AttributeError):
+            data: Any = json.loads(payload)
+        except ValueError:
             return
-        if isinstance(origin, str) and origin != self._origin and not self._clash:
-            self._clash = (
-                f"another table also publishes as {self.topics.table!r} on "
-                f"{self.broker.address}, and the two overwrite each other on the event "
-                'board: give each table its own name ([mqtt] table = "..." in the config)'
-            )
-            log.error("mqtt: %s", self._clash)
+        if not isinstance(data, dict) or data.get("origin") == self.me.origin:
+            return
+        self._clash = kept_name(self.wanted, str(data.get("table")), self.broker.address)
+        log.error("mqtt: %s", self._clash)
 
     # ------------------------------------------------------------------ our thread
     def _run(self) -> None:
@@ -221,10 +309,64 @@ class TablePublisher:
         entry = public_event(snap.spec, snap.state, event, False, None)
         return event_payload(self.topics.table, snap.game_id, entry)
 
-    def _flush(self) -> None:
+    def _settle_name(self) -> bool:
+        """Whether the name is ours to publish under now; moves to the next free name when
+        another table holds it (the earlier claim wins, :mod:`companion.mqtt.claim`)."""
         with self._lock:
-            if not self._connected_now:
-                return
+            waited = self._subscribed_at is not None and (
+                time.monotonic() - self._subscribed_at > CLAIM_WAIT
+            )
+            if not self._connected_now or not (self._caught_up or waited):
+                return False
+            other = self._rival
+            if not self._claimed and self._holder_online:
+                other = other or self._holder
+            self._rival = None
+            if other is None or not self.me.yields_to(other):
+                if other is not None:  # a namesake started after us: our state again
+                    self._announce = True
+                self._announce |= not self._claimed
+                self._claimed = True
+                return True
+        self._rename()
+        return False
+
+    def _rename(self) -> None:
+        """Leave the name to the table that held it first, tell it so, and claim the next."""
+        old = self.topics
+        taken = next_name(self.wanted, old.table)
+        notice = clash_payload(self.wanted, taken, self.me.origin, self.me.instance)
+        info = self._client.publish(old.of(CLASH), notice, qos=QOS)
+        with contextlib.suppress(RuntimeError, ValueError):
+            info.wait_for_publish(1.0)
+        close_client(self._client, 1.0)  # a clean goodbye: no Last Will under the old name
+        self.topics = Topics(old.prefix, taken)
+        self._clash = stepped_aside(self.wanted, taken, self.broker.address)
+        log.error("mqtt: %s", self._clash)
+        self._results_sent = {g: renamed(p, taken) for g, p in self._results_sent.items()}
+        self._withdrawn = {g: renamed(p, taken) for g, p in self._withdrawn.items()}
+        with self._lock:
+            self._connected_now, self._claimed, self._state_dirty = False, False, True
+        self._listening.clear()
+        self._client = self._make_client()
+        self._client.connect_async(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
+        self._client.loop_start()
+
+    def _who(self) -> dict[str, Any]:
+        wanted = self.wanted if self.topics.table != self.wanted else ""
+        me = self.me
+        return {
+            "origin": me.origin,
+            "instance": me.instance,
+            "since": me.since,
+            "wanted": wanted,
+            "demo": self.demo,
+        }
+
+    def _flush(self) -> None:
+        if not self._settle_name():
+            return
+        with self._lock:
             announce, self._announce = self._announce, False
         client = self._client
         if announce:
@@ -235,19 +377,20 @@ class TablePublisher:
         while self._events:
             client.publish(self.topics.events, self._events.popleft(), qos=QOS)
         finished, self._finished = self._finished, {}
+        who = self._who()
         for game_id, ended in finished.items():
             if game_id in self._results_sent:
                 continue
             if self._deleted(game_id):  # deleted while the broker was away: kept for an undo
-                self._withdrawn[game_id] = state_payload(self.topics.table, ended)
+                self._withdrawn[game_id] = state_payload(self.topics.table, ended, who=who)
             else:
-                self._result(ended, state_payload(self.topics.table, ended))
+                self._result(ended, state_payload(self.topics.table, ended, who=who))
         self._follow_deletions()
         if self._state_dirty:
             self._state_dirty = False
-            public = self.table.public_state(None, with_log=False)
+            public = public_state(self.table.snapshot, with_log=False)
             payload = state_payload(
-                self.topics.table, public, deleted=self._current_deleted, origin=self._origin
+                self.topics.table, public, deleted=self._current_deleted, who=who
             )
             client.publish(self.topics.state, payload, qos=QOS, retain=True)
             self.published += 1
@@ -292,6 +435,13 @@ class TablePublisher:
         elif game_id in self._results_sent:
             self._client.publish(self.topics.result(game_id), b"", qos=QOS, retain=True)
             del self._results_sent[game_id]
+
+
+def renamed(payload: bytes, table: str) -> bytes:
+    """A result payload kept for the broker, under the table's new name."""
+    data = json.loads(payload)
+    data["table"] = table
+    return json.dumps(data, separators=(",", ":")).encode()
 
 
 def table_origin(store: Store) -> str:

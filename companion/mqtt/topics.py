@@ -16,6 +16,9 @@ Topics (``prefix`` defaults to ``hamster``):
 ``<prefix>/<table>/online``
     retained, QoS 1: ``online`` while the table is connected, ``offline`` (its Last Will,
     sent by the broker when the Pi vanishes, or by the table when it stops).
+``<prefix>/<table>/clash``
+    QoS 1, not retained: a newcomer that wanted this table's name tells it which name it
+    took instead (:mod:`companion.mqtt.claim`).
 ``<prefix>/<table>/results/<game id>``
     retained, QoS 1: the final state of each game finished at the table (emptied again if
     an undo reopens it), so a tournament's standings count every game of the evening, not
@@ -28,6 +31,7 @@ import json
 import re
 import socket
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,16 +99,17 @@ def state_payload(
     public: dict[str, Any],
     now: float | None = None,
     deleted: bool = False,
-    origin: str = "",
+    who: Mapping[str, Any] | None = None,
 ) -> bytes:
     """The retained state: the whitelisted public fields, the table's name and when.
 
     ``deleted``: the players deleted this game from the table's history, so the event's
-    standings leave it out (the board still shows what the table is doing). ``origin``:
-    the publishing table's random id, which tells two tables given the same name apart."""
+    standings leave it out (the board still shows what the table is doing). ``who``: which
+    table sent it (its data folder's ``origin``, this run's ``instance`` and ``since``,
+    and ``wanted``, the name it asked for if another table held it), which tells two tables
+    given the same name apart (:mod:`companion.mqtt.claim`)."""
     data: dict[str, Any] = {"format": FORMAT, "table": table}
-    if origin:
-        data["origin"] = origin
+    data.update({key: value for key, value in (who or {}).items() if value})
     if public.get("game") is None:
         data.update(game=None, prompt=public.get("prompt", ""))
     else:

@@ -59,6 +59,15 @@ from companion.tabletop import (
     MarkerLayout as MarkerLayout,
 )
 from companion.vision.markers import marker_corners as marker_corners
+from companion.vision.room_light import (
+    BLURRED,
+    SOFT,
+    balanced,
+    blurred,
+    colour_distance,
+    paper_gains,
+    table_colour,
+)
 
 # Resolution of the rectified belt: enough for a piece (~0.6 cell) to cover ~150 pixels,
 # small enough that reading a frame costs a few milliseconds on a Pi.
@@ -214,6 +223,15 @@ def find_asterisk_row(gray: Image, pixels_per_cell: int) -> int | None:
     return int(order[0]) + 1
 
 
+HAND_OVER_BOARD = "a hand is over the board"
+# A belt cell counts as covered when more of it than this differs from the belt's own
+# colour (a piece covers about 30 %, the grid lines another 10 %).
+COVERED_FRACTION = 0.6
+DIFFERS = 22.0  # colour (a, b) distance from the belt's own that makes a pixel something else
+LIGHTER_OR_DARKER = 90.0  # the same in lightness (0..255), wide for shadows and lamps
+STANDS_OUT = 20.0  # Lab distance from the cloth that makes a pixel something on it
+
+
 def read_board(
     frame: Image,
     image_to_board: NDArray[np.float64] | None,
@@ -222,31 +240,64 @@ def read_board(
     """Where each coloured hamster is, which are in the Pit, and where the asterisk strip is.
 
     ``image_to_board`` is None when the corner markers could not be found (a hand over them,
-    or the board moved): the view is then blocked rather than guessed.
+    or the board moved): the view is then blocked rather than guessed. So is a blurred
+    picture, a hand, and a belt partly out of the picture or covered (a sleeve, a card):
+    each refusal says which.
     """
     if image_to_board is None:
-        return BoardReading(blocked=True, reason="board markers not visible")
+        reason = "board markers not visible"
+        return BoardReading(
+            blocked=True, reason=f"{BLURRED} ({reason})" if blurred(frame, SOFT) else reason
+        )
+    if blurred(frame):
+        return BoardReading(blocked=True, reason=BLURRED)
     ppc = PIXELS_PER_CELL
     margin = 0.5
     bounds = (BELT_X0 - margin, BELT_Y0 - margin, BELT_X1 + margin, BELT_Y1 + margin)
+    gains = paper_gains(frame, image_to_board, BOARD_MARKER_LAYOUT)
     rectified = warp_plane(frame, image_to_board, bounds, ppc)
-    rectified = np.asarray(cv2.medianBlur(rectified, 3), np.uint8)
+    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
-
-    skin = skin_mask(hsv)
-    if cv2.countNonZero(skin) >= MIN_HAND_CELLS * ppc * ppc:
-        return BoardReading(blocked=True, reason="a hand is over the board")
-
     pad = round(margin * ppc)
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
+    if _hand_over_belt(rectified, hsv, belt):
+        return BoardReading(blocked=True, reason=HAND_OVER_BOARD)
+    unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
+    if unseen:
+        return BoardReading(
+            blocked=True,
+            reason=f"rows {unseen} of the belt are out of the picture: "
+            "aim the camera at the whole belt",
+        )
+    covered = _covered_rows(rectified[belt], profiles)
+    if covered:
+        return BoardReading(
+            blocked=True,
+            reason=f"something covers rows {covered} of the belt (a sleeve, an arm or a card): "
+            "clear the belt",
+        )
     labels = colour_labels(hsv, profiles)[belt]
+    hamsters, in_pit, missing = _places(labels, profiles)
+    gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
+    return BoardReading(
+        blocked=False,
+        hamsters=hamsters,
+        in_pit=frozenset(in_pit),
+        missing=frozenset(missing),
+        asterisk_row=find_asterisk_row(gray, ppc),
+    )
 
+
+def _places(
+    labels: NDArray[np.int32], profiles: Mapping[str, ColourProfile]
+) -> tuple[dict[str, Cell], set[str], set[str]]:
+    """Each colour's square (row, lane), or the Pit, or missing."""
     hamsters: dict[str, Cell] = {}
     in_pit: set[str] = set()
     missing: set[str] = set()
     for index, colour in enumerate(profiles):
-        fractions = _cell_fractions((labels == index).astype(np.uint8), ppc)
+        fractions = _cell_fractions((labels == index).astype(np.uint8), PIXELS_PER_CELL)
         pit_fraction = float(fractions[PIT_ROW].sum())
         fractions[PIT_ROW] = 0.0
         row, lane = np.unravel_index(int(np.argmax(fractions)), fractions.shape)
@@ -256,12 +307,65 @@ def read_board(
             in_pit.add(colour)
         else:
             missing.add(colour)
+    return hamsters, in_pit, missing
 
-    gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
-    return BoardReading(
-        blocked=False,
-        hamsters=hamsters,
-        in_pit=frozenset(in_pit),
-        missing=frozenset(missing),
-        asterisk_row=find_asterisk_row(gray, ppc),
+
+def _rows(rows: list[int]) -> str:
+    """Rows as a player says them: "2-3", "4"."""
+    return f"{rows[0]}-{rows[-1]}" if len(rows) > 1 and rows[-1] != rows[0] else str(rows[0])
+
+
+def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> bool:
+    """Skin over the belt, told from the cloth round it: on a wooden table under a lamp
+    the cloth itself is skin-coloured, so only skin that differs from the cloth counts."""
+    ppc = PIXELS_PER_CELL
+    skin = skin_mask(hsv)
+    if cv2.countNonZero(skin) < MIN_HAND_CELLS * ppc * ppc:
+        return False
+    cloth = np.full(rectified.shape[:2], 255, np.uint8)
+    cloth[belt] = 0
+    table = table_colour(rectified, cloth)
+    foreign = colour_distance(rectified, table) > STANDS_OUT
+    return bool(
+        cv2.countNonZero(skin & foreign.astype(np.uint8) * 255) >= MIN_HAND_CELLS * ppc * ppc
     )
+
+
+def _rows_out_of_view(
+    frame: Image,
+    image_to_board: NDArray[np.float64],
+    bounds: tuple[float, float, float, float],
+    belt: tuple[slice, slice],
+) -> str:
+    """The belt rows (as "a-b") that fall outside the picture, or "" when all are in it."""
+    ppc = PIXELS_PER_CELL
+    seen = np.full(frame.shape[:2], 255, np.uint8)
+    x0, y0, x1, y1 = bounds
+    size = (round((x1 - x0) * ppc), round((y1 - y0) * ppc))
+    warp = board_to_pixels(x0, y0, ppc) @ image_to_board
+    inside = cv2.warpPerspective(seen, warp, size, flags=cv2.INTER_NEAREST, borderValue=(0,))
+    fractions = _cell_fractions(np.asarray(inside, np.uint8)[belt], ppc)
+    rows = [row for row in range(ROWS + 1) if float(fractions[row].min()) < 0.5]
+    return _rows(rows) if rows else ""
+
+
+def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
+    """The rows (as "a-b") where something lies over whole squares, or "" for none.
+
+    A hamster covers a third of its square at most; a sleeve, an arm or a card covers
+    squares whole, in whatever colour (a blue sleeve is not the blue hamster).
+    """
+    ppc = PIXELS_PER_CELL
+    lab = cv2.cvtColor(belt, cv2.COLOR_BGR2LAB).astype(np.float32)
+    other = np.zeros(belt.shape[:2], np.uint8)
+    for part in (slice(0, ppc), slice(ppc, None)):  # the Pit, then the strips
+        own = np.median(lab[part].reshape(-1, 3), axis=0)
+        # Light falls unevenly and shadows darken, so lightness gets a wide margin;
+        # colour (a, b) hardly changes with light and gets a narrow one.
+        chroma = np.linalg.norm(lab[part][..., 1:] - own[1:], axis=2)
+        lightness = np.abs(lab[part][..., 0] - own[0])
+        differs = (chroma > DIFFERS) | (lightness > LIGHTER_OR_DARKER)
+        other[part] = differs.astype(np.uint8) * 255
+    fractions = _cell_fractions(other, ppc)
+    rows = [row for row in range(ROWS + 1) if float(fractions[row].max()) > COVERED_FRACTION]
+    return _rows(rows) if rows else ""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.vision.confidence import AUTO_ACCEPT as AUTO_ACCEPT  # the bar, where readers look
+from companion.vision.confidence import temper
 from companion.vision.side_faces import side_faces
 from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_fingerprint
 
@@ -44,15 +47,6 @@ from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_finger
 # classifier was trained on them, so on a new table it is, if anything, still too sure):
 # mean negative log-likelihood 0.143 at 1.0, 0.131 at 1.3.
 FACE_TEMPERATURE = 1.3
-
-# Dice whose confidence is at least this are accepted without asking the player. Picked
-# by ``make calibrate-dice`` on the "pick" part (neither the detector nor the temperature
-# fit used it): the lowest threshold with no accepted error (phantom dice included) and no
-# roll applied wrong was 0.5 there (0.72 before side faces were dropped), but never below
-# 0.85, because on photos of the same kind nobody here has (issue 17) dice rated
-# 0.85-0.95 were right only ~90 % of the time.
-# Figures on the untouched "report" part: ``companion dice eval DIR --part report``.
-AUTO_ACCEPT = 0.85
 
 # Below this face probability the die is reported unreadable (value None), not guessed.
 READABLE = 0.5
@@ -76,20 +70,29 @@ WORK_SIDE = 640
 # shrunk by a whole factor (see ``_work_image``): 4032 px -> 672 px.
 MAX_WORK_STRETCH = 1.25
 
-# When the first look finds dice smaller than SMALL pixels (a top face under ~40 px) and
-# the camera gave more pixels than WORK_SIDE, the region holding them is read again so a
-# die is about
-# CLOSE_SIZE pixels (its top face >= 40 px; the networks read 25-100 px dice best), never
+# The whole-frame network finds dice best at 40-48 px (held-out photos shrunk or enlarged
+# so their dice are N px, found at DETECT: 95.6 % at 28-32 px, 98 % at 40, 97.2 % at 48,
+# 85.7 % at 80; ``build``-free check: ``python -m bench.vision_dice found``). So when the
+# first look's dice are under SMALL pixels and the camera gave more pixels, each group of
+# them is read again (``closer_regions``) so that a die is about CLOSE_SIZE pixels, never
 # beyond the camera's own resolution. The first look locates dice with the lower COARSE
-# threshold (a die of ~10 px there is found, if at all, only faintly), the region is their
-# bounding box grown by REGION_MARGIN die sizes (dice beside them the first look missed),
-# at most REGION_PIXELS are read (~3x a 640x480 frame), and only if FINER times finer.
-SMALL = 25.0
+# threshold (at 0.2, 98 % of 28 px dice and 72 % of 16 px ones are located); each find
+# opens a window REGION_MARGIN die sizes around it (dice beside it the first look missed),
+# overlapping windows are one region, at most REGION_PIXELS are read in all (~3x a
+# 640x480 frame), and only if FINER times finer than the first look.
+SMALL = 36.0
+# A first look's find at least this big (working pixels; ~95 % found at 28 px) is as
+# trustworthy as a closer look's: where both see one die the stronger is kept.
+RELIABLE = 28.0
 CLOSE_SIZE = 48.0
 COARSE = 0.2
 REGION_MARGIN = 2.0
 REGION_PIXELS = 1_000_000
 FINER = 1.25
+# A closer look's find whose centre lies within this many of its sizes of a region's cut
+# edge (not the frame's) may be half a die: the neighbouring region, or the first look,
+# sees it whole.
+EDGE_GAP = 0.5
 
 # The network's grid: one cell per STRIDE pixels; inputs are padded to a multiple of
 # PAD (its coarsest stride). Channels: die-here logit, six face logits, centre offset
@@ -304,19 +307,12 @@ class DiceReader:
 
         The whole frame is looked at once at WORK_SIDE; when that shows the dice are small
         there and the camera gave more pixels, the region holding them is looked at again
-        at up to the camera's own resolution (``closer_look``). Each die is then cut out
+        at up to the camera's own resolution (``find``). Each die is then cut out
         of the full-resolution frame, so the close-up sees every pixel the camera took.
         """
         if frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("The dice reader needs a colour (BGR) frame.")
-        work, scale = _work_image(frame)
-        grid = self.grid(work)
-        candidates = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
-        region = closer_look(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
-        if region is not None:
-            closer = self._read_region(frame, region)
-            if closer:
-                candidates = closer
+        candidates = self.find(frame)
         if not candidates:
             return []
         crops = [face_crop(frame, (c.x, c.y), c.size) for c in candidates]
@@ -345,18 +341,39 @@ class DiceReader:
         sides = side_faces(frame, [(c.x, c.y, c.size) for c, _ in kept])
         return [die for index, (_, die) in enumerate(kept) if index not in sides]
 
+    def find(self, frame: Image) -> list[Candidate]:
+        """Where the dice are, in frame pixels: the first look at WORK_SIDE, then, where
+        its dice are too small there, a closer look at each group of them
+        (``closer_regions``). Both looks' finds are pooled and a die seen twice is one
+        (``distinct``): on 12 MP frames with 25-40 px dice at the first look, the closer
+        look alone found 96.4 % of the dice, pooled with the first look 98.6 %
+        (``python -m bench.vision_dice found``)."""
+        work, scale = _work_image(frame)
+        grid = self.grid(work)
+        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
+        regions = closer_regions(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
+        if not regions:
+            return first
+        closer = [find for region in regions for find in self._read_region(frame, region)]
+        # A die the first look saw well enough competes with the closer look's on strength;
+        # one it saw too small yields to the closer look's wherever that found one.
+        sound = [c for c in first if c.size * scale >= RELIABLE]
+        faint = [c for c in first if c.size * scale < RELIABLE]
+        return distinct(closer + sound, faint)
+
     def _read_region(self, frame: Image, region: Region) -> list[Candidate]:
-        """The whole-frame network's finds in one region, in frame pixels."""
+        """The whole-frame network's finds in one region, in frame pixels, without those
+        that may be a die cut in half by the region's edge."""
         left, top, right, bottom = region.box
         size = (round((right - left) * region.zoom), round((bottom - top) * region.zoom))
-        part = frame[top:bottom, left:right]
-        image = cv2.resize(part, size, interpolation=cv2.INTER_AREA if region.zoom < 1 else 1)
-        padded = _padded(image)
-        finds = find_candidates(self.grid(padded), image.shape[:2])
-        return [
+        image = shrunk(frame[top:bottom, left:right], size)
+        finds = find_candidates(self.grid(_padded(image)), image.shape[:2])
+        placed = [
             dataclasses.replace(c, x=left + c.x, y=top + c.y)
             for c in (_rescaled(c, region.zoom) for c in finds)
         ]
+        height, width = frame.shape[:2]
+        return [c for c in placed if not region.cuts(c, width, height)]
 
 
 @dataclass(frozen=True)
@@ -367,31 +384,112 @@ class Region:
     box: tuple[int, int, int, int]
     zoom: float
 
+    def holds(self, x: float, y: float) -> bool:
+        left, top, right, bottom = self.box
+        return left <= x < right and top <= y < bottom
 
-def closer_look(frame: Image, scale: float, coarse: list[Candidate]) -> Region | None:
-    """The region to read again at a finer scale, or None when the first look suffices.
+    def cuts(self, find: Candidate, width: int, height: int) -> bool:
+        """Whether ``find`` lies so near one of the box's edges inside the frame that it
+        may be only part of a die."""
+        left, top, right, bottom = self.box
+        gap = EDGE_GAP * find.size
+        return (
+            (left > 0 and find.x - left < gap)
+            or (top > 0 and find.y - top < gap)
+            or (right < width and right - find.x < gap)
+            or (bottom < height and bottom - find.y < gap)
+        )
+
+
+def closer_regions(frame: Image, scale: float, coarse: list[Candidate]) -> list[Region]:
+    """The regions to read again at a finer scale; none when the first look suffices.
 
     ``coarse`` are the first look's finds (at a low threshold, so that dice too small to
-    read are still located; working-image pixels). The region is their bounding box grown
-    by REGION_MARGIN die sizes, looked at so a die is about CLOSE_SIZE pixels, never above
-    the camera's resolution and within REGION_PIXELS. None when the dice are not SMALL in
-    the first look, or when the closer look would be hardly finer.
+    read are still located; working-image pixels). Each opens a window REGION_MARGIN die
+    sizes around it; overlapping windows merge into one region (so dice spread over a big
+    table cost only the pixels around them, and a group is read in one piece). All are
+    looked at so a typical die is about CLOSE_SIZE pixels, never above the camera's
+    resolution and within REGION_PIXELS together. None when the dice are not SMALL in the
+    first look, or when the closer look would be hardly finer.
     """
     if not coarse or scale >= 1.0:
-        return None
+        return []
     sizes = sorted(c.size / scale for c in coarse)
     typical = sizes[len(sizes) // 2]
-    margin = REGION_MARGIN * sizes[-1]
+    if typical * scale >= SMALL:
+        return []
     height, width = frame.shape[:2]
-    left = max(0, int(min(c.x for c in coarse) / scale - margin))
-    top = max(0, int(min(c.y for c in coarse) / scale - margin))
-    right = min(width, int(max(c.x for c in coarse) / scale + margin) + 1)
-    bottom = min(height, int(max(c.y for c in coarse) / scale + margin) + 1)
-    zoom = min(1.0, CLOSE_SIZE / typical)
-    zoom = min(zoom, math.sqrt(REGION_PIXELS / ((right - left) * (bottom - top))))
-    if typical * scale >= SMALL or zoom < FINER * scale:
-        return None
-    return Region((left, top, right, bottom), zoom)
+    half = (0.5 + REGION_MARGIN) * sizes[-1]
+    boxes = merged_boxes([(c.x / scale, c.y / scale, half) for c in coarse], width, height)
+    area = sum((right - left) * (bottom - top) for left, top, right, bottom in boxes)
+    zoom = min(1.0, CLOSE_SIZE / typical, math.sqrt(REGION_PIXELS / area))
+    if zoom < FINER * scale:
+        return []
+    return [Region(box, zoom) for box in boxes]
+
+
+def merged_boxes(
+    windows: list[tuple[float, float, float]], width: int, height: int
+) -> list[tuple[int, int, int, int]]:
+    """Square windows (centre x, centre y, half side) clipped to the frame, with any that
+    overlap merged into their bounding box until none overlap."""
+    boxes = [
+        (
+            max(0, int(x - half)),
+            max(0, int(y - half)),
+            min(width, int(x + half) + 1),
+            min(height, int(y + half) + 1),
+        )
+        for x, y, half in windows
+    ]
+    done = False
+    while not done:
+        done = True
+        pairs = ((i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)))
+        for first, second in pairs:
+            a, b = boxes[first], boxes[second]
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                boxes[first] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                del boxes[second]
+                done = False
+                break
+    return boxes
+
+
+def shrunk(image: Image, size: tuple[int, int]) -> Image:
+    """``image`` area-averaged to ``size`` (width, height), no larger than it is.
+
+    A shrink by a whole factor k is first done over k x k blocks, which OpenCV does several
+    times faster than averaging by fractional weights; the small fractional rest follows.
+    """
+    height, width = image.shape[:2]
+    if size[0] >= width:
+        return image
+    factor = width // size[0]
+    if factor >= 2:
+        blocks = (width // factor, height // factor)
+        image = cv2.resize(
+            image[: blocks[1] * factor, : blocks[0] * factor], blocks, interpolation=cv2.INTER_AREA
+        )
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def distinct(finds: list[Candidate], fallback: Sequence[Candidate] = ()) -> list[Candidate]:
+    """The finds, strongest first, without any within DUPLICATE_GAP sizes of a stronger
+    one (one die seen by two overlapping looks); then those of ``fallback`` (a coarser
+    look's) that lie near none of them, so a die seen at both scales is read as the finer
+    look placed and sized it."""
+    kept: list[Candidate] = []
+    for group in (finds, fallback):
+        chosen: list[Candidate] = []
+        for find in sorted(group, key=lambda c: -c.here):
+            if all(
+                math.hypot(find.x - k.x, find.y - k.y) >= DUPLICATE_GAP * max(find.size, k.size)
+                for k in kept + chosen
+            ):
+                chosen.append(find)
+        kept += chosen
+    return kept
 
 
 def _rescaled(candidate: Candidate, scale: float) -> Candidate:
@@ -447,17 +545,6 @@ def face_confidences(
     soft = temper(second, temperature)
     calibrated = candidate.faces**frame_weight * soft[1:]
     result: NDArray[np.float64] = calibrated / calibrated.sum() * (1.0 - float(soft[0]))
-    return result
-
-
-def temper(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:
-    """Probabilities (rows) softened as if their logits were divided by ``temperature``.
-
-    For one classifier this is exactly temperature scaling of its logits; it never changes
-    which class is most likely, only how sure the reader says it is.
-    """
-    soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / temperature)
-    result: NDArray[np.float64] = soft / soft.sum(axis=-1, keepdims=True)
     return result
 
 

@@ -7,7 +7,7 @@ measured, so every photo of the labelled folder belongs to exactly one part:
   (``make train-dice`` runs ``training.dice_net --holdout 0.25``, seed 0, by source).
 * the quarter it never saw is cut again, seeded and by source, into three thirds:
   ``calibrate`` (the confidence's temperature is fitted here), ``pick`` (AUTO_ACCEPT is
-  chosen here) and ``report`` (touched by neither: the figures README states).
+  chosen here) and ``report`` (touched by neither: the figures docs/camera.md states).
 
 The close-up classifier (``dice_face.onnx``) learned from *all* the photos, so no part is
 unseen by it; the only photos it never saw are the ones ``make check-dice`` leaves out when

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import CompanionError
+from companion.vision.confidence import AUTO_ACCEPT, temper
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,12 @@ RATE = 0.5
 BATCH = 64
 
 Image = NDArray[Any]
+# A die's box in its frame: x, y, width, height in pixels.
+Box = tuple[float, float, float, float]
+# A roll waiting to be written: crops, values, boxes, frame.
+Job = tuple[list[Image], list[int], Sequence[Box] | None, Image | None]
+# The value kept for a find a person removed (a phantom): a close-up of what is not a die.
+NOT_A_DIE = 0
 
 
 class TeachError(CompanionError):
@@ -95,22 +102,45 @@ class ExampleStore:
             index if isinstance(index, dict) and "dice" in index else {"next_roll": 0, "dice": []}
         )
 
-    def add_roll(self, crops: Sequence[Image], values: Sequence[int]) -> int:
-        """Keep one confirmed roll; returns its number. Drops the oldest rolls past the limit."""
+    def add_roll(
+        self,
+        crops: Sequence[Image],
+        values: Sequence[int],
+        boxes: Sequence[Box] | None = None,
+        frame: Image | None = None,
+    ) -> int:
+        """Keep one confirmed roll; returns its number. Drops the oldest rolls past the limit.
+
+        A value of NOT_A_DIE marks something the reader took for a die and a person
+        removed. ``boxes`` (x, y, w, h in the frame's pixels, one per crop) and the
+        ``frame`` itself (a JPEG beside the crops) are what a finder learns where dice are
+        from; rolls kept before they were stored have neither.
+        """
         with self._lock:
             self.folder.mkdir(parents=True, exist_ok=True)
             index = self._index()
             roll = int(index.get("next_roll", 0))
+            picture = None
+            if frame is not None:
+                picture = f"roll{roll:06d}-frame.jpg"
+                cv2.imwrite(str(self.folder / picture), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
             for number, (crop, value) in enumerate(zip(crops, values, strict=True)):
                 name = f"roll{roll:06d}-{number}.png"
                 cv2.imwrite(str(self.folder / name), crop)
-                index["dice"].append({"file": name, "value": int(value), "roll": roll})
+                row: dict[str, Any] = {"file": name, "value": int(value), "roll": roll}
+                if boxes is not None:
+                    row["box"] = [round(float(v), 1) for v in boxes[number]]
+                if picture is not None:
+                    row["frame"] = picture
+                index["dice"].append(row)
             index["next_roll"] = roll + 1
             dice = index["dice"]
             while len(dice) > self.limit:
                 oldest = dice[0]["roll"]
                 for gone in [d for d in dice if d["roll"] == oldest]:
                     (self.folder / gone["file"]).unlink(missing_ok=True)
+                    if "frame" in gone:
+                        (self.folder / gone["frame"]).unlink(missing_ok=True)
                 index["dice"] = dice = [d for d in dice if d["roll"] != oldest]
             temporary = self.folder / (INDEX_FILE + ".tmp")
             temporary.write_text(json.dumps(index))
@@ -134,13 +164,19 @@ class BackgroundSaver:
 
     def __init__(self, store: ExampleStore) -> None:
         self.store = store
-        self._queue: queue.Queue[tuple[list[Image], list[int]] | None] = queue.Queue(maxsize=32)
+        self._queue: queue.Queue[Job | None] = queue.Queue(maxsize=32)
         self._thread = threading.Thread(target=self._run, name="dice-examples", daemon=True)
         self._thread.start()
 
-    def submit(self, crops: Sequence[Image], values: Sequence[int]) -> bool:
+    def submit(
+        self,
+        crops: Sequence[Image],
+        values: Sequence[int],
+        boxes: Sequence[Box] | None = None,
+        frame: Image | None = None,
+    ) -> bool:
         try:
-            self._queue.put_nowait((list(crops), list(values)))
+            self._queue.put_nowait((list(crops), list(values), boxes, frame))
         except queue.Full:
             return False
         return True
@@ -418,7 +454,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
             head, features[::TURNS][rows], shipped[::TURNS][rows], reader.temperature
         )
     after = float(np.mean(values == truth))
-    sure = confidence >= auto_accept()
+    sure = confidence >= AUTO_ACCEPT
     # Only a head that reads the held-out rolls better than the shipped model is used: one
     # that reads them as well or worse has shown nothing to gain and can lose faces these
     # rolls rarely showed. Then the shipped model stays (and any earlier head is dropped).
@@ -439,13 +475,6 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
         accepted_wrong=int(np.sum(sure & (values != truth))),
         kept=kept,
     )
-
-
-def auto_accept() -> float:
-    """The reader's AUTO_ACCEPT (imported late: the reader imports this module)."""
-    from companion.vision.dice import AUTO_ACCEPT
-
-    return AUTO_ACCEPT
 
 
 def taught_reading(
@@ -475,8 +504,6 @@ def taught_reading(
 def _confidences(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np.float64]:
     """Each face's confidence from close-up probabilities alone (``dice.face_confidences``
     with no first look: a stored close-up has none)."""
-    from companion.vision.dice import temper  # late: the reader imports this module
-
     soft = temper(probabilities, temperature)
     result: NDArray[np.float64] = soft[:, 1:] / soft[:, 1:].sum(axis=1, keepdims=True)
     return result * (1.0 - soft[:, :1])

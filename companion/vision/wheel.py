@@ -34,6 +34,7 @@ from companion.tabletop import (
     RIM_MARKER_IDS,
     TABLE_MARKER_LAYOUT,
     TABLE_SIZE,
+    WHEEL_DEPTH,
     WHEEL_RADIUS,
     MarkerLayout,
 )
@@ -45,6 +46,24 @@ from companion.tabletop import (
 )
 from companion.vision.board import hue_distance, skin_mask, warp_plane
 from companion.vision.markers import MarkerCorners, detect_markers, homography_from_markers
+from companion.vision.room_light import (
+    BLURRED,
+    SOFT,
+    balanced,
+    blurred,
+    colour_distance,
+    paper_gains,
+    sharpness,
+    table_colour,
+)
+from companion.vision.wheel_pose import (
+    CameraPose,
+    RimFit,
+    back_to_frame,
+    camera_pose,
+    fit_rim,
+    unroll_strip,
+)
 
 PIXELS_PER_UNIT = 24
 # Fallen pieces are ~0.5 units across; anything much smaller is noise or a piece's rim.
@@ -52,6 +71,15 @@ PIECE_AREA = 0.2
 MIN_PIECE_AREA = 0.07
 MIN_HAND_UNITS = 0.35
 MIN_RIM_MARKERS = 2  # the fit needs two markers to tell the angle from a shift
+# The rim corners may lie this far (RMS, table units: 0.15 is 7 mm) from the fitted ring;
+# further, the angle is not trusted.
+MAX_FIT_ERROR = 0.15
+# Markers all near the top trade the angle for a shift along the band; a reading whose
+# angle could be this far off (two standard errors, degrees) is not given.
+MAX_UNCERTAINTY_DEG = 2.5
+MAX_FALLEN = 16  # a game has 8 pieces a colour; more than 16 out at once is not a fall
+MAX_BLOB_PIECES = 6  # a blob larger than this many pieces is a cup, a card or an arm
+STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel something
 RIM_STEP = 360.0 / len(RIM_MARKER_IDS)
 
 Image = NDArray[np.uint8]
@@ -87,6 +115,8 @@ class WheelReading:
     angle_deg: float = 0.0
     markers: int = 0
     fallen: dict[str, int] = field(default_factory=dict)
+    fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
+    angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
 
     @property
     def fallen_total(self) -> int:
@@ -95,6 +125,26 @@ class WheelReading:
 
 # The reason a frame is not read while a hand reaches over the table (watchers test it).
 HAND_OVER_TABLE = "a hand is over the table"
+POOR_FIT = (
+    "the rim markers do not agree on one angle: check the camera height in the calibration "
+    "and that the strip lies flat on the rim"
+)
+HEIGHT_MISMATCH = (
+    "the camera height in the calibration does not match what the table markers show: "
+    "measure the camera's height again"
+)
+UNSURE = (
+    "only {} rim markers are readable, too close together to pin the angle (to within "
+    "{:.0f} degrees): light the ring evenly or use a sharper camera setting"
+)
+STRIP_BLURRED = (
+    "the rim strip is blurred (the ring rolling, or the camera out of focus): the angle is "
+    "read when the ring rests"
+)
+TOO_MANY_FALLEN = (
+    "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
+    "recalibrate the colours"
+)
 
 
 def _darkness(gray: Image) -> FloatImage:
@@ -158,10 +208,11 @@ def rim_angle(
 
 
 def _rim_markers(
-    found: MarkerCorners, image_to_table: NDArray[np.float64], radius: float
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    found: MarkerCorners, image_to_table: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """The rim markers seen: their corners in table units (N x 4 x 2), the rim place of
-    each corner (degrees) and each marker's own x direction (N x 2).
+    each corner (degrees), each marker's own x direction (N x 2) and the corners in the
+    image (N x 4 x 2).
 
     A marker is printed upright on the strip with its x axis pointing to the next id, so
     its left corners sit half a marker before its place on the rim and its right corners
@@ -171,23 +222,20 @@ def _rim_markers(
     ids = [i for i in RIM_MARKER_IDS if i in found]
     if not ids:
         empty = np.zeros((0, 4, 2), np.float64)
-        return empty, np.zeros((0, 4), np.float64), np.zeros((0, 2), np.float64)
-    quads = np.array([found[i] for i in ids], np.float64).reshape(-1, 1, 2)
-    table = np.asarray(cv2.perspectiveTransform(quads, image_to_table), np.float64)
-    corners = table.reshape(-1, 4, 2)
+        return empty, np.zeros((0, 4), np.float64), np.zeros((0, 2), np.float64), empty
+    pixels = np.array([found[i] for i in ids], np.float64)
+    table = np.asarray(cv2.perspectiveTransform(pixels.reshape(-1, 1, 2), image_to_table))
+    corners = np.asarray(table.reshape(-1, 4, 2), np.float64)
     half = math.degrees(RIM_MARKER_FILL * math.pi / len(RIM_MARKER_IDS))  # half a marker
     centre = np.array([(i - RIM_MARKER_IDS[0]) * RIM_STEP for i in ids], np.float64)
     places = centre[:, None] + np.array([-half, half, half, -half])[None, :]
-    x_dirs = (corners[:, 1] + corners[:, 2] - corners[:, 0] - corners[:, 3]) / 2.0
-    return corners, places, x_dirs
+    x_dirs = np.asarray((corners[:, 1] + corners[:, 2] - corners[:, 0] - corners[:, 3]) / 2.0)
+    return corners, np.asarray(places, np.float64), x_dirs, pixels
 
 
-def _outside_mask(
-    shape: tuple[int, int],
-    band: Band,
-    layout: MarkerLayout,
-) -> Image:
-    """Table pixels where a fallen piece can be: not the wheel, not a marker, not the edge."""
+def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
+    """Table pixels where a fallen piece can be: not the ring as the camera sees it (a
+    polygon, rectified pixels), not a marker, not the edge."""
     ppu = PIXELS_PER_UNIT
     mask = np.full(shape, 255, np.uint8)
     edge = ppu // 6
@@ -200,50 +248,113 @@ def _outside_mask(
         top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
         cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
-    (cx, cy), (long, short), angle = band
-    grown = ((cx, cy), (long + 0.4 * ppu, short + 0.4 * ppu), angle)
-    corners = cv2.boxPoints(grown).astype(np.int32)
-    cv2.fillConvexPoly(mask, corners, (0,))
-    return mask
+    hull = cv2.convexHull(ring.astype(np.float32)).astype(np.int32)
+    cv2.fillConvexPoly(mask, hull, (0,))
+    grow = round(0.2 * ppu) * 2 + 1
+    return np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
 
 
-def _count_pieces(mask: Image) -> int:
-    """Pieces in a binary mask, by blob, counting touching pieces by their area.
+def _band_polygon(band: Band) -> NDArray[np.float64]:
+    return np.asarray(cv2.boxPoints(band), np.float64)
 
-    A small opening first drops speckle and the half-coloured rims between two pieces.
-    """
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    piece = PIECE_AREA * PIXELS_PER_UNIT**2
-    total = 0
-    for area in stats[1:count, cv2.CC_STAT_AREA]:
-        if area >= MIN_PIECE_AREA * PIXELS_PER_UNIT**2:
-            total += max(1, round(float(area) / piece))
-    return total
+
+def _ring_polygon(
+    pose: CameraPose, fit: RimFit, radius: float, image_to_table: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """The whole hoop as the camera sees it, drawn back onto the table (rectified px)."""
+    h = math.radians(fit.heading_deg)
+    u, v = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    points = []
+    for phi in np.radians(np.arange(0.0, 360.0, 15.0)):
+        for across in (-WHEEL_DEPTH / 2.0, WHEEL_DEPTH / 2.0):
+            flat = np.array(fit.centre) + radius * math.sin(phi) * u + across * v
+            points.append((flat[0], flat[1], -radius * (1.0 + math.cos(phi))))
+    pixels = pose.project(np.array(points, np.float64))
+    table = cv2.perspectiveTransform(pixels.reshape(-1, 1, 2), image_to_table).reshape(-1, 2)
+    return np.asarray(table * PIXELS_PER_UNIT, np.float64)
 
 
 def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
-    """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers)."""
+    """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
+
+    A piece is a blob that stands out from the cloth around it (whatever the cloth's
+    colour: the cloth is the local median, several pieces wide), about a piece in size;
+    its colour is the nearest piece hue when vivid, else white or black by whether it is
+    lighter or darker than the cloth. Blobs far larger than a few pieces (a cup, a card,
+    an arm) are not pieces and are left out.
+    """
+    lab = cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB)
+    height, width = lab.shape[:2]
+    small = cv2.resize(lab, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    cloth = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
+    distance = np.linalg.norm(lab.astype(np.float32) - cloth, axis=2)
+    mask = ((distance > STANDS_OUT) & (outside > 0)).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hsv = cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV)
-    hue = hsv[..., 0].astype(np.float32)
-    vivid = (hsv[..., 1] >= 120) & (hsv[..., 2] >= 60) & (outside > 0)
-    counts: dict[str, int] = {}
-    for name, (centre, tolerance) in PIECE_HUES.items():
-        mask = (vivid & (hue_distance(hue, centre) <= tolerance)).astype(np.uint8) * 255
-        counts[name] = _count_pieces(mask)
-    value = hsv[..., 2]
-    # The table's own brightness here: a median over a window several pieces wide ignores
-    # the pieces themselves (unlike a morphological opening, which keeps dark blobs).
-    # Done at quarter size: the table's brightness changes slowly and this is 16x cheaper.
-    height, width = value.shape
-    small = cv2.resize(value, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
-    table = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
-    grey = (hsv[..., 1] < 70) & (outside > 0)
-    white = (grey & (value > 1.4 * table)).astype(np.uint8) * 255
-    black = (grey & (value < 0.5 * table)).astype(np.uint8) * 255
-    counts["white"] = _count_pieces(white)
-    counts["black"] = _count_pieces(black)
+    piece = PIECE_AREA * PIXELS_PER_UNIT**2
+    counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+    for index in range(1, count):
+        area = float(stats[index, cv2.CC_STAT_AREA])
+        if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2 or area > MAX_BLOB_PIECES * piece:
+            continue
+        x, y, w, h = (int(v) for v in stats[index, :4])
+        inside = labels[y : y + h, x : x + w] == index
+        name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
+                             cloth[y : y + h, x : x + w][inside])  # fmt: skip
+        if name is not None:
+            counts[name] += max(1, round(area / piece))
     return counts
+
+
+def _piece_colour(hsv: Image, lab: Image, cloth: FloatImage) -> str | None:
+    """The piece set a blob's pixels belong to, or None when it is none of them."""
+    vivid = (hsv[:, 1] >= 100) & (hsv[:, 2] >= 50)
+    if vivid.mean() >= 0.4:
+        angles = hsv[vivid, 0].astype(np.float64) * (2 * np.pi / 180.0)
+        hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2.0)
+        hue %= 180.0
+        near = {
+            name: float(hue_distance(np.array([hue], np.float32), centre)[0]) - tolerance
+            for name, (centre, tolerance) in PIECE_HUES.items()
+        }
+        name = min(near, key=lambda n: near[n])
+        return name if near[name] <= 6.0 else None
+    lighter = float(lab[:, 0].astype(np.float32).mean() - cloth[:, 0].mean())
+    saturation = float(hsv[:, 1].mean())
+    if saturation > 90:
+        return None
+    if lighter > 25:
+        return "white"
+    if lighter < -25:
+        return "black"
+    return None
+
+
+def _refusal(frame: Image, reason: str) -> WheelReading:
+    """A blocked reading; a soft picture is named as the likely cause."""
+    if blurred(frame, SOFT):
+        reason = f"{BLURRED} ({reason})"
+    return WheelReading(blocked=True, reason=reason)
+
+
+def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> bool:
+    """Skin that is not the tablecloth and belongs to something reaching in from the edge.
+
+    A wooden table under a lamp is skin-coloured too, so skin is only skin where it
+    stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
+    or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee.
+    """
+    foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
+    skin = skin_mask(hsv) & foreign
+    if cv2.countNonZero(skin) < min_pixels:
+        return False
+    _count, labels = cv2.connectedComponents(foreign, connectivity=8)
+    border = np.zeros(labels.shape, bool)
+    border[:2, :], border[-2:, :], border[:, :2], border[:, -2:] = True, True, True, True
+    reaching = set(np.unique(labels[border & (foreign > 0)]).tolist()) - {0}
+    touched = np.isin(labels, list(reaching)) & (skin > 0)
+    return bool(cv2.countNonZero(touched.astype(np.uint8)) >= min_pixels)
 
 
 def read_wheel(
@@ -251,49 +362,112 @@ def read_wheel(
     *,
     radius: float = WHEEL_RADIUS,
     table_size: tuple[float, float] = TABLE_SIZE,
+    camera_height_cm: float | None = None,
 ) -> WheelReading:
     """Measure the ring and count the pieces outside it in one frame.
 
-    Hidden table markers block the view, as does a hand over the table (a reaching arm
-    never counts as a fall); so does a strip with fewer than two markers in view.
+    Hidden table markers block the view, as do a hand over the table (a reaching arm never
+    counts as a fall), a blurred picture, a strip with fewer than two markers in view, a
+    rim fit worse than ``MAX_FIT_ERROR`` and more fallen pieces than can fall. With the
+    camera's height (calibration) the rim strip is placed where it really stands, a
+    diameter above the table at the top; without it the ring is taken as flat (the
+    simulator's flat renders).
     """
     layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
     found = detect_markers(frame)
     image_to_table = homography_from_markers(found, layout)
     if image_to_table is None:
-        return WheelReading(blocked=True, reason="table markers not visible")
+        return _refusal(frame, "table markers not visible")
+    if blurred(frame):
+        return WheelReading(blocked=True, reason=BLURRED)
     ppu = PIXELS_PER_UNIT
+    gains = paper_gains(frame, image_to_table, layout)
     rectified = warp_plane(frame, image_to_table, (0.0, 0.0, *table_size), ppu)
-    rectified = np.asarray(cv2.medianBlur(rectified, 3), np.uint8)
+    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
-    if cv2.countNonZero(skin_mask(hsv)) >= MIN_HAND_UNITS * ppu * ppu:
+    table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
+    if hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu):
         return WheelReading(blocked=True, reason=HAND_OVER_TABLE)
+    corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+    if len(places) < MIN_RIM_MARKERS:
+        return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
+    strip_sharpness = 1.0
+    if camera_height_cm is None:
+        fitted = _flat_fit(rectified, corners, places, x_dirs, radius)
+        if fitted is None:
+            return _refusal(frame, "wheel not found")
+        fit, ring = fitted
+    else:
+        pose = camera_pose(image_to_table, (frame.shape[1], frame.shape[0]), camera_height_cm)
+        if pose is None:
+            return WheelReading(blocked=True, reason=HEIGHT_MISMATCH)
+        fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
+        found, strip_sharpness = _more_rim_markers(frame, found, pose, fit, radius)
+        corners, places, x_dirs, pixels = _rim_markers(found, image_to_table)
+        fit = fit_rim(pose, pixels.reshape(-1, 2), places.reshape(-1), x_dirs, radius)
+        ring = _ring_polygon(pose, fit, radius, image_to_table)
+    if fit.error > MAX_FIT_ERROR:
+        return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
+    few = camera_height_cm is not None and len(places) < MIN_RIM_MARKERS + 1
+    if fit.uncertainty_deg > MAX_UNCERTAINTY_DEG or few:
+        if strip_sharpness < SOFT:
+            return WheelReading(blocked=True, reason=STRIP_BLURRED)
+        return _refusal(frame, UNSURE.format(len(places), fit.uncertainty_deg))
+    fallen = count_fallen(rectified, _outside_mask(rectified.shape[:2], ring, layout))
+    if sum(fallen.values()) > MAX_FALLEN:
+        return WheelReading(blocked=True, reason=TOO_MANY_FALLEN.format(sum(fallen.values())))
+    return WheelReading(
+        blocked=False,
+        centre=fit.centre,
+        heading_deg=fit.heading_deg,
+        radius=radius,
+        angle_deg=fit.angle_deg,
+        markers=len(places),
+        fallen=fallen,
+        fit_error=fit.error,
+        angle_uncertainty_deg=fit.uncertainty_deg,
+    )
+
+
+def _more_rim_markers(
+    frame: Image, found: MarkerCorners, pose: CameraPose, fit: RimFit, radius: float
+) -> tuple[MarkerCorners, float]:
+    """``found`` plus the rim markers read from the strip unrolled about a first fit (the
+    ones bent round the ring's shoulders, which pin the angle far better than the few
+    near the top), and how sharp the unrolled strip is (a rolling ring smears it)."""
+    slot = 2.0 * math.pi * radius / len(RIM_MARKER_IDS)
+    flat, map_x, map_y = unroll_strip(frame, pose, fit, radius, RIM_MARKER_FILL * slot)
+    more = dict(found)
+    for marker_id, quad in detect_markers(flat).items():
+        if marker_id in RIM_MARKER_IDS:
+            more[marker_id] = back_to_frame(quad, map_x, map_y).astype(np.float32)
+    return more, sharpness(flat)
+
+
+def _flat_fit(
+    rectified: Image,
+    corners: NDArray[np.float64],
+    places: NDArray[np.float64],
+    x_dirs: NDArray[np.float64],
+    radius: float,
+) -> tuple[RimFit, NDArray[np.float64]] | None:
+    """The ring taken as flat on the table (the flat renders): the band's footprint from
+    its darkness, the angle from the strip along it; the fit and the band's outline."""
+    ppu = PIXELS_PER_UNIT
     darkness = _darkness(np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY), np.uint8))
     band = find_band(darkness)
     if band is None:
-        return WheelReading(blocked=True, reason="wheel not found")
-    (cx, cy), _, heading = band
+        return None
+    (cx, cy), (long, short), heading = band
     centre = (cx / ppu, cy / ppu)
-    corners, places, x_dirs = _rim_markers(found, image_to_table, radius)
-    if len(places) < MIN_RIM_MARKERS:
-        return WheelReading(
-            blocked=True, reason="rim strip not readable (fewer than two markers in view)"
-        )
     axis = np.array([math.cos(math.radians(heading)), math.sin(math.radians(heading))])
     if float(np.sum(x_dirs @ axis)) < 0:  # the strip's ids rise along +axis
         axis, heading = -axis, heading + 180.0
     along = (corners.reshape(-1, 2) - np.array(centre)) @ axis
-    angle, _ = rim_angle(along, places.reshape(-1), radius)
-    outside = _outside_mask(darkness.shape[:2], band, layout)
-    return WheelReading(
-        blocked=False,
-        centre=centre,
-        heading_deg=heading % 360.0,
-        radius=radius,
-        angle_deg=angle,
-        markers=len(places),
-        fallen=count_fallen(rectified, outside),
-    )
+    angle, misfit = rim_angle(along, places.reshape(-1), radius)
+    fit = RimFit(angle, centre, heading % 360.0, math.sqrt(misfit))
+    grown = ((cx, cy), (long + 0.4 * ppu, short + 0.4 * ppu), heading)
+    return fit, _band_polygon(grown)
 
 
 def angle_difference(a_deg: float, b_deg: float) -> float:

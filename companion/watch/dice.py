@@ -17,12 +17,15 @@ for calibration (:meth:`jpeg`, :meth:`latest_frame`).
 
 from __future__ import annotations
 
+import math
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
+import numpy as np
 from numpy.typing import NDArray
 
 from companion.engine.readings import DICE, DiceSeen, Reading
@@ -30,8 +33,33 @@ from companion.observations import describe_dice
 from companion.table import Table
 from companion.vision.dice import AUTO_ACCEPT, Die, face_crop, read_dice
 from companion.vision.stabiliser import DiceStabiliser
-from companion.vision.teach import BackgroundSaver, ExampleStore, align
+from companion.vision.teach import NOT_A_DIE, BackgroundSaver, ExampleStore, align
 from companion.watch.frames import CAMERA_LIVE, Frame, FrameWatcher, LatestFrameWorker
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A roll proposed to the table: its frame, what was read and each die's close-up."""
+
+    frame: Frame
+    dice: tuple[Die, ...]
+    crops: list[NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class FixedDie:
+    """A die as a person confirmed it on the picture: centre (frame pixels), face, and its
+    size when the reader had found it (None for a die they added: the roll's typical)."""
+
+    x: float
+    y: float
+    value: int
+    size: float | None = None
+
+
+def box_of(die: Die) -> tuple[float, float, float, float]:
+    """A read die's box (x, y, w, h) in its frame's pixels."""
+    return (die.centre[0] - die.size / 2, die.centre[1] - die.size / 2, die.size, die.size)
 
 
 @dataclass(frozen=True)
@@ -71,8 +99,8 @@ class DiceWatcher(FrameWatcher):
         self._lock = threading.Lock()
         self.worker = LatestFrameWorker(self.process, "dice-watcher")
         self._status = "dice: waiting for the first frame"
-        # The last proposed roll: its read values and each die's close-up.
-        self._proposal: tuple[tuple[int | None, ...], list[NDArray[Any]]] | None = None
+        # The last proposed roll: its frame, dice and each die's close-up.
+        self._proposal: Proposal | None = None
         self.saver = None if examples is None or demo else BackgroundSaver(examples)
         if self.saver is not None:
             table.on_confirmed_roll(self.confirmed)
@@ -95,7 +123,7 @@ class DiceWatcher(FrameWatcher):
         if self.saver is not None:
             crops = [face_crop(frame, die.centre, die.size) for die in dice]
             with self._lock:
-                self._proposal = (tuple(die.value for die in dice), crops)
+                self._proposal = Proposal(frame, tuple(dice), crops)
         return self.propose(dice)
 
     def confirmed(self, values: tuple[int, ...], proposed: tuple[int, ...]) -> None:
@@ -108,12 +136,43 @@ class DiceWatcher(FrameWatcher):
             proposal, self._proposal = self._proposal, None
         if proposal is None or self.saver is None:
             return
-        read, crops = proposal
-        if tuple(read) != proposed:
+        read = tuple(die.value for die in proposal.dice)
+        if read != proposed:
             return
         matched = align(read, values)
         if matched is not None:
-            self.saver.submit(crops, matched)
+            boxes = [box_of(die) for die in proposal.dice]
+            self.saver.submit(proposal.crops, matched, boxes, proposal.frame)
+
+    def proposal(self) -> Proposal | None:
+        """The roll last proposed, for a person to fix on its own picture."""
+        with self._lock:
+            return self._proposal
+
+    def correct(self, fixed: Sequence[FixedDie], removed: Sequence[tuple[float, float]]) -> bool:
+        """Keep the last proposed roll as a person fixed it on its picture: every die they
+        left, changed or added, with its face and box, and each find they removed as "not a
+        die", whatever count the reader had (unlike :func:`align`, which must guess which
+        typed value is which die, a tap says it). False when there was no proposal to fix.
+        """
+        with self._lock:
+            proposal, self._proposal = self._proposal, None
+        if proposal is None or self.saver is None or not fixed:
+            return False
+        typical = float(np.median([die.size for die in proposal.dice])) if proposal.dice else 0.0
+        crops, values, boxes = [], [], []
+        for die in fixed:
+            size = die.size or typical or min(proposal.frame.shape[:2]) / 10
+            crops.append(face_crop(proposal.frame, (die.x, die.y), size))
+            values.append(die.value)
+            boxes.append((die.x - size / 2, die.y - size / 2, size, size))
+        for x, y in removed:
+            phantom = min(proposal.dice, key=lambda d: math.dist(d.centre, (x, y)), default=None)
+            size = phantom.size if phantom is not None else typical
+            crops.append(face_crop(proposal.frame, (x, y), size))
+            values.append(NOT_A_DIE)
+            boxes.append((x - size / 2, y - size / 2, size, size))
+        return self.saver.submit(crops, values, boxes, proposal.frame)
 
     def propose(self, dice: list[Die]) -> Future[bool]:
         """Post a settled roll to the table; its game decides what the roll means."""

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+from companion.engine import camera
 from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
@@ -45,9 +46,7 @@ def logged_roll(spec: GameSpec[Any] | None, state: State[Any] | None) -> float:
     """How far the game's log says the wheel has rolled, in turns (0 for a new game, or a
     game without a rolling wheel): a watcher that starts in the middle of a game, after a
     restart, continues from it instead of from zero."""
-    if spec is None or state is None or spec.wheel_roll is None:
-        return 0.0
-    return float(spec.wheel_roll(state.G))
+    return 0.0 if state is None else camera.logged_roll(spec, state.G)
 
 
 class WheelWatcher(FrameWatcher):

@@ -144,7 +144,7 @@ def test_a_reading_of_the_old_game_is_not_applied_to_a_new_one(tmp_path: Path) -
             target=table.new_game, args=(GameHeader("hamster-wheel", "standard", PLAYERS, 2),)
         )
         starting.start()
-        while table._queue.qsize() < 1:  # NEW GAME is queued behind it
+        while table._worker.waiting() < 1:  # NEW GAME is queued behind it
             gate.wait(0.01)
         late = watcher.process(frame(-90.0, 99))  # taken while the old game is still shown
         gate.set()

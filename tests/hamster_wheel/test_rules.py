@@ -173,7 +173,7 @@ def test_three_players_choose_the_split_fourth_set_from_the_command_line(tmp_pat
     """README's `--option split_fourth=yes`: the page offers the same choice."""
     from click.testing import CliRunner
 
-    from companion.cli import main
+    from companion.commands.tree import main
 
     def run(*args: str) -> tuple[int, str]:
         result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), *args])
@@ -200,7 +200,7 @@ def test_the_table_says_who_starts_and_a_home_made_wheels_size_from_the_command_
     compartments (rulings): both are set-up choices the page and `--option` offer."""
     from click.testing import CliRunner
 
-    from companion.cli import main
+    from companion.commands.tree import main
 
     def run(*args: str) -> tuple[int, str]:
         result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), *args])
@@ -314,7 +314,7 @@ def test_what_fell_can_be_typed_in_the_terminal_game(tmp_path: Path) -> None:
     it was refused with a sentence showing that very form; red,blue and [red] now read."""
     from click.testing import CliRunner
 
-    from companion.cli import main
+    from companion.commands.tree import main
 
     runner = CliRunner()
     new = ["new", "--game", "hamster-wheel", "--players", "Ann,Bo", "--seed", "1"]

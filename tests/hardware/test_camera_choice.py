@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from companion.commands.doctor import check_cameras
 from hardware.camera_choice import (
     SeenCamera,
     choose_camera,
@@ -25,7 +26,6 @@ from hardware.camera_choice import (
     libcamera_cameras,
     usb_video_nodes,
 )
-from hardware.doctor import check_cameras
 
 IMX708: dict[str, Any] = {
     "Model": "imx708",

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from companion.commands.dice import dice as dice_cli
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
@@ -19,12 +20,12 @@ from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
 from companion.vision.dice import DiceReader, Die, shared_reader, use_taught_head
-from companion.vision.dice_cli import dice as dice_cli
 from companion.vision.teach import (
     EXAMPLES_DIR,
     HEAD_FILE,
     INDEX_FILE,
     NO_EXAMPLES,
+    NOT_A_DIE,
     STALE_HEAD,
     ExampleStore,
     TeachError,
@@ -268,3 +269,20 @@ def test_a_head_taught_on_an_earlier_model_is_set_aside_and_the_player_told_to_t
         assert shared_reader().head is not None
     finally:
         shared_reader().head = None
+
+
+def test_a_removed_phantom_is_kept_as_not_a_die_and_never_taught_as_a_face(
+    tmp_path: Path,
+) -> None:
+    store = ExampleStore(tmp_path, limit=3)
+    crop = np.zeros((32, 32, 3), np.uint8)
+    frame = np.zeros((48, 64, 3), np.uint8)
+    boxes = [(1.0, 2.0, 30.0, 30.0), (40.0, 2.0, 20.0, 20.0)]
+    store.add_roll([crop, crop], [3, NOT_A_DIE], boxes, frame)
+    assert [e.value for e in store.load()] == [3], "faces only"
+    rows = json.loads((tmp_path / INDEX_FILE).read_text())["dice"]
+    assert [r["box"] for r in rows] == [list(b) for b in boxes]
+    picture = tmp_path / rows[0]["frame"]
+    assert picture.exists()
+    store.add_roll([crop, crop], [1, 2])  # past the limit: the oldest roll goes, picture too
+    assert not picture.exists() and [e.value for e in store.load()] == [1, 2]

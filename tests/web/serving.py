@@ -10,7 +10,7 @@ from flask import Flask
 
 from companion.table import Table
 from web import MAX_REQUEST_BYTES
-from web.asgi import companion_app, edge, live_streams, loopback_server
+from web.asgi import BODY_STALL_SECONDS, companion_app, edge, live_streams, loopback_server
 
 
 @contextmanager
@@ -22,13 +22,14 @@ def serving(
     max_streams: int = 256,
     tls: tuple[Path, Path] | None = None,
     hosts: set[str] | None = None,
+    body_stall: float = BODY_STALL_SECONDS,
 ) -> Iterator[int]:
     """Serve ``app`` on a free loopback port (HTTPS with ``tls``); yields the port.
 
     The table is closed on the way out, after the server stopped.
     """
     streams = live_streams(app, cap=max_streams)
-    asgi = edge(companion_app(app, streams, threads=threads), hosts)
+    asgi = edge(companion_app(app, streams, threads=threads, body_stall=body_stall), hosts)
     try:
         with loopback_server(
             asgi, max_body=MAX_REQUEST_BYTES, on_stop=streams.close, tls=tls

@@ -54,11 +54,32 @@ def test_rotating_addresses_meet_the_table_lock() -> None:
         except ThrottledError as wait:
             assert wait.seconds > 0 and "wait" in str(wait)
             break
-    assert guesses == TABLE_FREE_GUESSES + 1  # the table locked itself after that
+    assert guesses == TABLE_FREE_GUESSES  # the table locked itself after that
     with pytest.raises(ThrottledError):
         pins.login("10.9.9.9", PIN)  # everyone waits, even with the right PIN
     clock.now += 3600
     assert pins.allows(pins.login("10.9.9.9", PIN))
+
+
+def test_no_minute_ever_holds_more_than_ten_wrong_guesses() -> None:
+    """200 rotating addresses, a guess every 50 ms for ten minutes: 14 wrong PINs got
+    through in the first minute (a 2 s, then 4 s lock after the tenth)."""
+    clock = Clock()
+    pins = TablePin(PIN, clock)
+    wrong: list[float] = []
+    start = clock.now
+    for attempt in range(12_000):
+        clock.now = start + attempt * 0.05
+        try:
+            pins.login(f"10.0.{attempt % 200}.1", "000000")
+        except WrongPinError:
+            wrong.append(clock.now)
+        except ThrottledError:
+            pass
+    assert len([t for t in wrong if t < start + 60]) == TABLE_FREE_GUESSES
+    for when in wrong:  # any window of 60 s, however placed, ends at some guess
+        assert len([t for t in wrong if when - 60 < t <= when]) <= TABLE_FREE_GUESSES
+    assert len(wrong) < 30  # and the doubling lock slows a long run far below that
 
 
 def test_odd_tokens_are_just_not_tokens(client: FlaskClient) -> None:

@@ -63,7 +63,7 @@ def test_calibrate_from_the_page(table: Table, tmp_path: Path) -> None:
     assert done.status_code == 200, done.get_json()
     after = client.get("/api/calibration").get_json()
     assert after["calibrated"] is True and set(after["colours"]) == set(ROW_ONE)
-    picture = client.get("/calibration.jpg")
+    picture = client.get("/calibration.jpg", headers=login(client))
     assert picture.mimetype == "image/jpeg" and picture.data[:2] == b"\xff\xd8"
 
 
@@ -73,7 +73,7 @@ def test_covered_markers_are_explained(table: Table, tmp_path: Path) -> None:
     client = client_for(table, tmp_path, frame)
     response = client.post("/api/calibration", json={}, headers=login(client))
     assert response.status_code == 409 and "not visible" in response.get_json()["error"]
-    assert client.get("/calibration.jpg").status_code == 200
+    assert client.get("/calibration.jpg", headers=login(client)).status_code == 200
 
 
 def test_no_camera_no_calibration(table: Table, tmp_path: Path) -> None:
@@ -275,8 +275,8 @@ def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_p
     watcher.process(belt_frame(dict(ROW_ONE)))
     client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
     headers = login(client)
-    assert client.get("/camera.jpg").status_code == 200
-    assert client.get("/calibration.jpg").status_code == 200
+    assert client.get("/camera.jpg", headers=headers).status_code == 200
+    assert client.get("/calibration.jpg", headers=headers).status_code == 200
     done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
     assert done.status_code == 200, done.get_json()
     saved = (tmp_path / CALIBRATION_FILE).read_bytes()
@@ -289,14 +289,14 @@ def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_p
     stale = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=headers)
     assert stale.status_code == 409 and stale.get_json()["error"] == sentence
     assert (tmp_path / CALIBRATION_FILE).read_bytes() == saved
-    overlay = client.get("/calibration.jpg")
+    overlay = client.get("/calibration.jpg", headers=headers)
     assert overlay.status_code == 409 and overlay.get_json()["error"] == sentence
-    panel = client.get("/camera.jpg")
+    panel = client.get("/camera.jpg", headers=headers)
     assert panel.status_code == 503 and panel.get_json()["error"] == sentence
 
     line[0] = "camera live: Pi camera 0 (restarted after: no picture for 10 s)"
     watcher.process(belt_frame(dict(ROW_ONE)))
-    assert client.get("/camera.jpg").status_code == 200
+    assert client.get("/camera.jpg", headers=headers).status_code == 200
 
 
 def test_the_panel_says_when_the_calibration_was_made_for_another_picture_size(
@@ -318,3 +318,23 @@ def test_the_panel_says_when_the_calibration_was_made_for_another_picture_size(
         "was made at 1280x960 but the camera now gives 640x480; calibrate again at this size."
         in (status["message"])
     )
+
+
+def test_camera_pictures_need_the_pin_or_a_seat_link(table: Table, tmp_path: Path) -> None:
+    """The overhead picture shows the players' table (and whoever sits at it): a watcher on
+    the Wi-Fi gets a sentence, not the picture; an unlocked tablet and a seated phone see it."""
+    from companion.watch.dice import DiceWatcher
+
+    watcher = DiceWatcher(table, camera_status=lambda: "camera live: Pi camera 0")
+    watcher.process(belt_frame(dict(ROW_ONE)))
+    client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    for route in ("/camera.jpg", "/calibration.jpg"):
+        refused = client.get(route)
+        assert refused.status_code == 401 and "table PIN" in refused.get_json()["error"]
+        assert client.get(f"{route}?token=made-up").status_code == 401
+    tablet = login(client)
+    seats = client.get("/api/seats", headers=tablet).get_json()["seats"]
+    phone = client.post("/api/join", json={"code": seats[0]["code"]}).get_json()["token"]
+    for route in ("/camera.jpg", "/calibration.jpg"):
+        assert client.get(route, headers=tablet).mimetype == "image/jpeg"
+        assert client.get(f"{route}?token={phone}").mimetype == "image/jpeg"  # as an <img>

@@ -10,12 +10,15 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
-from companion.mqtt.board import BoardClient
+from companion.demo_table import DEMO_NOTE
+from companion.mqtt.board import BoardClient, board_json
+from companion.mqtt.claim import kept_name
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.table import Table
 from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
@@ -151,3 +154,68 @@ def test_the_page_says_when_the_broker_is_gone_instead_of_showing_old_standings_
         publisher.stop()
         played.close()
         server.stop()
+
+
+def board_of(*names: str) -> dict[str, Any]:
+    """A board with one finished game per name, won by the first player."""
+    states = {
+        name: {
+            "table": name,
+            "game": "rats",
+            "title": "Rats",
+            "over": True,
+            "online": True,
+            "sent": 0,
+            "standings": [
+                {"name": "Ann", "rank": 1, "figure": "a pair", "leads": True},
+                {"name": "Bo", "rank": 2, "figure": "no cards", "leads": False},
+            ],
+        }
+        for name in names
+    }
+    states[names[-1]] |= {"demo": True}
+    return {**board_json(states), "off": None}
+
+
+@pytest.mark.browser
+def test_a_tv_shows_the_standings_alone_and_the_tables_page_says_it_is_a_demo(
+    table: Table, browser: Browser
+) -> None:
+    notice = f"{DEMO_NOTE} Event board: {kept_name('table-1', 'table-1-2', 'pi:1883')}."
+    app = create_app(
+        table,
+        PIN,
+        heartbeat_seconds=0.2,
+        event_board=lambda: board_of("table-1", "shop-window"),
+        device_status=lambda: {"notice": notice},
+    )
+    with serving(app, table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}/board?view=tv")
+        standings = page.locator("#standings tbody tr")
+        expect(standings.first).to_contain_text("Ann")
+        expect(standings).to_have_count(2)  # the demo table's game is not counted
+        expect(page.locator("#tables")).to_be_hidden()
+        expect(page.locator("h1")).to_have_text("Standings")
+        page.goto(f"http://127.0.0.1:{port}/board")
+        demo = page.locator("#tables tbody tr").filter(has_text="shop-window")
+        expect(demo).to_contain_text("demo: plays itself, not counted")
+        expect(page.locator("a[href='/api/board/export.csv']")).to_be_visible()
+        page.goto(f"http://127.0.0.1:{port}/")
+        banner = page.locator("#table-note")
+        expect(banner).to_contain_text("Demo table")
+        expect(banner).to_contain_text("it publishes as 'table-1-2'")
+        page.close()
+        if AXE.exists():  # the banner and the TV view are readable by everyone
+            context = browser.new_context(bypass_csp=True)
+            checked = context.new_page()
+            for path, shown in (("/", "#table-note"), ("/board?view=tv", "#standings tbody tr")):
+                checked.goto(f"http://127.0.0.1:{port}{path}")
+                expect(checked.locator(shown).first).to_be_visible()
+                checked.add_script_tag(path=str(AXE))
+                found = checked.evaluate(
+                    "async () => (await axe.run()).violations.map("
+                    "(v) => `${v.id}: ${v.nodes.map((n) => n.target + n.failureSummary).join()}`)"
+                )
+                assert found == [], path
+            context.close()

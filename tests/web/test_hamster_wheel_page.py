@@ -11,11 +11,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.config import GameDefaults
+from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import serving
+from tests.web.test_accessibility import AXE
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -131,3 +133,47 @@ def test_a_chosen_piece_lying_on_the_table_with_the_others_comes_back_once(
         bo_before, bo_after = before["players"][1], after["players"][1]
         assert bo_after["pieces"] == bo_before["pieces"] + 2  # his red back, and the pyramid
         page.close()
+
+
+@pytest.mark.parametrize("wheel_table", ["3"], indirect=True)
+def test_without_a_camera_the_page_asks_the_lowest_and_where_pieces_fell_from(
+    browser: Browser, wheel_table: Table, tmp_path: Path
+) -> None:
+    """After a failed try that dropped a piece two compartments could have lost, the page
+    asks which compartment is lowest now (one tap on the wheel) and where the piece fell
+    from; "I don't know" keeps the companion's assumption, which it says."""
+    for seat in (0, 1):
+        wheel_table.submit(
+            Event(MOVE, name="place", seat=seat, args={"colour": "red", "at": "next"})
+        ).result(10)
+        wheel_table.submit_intent("next").result(10)
+    wheel_table.submit(
+        Event(MOVE, name="fail", seat=2, args={"fell": ["red"], "stayed": True})
+    ).result(10)
+    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        ask = page.locator("#hw-ask")
+        expect(ask).to_contain_text("Which compartment is lowest now?")
+        expect(ask).to_contain_text("Where did the red piece fall from?")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            "async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.impact}`)"
+        )
+        assert found == []  # the wheel's compartments are buttons now: still accessible
+        for width, height in ((1280, 800), (800, 1280), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(shots(tmp_path) / f"hamster-wheel-ask-{width}.png"))
+        page.get_by_role("button", name="Compartment 5 of 12 is lowest now").click()
+        expect(page.locator(".hw-wheel")).to_have_attribute(
+            "aria-label", "The wheel: compartment 5 is lowest"
+        )
+        expect(ask).not_to_contain_text("Which compartment is lowest now?")
+        page.get_by_role("button", name="I don't know").click()
+        expect(ask).to_have_count(0)
+        expect(page.locator("body")).to_contain_text(
+            "Assumed (nearest the bottom): red from compartment 3."
+        )
+        context.close()

@@ -2,7 +2,7 @@
 
 Only the page is used: the PIN dialog, the legal-move buttons the engine offers, the dice
 pickers and NEXT. A seeded random player chooses which button to tap, so every run plays
-the same game; the table runs on a temporary SQLite store behind a real waitress server,
+the same game; the table runs on a temporary SQLite store behind a real hypercorn server,
 shut down the careful way of ``test_browser.py``.
 """
 

@@ -128,3 +128,20 @@ def test_a_phone_gone_from_the_wifi_without_closing_is_let_go_in_half_a_minute()
                 assert accepted.getsockopt(tcp, socket.TCP_KEEPIDLE) == 20
     finally:
         listener.close()
+
+
+def test_a_stalled_body_does_not_hold_an_api_thread(table: Table) -> None:
+    """The server no longer times out connections that send nothing (a live page only
+    listens); a request whose body stops half-way is given up by the app instead, so with
+    one API thread the next request is still answered."""
+    with serving(create_app(table, PIN), table, threads=1, body_stall=1.0) as port:
+        stalled = socket.create_connection(("127.0.0.1", port), timeout=10)
+        stalled.sendall(
+            b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"pin": '
+        )
+        try:
+            status, _, _ = api_state(port)  # waits for the one thread: 5 s at most
+            assert status == 200
+        finally:
+            stalled.close()

@@ -72,6 +72,25 @@ def test_a_seat_token_ends_with_its_game(client: FlaskClient, token: str, table:
     assert all(c["code"] != "" for c in new_codes)
 
 
+def test_a_code_from_the_previous_game_is_refused_with_a_sentence(
+    client: FlaskClient, token: str
+) -> None:
+    """It joined (200) and handed out a token that every request then refused (401)."""
+    old = _codes(client, token)[0]["code"]
+    response = client.post(
+        "/api/game", json={"game": "rats", "players": ["A", "B", "C", "D"]},
+        headers={TOKEN_HEADER: token},
+    )  # fmt: skip
+    assert response.status_code == 200, response.get_json()
+    for _ in range(6):  # an issued code, not a guess: never throttled
+        refused = client.post("/api/join", json={"code": old})
+        assert refused.status_code == 403 and "token" not in refused.get_json()
+        assert "earlier game" in refused.get_json()["error"]
+        assert "scan your seat's code on the tablet again" in refused.get_json()["error"]
+    new = _codes(client, token)[0]["code"]
+    assert new != old and _join(client, new)
+
+
 def test_game_options_are_checked_with_a_sentence(client: FlaskClient, token: str) -> None:
     def start(options: object) -> tuple[int, str]:
         response = client.post(

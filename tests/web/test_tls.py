@@ -108,7 +108,7 @@ def test_the_authority_is_downloadable_from_the_page(table: Table, tmp_path: Pat
 
 
 def test_companion_doctor_checks_the_https_set_up(tmp_path: Path) -> None:
-    from hardware.doctor import check_https
+    from companion.commands.doctor import check_https
 
     (finding,) = check_https(tmp_path)
     assert not finding.ok and finding.optional and "--https-port" in finding.fix

@@ -267,6 +267,7 @@ function renderControls(view) {
   $("btn-redo").disabled = !state.can_redo;
   $("btn-next").disabled = Boolean(state.over);
   $("btn-read").hidden = !state.pending;
+  $("btn-fix-dice").hidden = state.pending_kind !== "dice";  // web/static/dice_fix.js
   renderNextDice();
   $("pending").hidden = !state.pending;
   $("pending").textContent = state.pending ? `The camera reads: ${state.pending} Press READ to accept.` : "";
@@ -362,14 +363,21 @@ async function keepAwake() {
 // The camera panel: the latest frame with the dice it read, refreshed while it is live.
 async function refreshCamera() {
   let status = "";
-  try { status = (await api("/api/devices")).camera || ""; } catch (_) { return; }
+  let devices = {};
+  try { devices = await api("/api/devices"); } catch (_) { return; }
+  status = devices.camera || "";
+  // A demo table, or a name another table holds on the event's broker: said at the top.
+  $("table-note").textContent = devices.notice || "";
+  $("table-note").hidden = !devices.notice;
   $("camera-status").textContent = status;
   // Not live: the status says why, and the last picture is hidden (it would look live).
   $("camera").hidden = !status.startsWith("camera live");
   if (!status.startsWith("camera live")) { $("camera-box").hidden = !status; return; }
+  // The picture shows the players' table: only an unlocked tablet asks for it.
+  if (!token) { $("camera").hidden = true; $("camera-box").hidden = false; return; }
   const image = new Image();
   image.onload = () => { $("camera").src = image.src; $("camera-box").hidden = false; };
-  image.src = `/camera.jpg?t=${Date.now()}`;
+  image.src = `/camera.jpg?t=${Date.now()}&token=${encodeURIComponent(token)}`;
 }
 
 async function refreshCalibration() {
@@ -383,7 +391,7 @@ async function refreshCalibration() {
   image.onload = () => { $("calibration-view").src = image.src; $("calibration-view").hidden = false; };
   // No picture (the camera sends none): hide the old one rather than calibrate by it.
   image.onerror = () => { $("calibration-view").hidden = true; };
-  image.src = `/calibration.jpg?t=${Date.now()}`;
+  image.src = `/calibration.jpg?t=${Date.now()}&token=${encodeURIComponent(token)}`;
 }
 
 // What a person can put right by hand in this game (the game lists it; Undo is shared).

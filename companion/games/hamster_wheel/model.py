@@ -122,6 +122,11 @@ class HamsterWheel:
     taken: int = 0  # pieces taken back on failures (Higher Powers pieces included)
     notes: tuple[str, ...] = ()  # what just happened, for the tablet
     last_fell: tuple[str, ...] = ()  # taken in the last failed try: may still lie on the table
+    # Without a camera, what to ask after pieces fell (a failed try, Higher Powers): which
+    # compartment is lowest now, and where each fallen piece came from when several
+    # compartments could have lost it: (colour, the one assumed, the candidates).
+    ask_lowest: bool = False
+    guessed: tuple[tuple[str, int, tuple[int, ...]], ...] = ()
     first: int = 0  # the seat that starts (the shakiest hand, as the rules say)
 
     def with_player(self, seat: int, player: Player) -> HamsterWheel:

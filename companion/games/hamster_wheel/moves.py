@@ -174,6 +174,8 @@ def place(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> 
         wheel=wheel,
         turn=Turn(placed=colour, at=at, from_partner=from_partner),
         notes=notes,
+        ask_lowest=False,  # the next try has begun: the questions of the last fall lapse
+        guessed=(),
     )
 
 
@@ -218,8 +220,7 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         assert game.turn.at is not None
         wheel = _remove(wheel, game.turn.at, placed)
         player = replace(player, hand=add(player.hand, (placed,)))
-    for colour in fell:
-        wheel = _fall_out(wheel, colour)
+    wheel, guessed = _fall_all(wheel, fell)
     taken = fell + game.aside
     player = replace(player, hand=add(player.hand, taken))
     said = f"{player.name}'s try failed"
@@ -234,6 +235,8 @@ def fail(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
         taken=game.taken + len(taken),
         notes=(said,),
         last_fell=taken,
+        ask_lowest=True,
+        guessed=guessed,
     )
 
 
@@ -248,11 +251,16 @@ def higher_powers(
     fell = _colours(args)
     if not fell:
         raise IllegalMoveError('Say which pieces fell out: fell=["red", ...].')
-    wheel = game.wheel
-    for colour in fell:
-        wheel = _fall_out(wheel, colour)
+    wheel, guessed = _fall_all(game.wheel, fell)
     note = f"Higher Powers: {_list(fell)} set aside for the next player who fails."
-    return replace(game, wheel=wheel, aside=game.aside + fell, notes=(note,))
+    return replace(
+        game,
+        wheel=wheel,
+        aside=game.aside + fell,
+        notes=(note,),
+        ask_lowest=True,
+        guessed=game.guessed + guessed,
+    )
 
 
 def turn_wheel(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> HamsterWheel:
@@ -261,7 +269,37 @@ def turn_wheel(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws
     turns = args.get("turns", game.wheel.turns)
     if isinstance(turns, bool) or not isinstance(turns, int | float) or abs(turns) > 1000:
         raise IllegalMoveError("'turns' is how far the wheel has rolled, in turns.")
-    return replace(game, wheel=replace(game.wheel, lowest=lowest, turns=float(turns)))
+    wheel = replace(game.wheel, lowest=lowest, turns=float(turns))
+    return replace(game, wheel=wheel, ask_lowest=False)
+
+
+def fell_from(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> HamsterWheel:
+    """Where a fallen piece came from (``colour``, ``from``), answering the question asked
+    after a fall; without ``from`` ("I don't know") every open question keeps the
+    companion's assumption, which the note says."""
+    if not game.guessed:
+        raise IllegalMoveError("No fallen piece waits to be placed: nothing to answer.")
+    if args.get("from") is None:
+        said = "; ".join(f"{c} from compartment {at + 1}" for c, at, _ in game.guessed)
+        return replace(game, guessed=(), notes=(f"Assumed (nearest the bottom): {said}.",))
+    colour, source = _colour(args), _compartment(game, args, "from")
+    entry = next((g for g in game.guessed if g[0] == colour), None)
+    if entry is None:
+        raise IllegalMoveError(f"No fallen {colour} piece waits to be placed.")
+    _, assumed, candidates = entry
+    if source not in candidates:
+        where = ", ".join(str(c + 1) for c in candidates)
+        raise IllegalMoveError(f"The {colour} piece can only have come from {where}.")
+    wheel = game.wheel
+    if source != assumed and colour not in wheel.holds(source):
+        raise IllegalMoveError(f"No {colour} piece is logged in compartment {source + 1} now.")
+    if source != assumed:  # put it back where it was assumed gone from, take it from here
+        wheel = _remove(_put(wheel, assumed, colour), source, colour)
+    wheel = replace(wheel, uncertain=wheel.uncertain - frozenset(candidates))
+    guessed = list(game.guessed)
+    guessed.remove(entry)
+    note = f"The {colour} piece fell from compartment {source + 1}."
+    return replace(game, wheel=wheel, guessed=tuple(guessed), notes=(note,))
 
 
 def end_turn(game: HamsterWheel, ctx: Ctx, draws: Draws) -> HamsterWheel:
@@ -298,6 +336,20 @@ def _remove(wheel: Wheel, at: int, colour: str) -> Wheel:
     pieces.remove(colour)
     contents[at] = tuple(pieces)
     return replace(wheel, contents=tuple(contents))
+
+
+def _fall_all(
+    wheel: Wheel, fell: tuple[str, ...]
+) -> tuple[Wheel, tuple[tuple[str, int, tuple[int, ...]], ...]]:
+    """Take each fallen piece out; what was assumed where several could have lost it."""
+    guessed = []
+    for colour in fell:
+        holding = tuple(c for c in range(wheel.sections) if colour in wheel.holds(c))
+        if len(holding) > 1:
+            nearest = min(holding, key=lambda c: _distance(wheel, c))
+            guessed.append((colour, nearest, holding))
+        wheel = _fall_out(wheel, colour)
+    return wheel, tuple(guessed)
 
 
 def _fall_out(wheel: Wheel, colour: str) -> Wheel:

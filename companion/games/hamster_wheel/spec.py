@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.engine.camera import Watch
 from companion.engine.readings import WHEEL
 from companion.engine.spec import (
     BalanceReport,
@@ -45,6 +46,11 @@ PHASES: dict[str, PhaseSpec[HamsterWheel]] = {
             ),
             "turn_wheel": MoveSpec(
                 moves.turn_wheel, "the wheel rolled: lowest=compartment", any_seat=True
+            ),
+            "fell_from": MoveSpec(
+                moves.fell_from,
+                "where a fallen piece came from: colour, from=compartment (none: don't know)",
+                any_seat=True,
             ),
         },
         turn=TurnOrder(moves.first_player, moves.next_player),
@@ -103,8 +109,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     start_player=lambda game: game.first,
     standing=table.standing,
     board=NAME,
-    readings={WHEEL: table.read_wheel},
-    wheel_roll=table.logged_roll,
+    camera={WHEEL: Watch(table.read_wheel, roll=table.logged_roll)},
     cues=table.cues,
     cue_words={"failed": "The try failed.", "higher_powers": "Higher powers!"},
     on_read=table.read_means_failed,

@@ -65,6 +65,14 @@ def view(game: HamsterWheel, ctx: Ctx, seat: int | None) -> dict[str, Any]:
         },
         "counts": {"turns": game.turns, "failures": game.failures, "taken": game.taken},
         "notes": list(game.notes),
+        # Asked on the page when no camera follows the wheel (it would have read these).
+        "ask": {
+            "lowest": game.ask_lowest,
+            "fell": [
+                {"colour": c, "assumed": at + 1, "choices": [x + 1 for x in holding]}
+                for c, at, holding in game.guessed
+            ],
+        },
     }
     if game.teams:
         data["teams"] = [

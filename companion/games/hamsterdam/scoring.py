@@ -55,9 +55,13 @@ def end_if(game: Hamsterdam, ctx: Ctx) -> Outcome | None:
 
 
 def report_figures(game: Hamsterdam) -> dict[str, float]:
-    """The balance report's own figures: water, breaches and hamsters lost, all players."""
+    """The balance report's own figures, all players together: the flood tokens that broke
+    through (the flood piles, the figure that ends the game and that its result names),
+    the water at the end (those piles plus the tokens still on the dams, the score),
+    breaches and hamsters lost."""
     return {
-        "flood_tokens_at_end": sum(p.water for p in game.players),
+        "flood_tokens_broken_through": game.piles,
+        "water_at_end": sum(p.water for p in game.players),
         "breaches": sum(p.breaches for p in game.players),
         "hamsters_lost": sum(p.lost for p in game.players),
     }

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from companion.engine.camera import Watch
 from companion.engine.events import Event
 from companion.engine.readings import DICE
 from companion.engine.spec import BalanceReport, GameSpec, MoveSpec, PhaseSpec, TurnOrder
-from companion.engine.state import Ctx
+from companion.engine.state import Ctx, State
 from companion.games.hamsterdam import (
     bot,
     breach,
@@ -233,6 +234,17 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
 }
 
 
+def two_dice_due(state: State[Hamsterdam]) -> tuple[int, ...]:
+    """The 2d6 the roller throws while the roll phase waits for them, or the roll-off's
+    dice (the camera reads them; the twin throws them)."""
+    game = state.G
+    if state.ctx.phase == "setup":  # the roll-off for the first player: two each
+        return (6,) * len(setup.roll_off_dice(game))
+    if state.ctx.phase != "roll" or (game.dice is not None and not game.dry):
+        return ()
+    return (6, 6)
+
+
 def breach_cue(before: Hamsterdam, after: Hamsterdam, ctx: Ctx, event: Event) -> tuple[str, ...]:
     """A dam card flipped by a breach gets the buzzer's alarm and is said aloud."""
     flipped = sum(p.breaches for p in after.players) > sum(p.breaches for p in before.players)
@@ -263,7 +275,7 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     start_player=lambda game: game.first if game.first >= 0 else None,  # the roll-off's
     lowest_wins=True,  # the least water wins
     standing=standing,
-    readings={DICE: roll_from_dice},
+    camera={DICE: Watch(roll_from_dice, dice=two_dice_due)},
     cues=breach_cue,
     cue_words={"breach": "A dam breaks!"},
     next_dice=lambda game, ctx: setup.roll_off_dice(game) if ctx.phase == "setup" else [],

@@ -44,6 +44,14 @@ class Rat:
         return self.name or self.player
 
     @property
+    def owner(self) -> str:
+        """The player first and their rat second ("Bo (Rat2)"), for a result that goes into
+        the history, its exports and the event's board, which count players, not rats."""
+        if not self.name or self.name == self.player:
+            return self.player
+        return f"{self.player} ({self.name})"
+
+    @property
     def dice(self) -> int:
         """Dice the rat owns, in its pool and on its wounds card."""
         return len(self.pool) + len(self.wounds)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.engine.camera import Watch
 from companion.engine.readings import DICE
 from companion.engine.rng import Draws
 from companion.engine.spec import (
@@ -104,7 +105,7 @@ def end_if(game: Rats, ctx: Ctx) -> Outcome | None:
     leaders = nest.best_hands(game)
     if not game.rats[leaders[0]].dominance:
         return Outcome((), "No rat won a single tunnel card: nobody is dominant, nobody wins.")
-    names = " and ".join(game.title(s) for s in leaders)
+    names = " and ".join(game.rats[s].owner for s in leaders)
     hand = poker.hand_name(game.rats[leaders[0]].dominance)
     verb = "wins" if len(leaders) == 1 else "share the win"
     return Outcome(tuple(leaders), f"{names} {verb} with the best Dominance hand: {hand}.")
@@ -132,7 +133,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     start_player=lambda game: 0,  # the oldest player starts every round
     standing=table.standing,
     board=NAME,
-    readings={DICE: table.read_dice},
+    camera={DICE: Watch(table.read_dice, dice=table.d6s_due)},
     cues=table.cues,
     cue_words={"dominant": "A rat is dominant: to the nest!", "scrap": "Scrap!"},
     options={

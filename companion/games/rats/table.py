@@ -93,6 +93,12 @@ def waiting_for_d6(state: State[Rats]) -> tuple[int, int] | None:
     return None
 
 
+def d6s_due(state: State[Rats]) -> tuple[int, ...]:
+    """The d6s the next rat rolls by hand (the camera reads them; the twin renders them)."""
+    target = waiting_for_d6(state)
+    return () if target is None else (6,) * target[1]
+
+
 def read_dice(spec: GameSpec[Any], state: State[Rats], seen: DiceSeen) -> Verdict:
     said = describe_dice(seen.values)
     if seen.demo:

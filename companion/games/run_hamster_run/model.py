@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.errors import IllegalMoveError
 from companion.engine.evolve import copier_for
 
 CLASSIC = "classic"
@@ -191,6 +192,4 @@ def trait_index(value: object, what: str = "trait") -> int:
         return value
     if isinstance(value, str) and value.lower() in TRAIT_ALIASES:
         return TRAIT_ALIASES[value.lower()]
-    from companion.engine.errors import IllegalMoveError
-
     raise IllegalMoveError(f"{value!r} is not a {what}: use scamper, mettle or friskiness.")

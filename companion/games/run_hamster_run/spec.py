@@ -138,8 +138,9 @@ def end_if(game: Belt, ctx: Ctx) -> Outcome | None:
         return None
     living = game.living()
     if len(living) == 1:
+        last = game.hamsters[living[0]]
         return Outcome(
-            (living[0],), f"{game.hamsters[living[0]].name} is the last hamster left and wins!"
+            (living[0],), f"{last.name} ({last.colour} hamster) is the last hamster left and wins!"
         )
     if not living:
         return Outcome((), "Every hamster has been eaten: the alligators win.")
@@ -172,8 +173,7 @@ SPEC: GameSpec[Belt] = GameSpec(
         seat_group=("start_row", table.start_rows),
         nobody_wins="alligator_wins",
     ),
-    readings=table.READINGS,
-    belt_pieces=table.belt_pieces,
+    camera=table.CAMERA,
     cues=table.cues,
     cue_words={"chomp": "Chomp!"},
     next_dice=next_dice,

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from companion.engine.camera import Watch
 from companion.engine.events import NEXT, Event
 from companion.engine.readings import BELT, DICE
-from companion.engine.spec import ReadingRule, Standing
+from companion.engine.spec import Standing
 from companion.engine.standing import ranked
-from companion.engine.state import Ctx
+from companion.engine.state import Ctx, State
 from companion.games.run_hamster_run.camera import check_belt
+from companion.games.run_hamster_run.hand_rolls import next_dice
 from companion.games.run_hamster_run.model import NOT_PLACED, PIT, Belt, Hamster
 from companion.observations import roll_from_dice
 
@@ -46,7 +48,16 @@ def cues(before: Belt, after: Belt, ctx: Ctx, event: Event) -> tuple[str, ...]:
     return ()
 
 
-READINGS: dict[str, ReadingRule[Belt]] = {BELT: check_belt, DICE: roll_from_dice}
+def hand_dice(state: State[Belt]) -> tuple[int, ...]:
+    """The d6s the players roll by hand for the next NEXT (classic's Rest and Fatigue dice)."""
+    return (6,) * len(next_dice(state.G, state.ctx))
+
+
+#: What the camera reads in this game: the belt (checked against the game) and the dice.
+CAMERA: dict[str, Watch[Belt]] = {
+    BELT: Watch(check_belt, pieces=belt_pieces),
+    DICE: Watch(roll_from_dice, dice=hand_dice),
+}
 
 
 def standing(game: Belt, ctx: Ctx) -> tuple[Standing, ...]:
@@ -54,10 +65,16 @@ def standing(game: Belt, ctx: Ctx) -> tuple[Standing, ...]:
     one furthest from the Pit (the alligators eat from row 1 up)."""
     hamsters = game.hamsters
     ranks = ranked([(h.eaten, -h.row) for h in hamsters])
-    return tuple(Standing(rank, _where(h)) for rank, h in zip(ranks, hamsters, strict=True))
+    return tuple(
+        Standing(rank, _where(h, ctx.over)) for rank, h in zip(ranks, hamsters, strict=True)
+    )
 
 
-def _where(hamster: Hamster) -> str:
+def _where(hamster: Hamster, over: bool) -> str:
+    """Where a hamster is; at the end, the one still alive is simply the last one left
+    (it may sit in the Pit, which would read as a loss beside the winner's name)."""
+    if over and not hamster.eaten:
+        return "last hamster left"
     if hamster.eaten:
         return "eaten"
     if hamster.row == NOT_PLACED:

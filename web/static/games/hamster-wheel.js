@@ -33,7 +33,7 @@ function drawWheel(wheel) {
     const y = centre + Math.sin(angle) * (outer + inner) / 2;
     const cls = ["hw-cell", c.lowest ? "low" : "", targets.has(c.number) ? "target" : "",
       c.uncertain ? "uncertain" : "", c.number === wheel.pyramid_start ? "start" : ""].join(" ");
-    parts.push(svg("circle", { cx: x, cy: y, r: 20, class: cls }));
+    parts.push(svg("circle", { cx: x, cy: y, r: 20, class: cls, "data-number": c.number }));
     parts.push(svg("text", { x, y: y - 8, class: "hw-num" }, String(c.number)));
     c.pieces.forEach((colour, k) => parts.push(svg("circle", {
       cx: x - 11 + (k % 3) * 11, cy: y + 4 + Math.floor(k / 3) * 10, r: 5.5,
@@ -114,7 +114,61 @@ function renderForms(view, panel) {
     const typed = before.querySelector("input[name=lowest]");
     if (typed && typed.value !== typed.defaultValue) rolled.elements.lowest.value = typed.value;
   }
-  panel.replaceChildren(failed, byHand);
+  const asked = askPanel(view);
+  panel.replaceChildren(...(asked ? [asked] : []), failed, byHand);
+}
+
+// Without a camera on the wheel, what it would have read is asked for after pieces fall
+// (never guessed silently): the lowest compartment by one tap on the wheel drawing, and
+// where each doubtful piece fell from, or "I don't know" (the companion says what it assumed).
+function cameraFollowsWheel() {
+  const note = (state.camera || {}).wheel;
+  return Boolean(note && note.seen);
+}
+
+function askPanel(view) {
+  const ask = view.ask || {};
+  if (cameraFollowsWheel() || !(ask.lowest || (ask.fell || []).length)) return null;
+  const seat = state.current ?? 0;
+  const parts = [el("h2", {}, "Pieces fell: help the companion follow the wheel")];
+  if (ask.lowest) {
+    parts.push(el("p", { class: "hw-ask-lowest" }, "Which compartment is lowest now? Tap it on the wheel."));
+    askForLowest(view.wheel.sections, seat);
+  }
+  for (const fell of ask.fell || []) {
+    parts.push(el("p", {}, `Where did the ${fell.colour} piece fall from?`),
+      el("div", { class: "hw-ask-choices" }, ...fell.choices.map((number) => {
+        const button = el("button", { type: "button" }, `Compartment ${number}`);
+        button.addEventListener("click", () => send("/api/move",
+          { seat, name: "fell_from", args: { colour: fell.colour, from: number } }));
+        return button;
+      })));
+  }
+  if ((ask.fell || []).length) {
+    const unsure = el("button", { type: "button", class: "hw-ask-unsure" }, "I don't know");
+    unsure.addEventListener("click", () => send("/api/move", { seat, name: "fell_from", args: {} }));
+    parts.push(unsure);
+  }
+  return el("section", { class: "hw-ask", id: "hw-ask" }, ...parts);
+}
+
+function askForLowest(sections, seat) {
+  // The compartments of the drawing become buttons: one tap says which one is lowest.
+  const drawing = document.querySelector("#belt .hw-wheel");
+  if (!drawing) return;
+  drawing.classList.add("asking");
+  drawing.setAttribute("role", "group");  // an image holds no buttons: a group of them now
+  for (const cell of drawing.querySelectorAll(".hw-cell")) {
+    const number = Number(cell.getAttribute("data-number"));
+    cell.setAttribute("role", "button");
+    cell.setAttribute("tabindex", "0");
+    cell.setAttribute("aria-label", `Compartment ${number} of ${sections} is lowest now`);
+    const choose = () => send("/api/move", { seat, name: "turn_wheel", args: { lowest: number } });
+    cell.addEventListener("click", choose);
+    cell.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(); }
+    });
+  }
 }
 
 (window.Boards = window.Boards || {})["hamster-wheel"] = {

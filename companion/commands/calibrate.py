@@ -14,6 +14,7 @@ import click
 import cv2
 
 from calibration.geometry import (
+    DEFAULT_CELLS,
     CalibrationError,
     calibrate_board,
     keep_previous,
@@ -23,8 +24,7 @@ from calibration.geometry import (
 )
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
 from companion.tabletop import LANES, ROWS
-
-DEFAULT_CELLS = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4), "purple": (1, 5)}
+from companion.vision.board import read_board
 
 
 def calibration_path(obj: Any) -> Path:
@@ -142,7 +142,6 @@ def board(obj: Any, image: str, cells: str) -> None:
 @click.pass_obj
 def check(obj: Any, image: str) -> None:
     """Read a picture with the saved calibration: where does it see each hamster?"""
-    from companion.vision.board import read_board
 
     frame = _read(image)
     try:

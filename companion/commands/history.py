@@ -8,34 +8,17 @@ from __future__ import annotations
 
 import hmac
 import json
-import sys
 from datetime import datetime
 from pathlib import Path
-from typing import NoReturn, Protocol
 
 import click
 
 from companion import history
-from companion.config import Config
+from companion.commands.group import Context, fail
+from companion.config import RUN_CONFIG, ConfigError, load_config
 from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.history_export import bgstats_file, figures_text, to_csv
-from companion.store import Store
-
-
-class Opened(Protocol):
-    """What the command needs of ``companion``'s context (the settings and the store)."""
-
-    @property
-    def config(self) -> Config: ...
-
-    @property
-    def store(self) -> Store: ...
-
-
-def _fail(error: Exception) -> NoReturn:
-    click.secho(f"Error: {error}", fg="red", err=True)
-    sys.exit(2)
 
 
 def _line(play: history.Play) -> str:
@@ -62,16 +45,16 @@ def history_command(ctx: click.Context, as_json: bool) -> None:
 @history_command.command(name="list")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable list.")
 @click.pass_obj
-def list_command(obj: Opened, as_json: bool) -> None:
+def list_command(obj: Context, as_json: bool) -> None:
     """The finished games, newest first (the same as `companion history`)."""
     _list(obj, as_json)
 
 
-def _list(obj: Opened, as_json: bool) -> None:
+def _list(obj: Context, as_json: bool) -> None:
     try:
         found = history.plays(obj.store)
     except CompanionError as error:
-        _fail(error)
+        fail(error)
     if as_json:
         click.echo(json.dumps([p.to_json() for p in found], indent=1))
         return
@@ -84,12 +67,12 @@ def _list(obj: Opened, as_json: bool) -> None:
 @history_command.command()
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable stats.")
 @click.pass_obj
-def stats(obj: Opened, as_json: bool) -> None:
+def stats(obj: Context, as_json: bool) -> None:
     """Plays and wins per player: in all, by game and by seat."""
     try:
         found = history.player_stats(history.plays(obj.store))
     except CompanionError as error:
-        _fail(error)
+        fail(error)
     if as_json:
         click.echo(json.dumps([s.to_json() for s in found], indent=1))
         return
@@ -111,10 +94,10 @@ def stats(obj: Opened, as_json: bool) -> None:
     "--bgstats", "bgstats", type=click.Path(dir_okay=False), help="BG Stats JSON to write."
 )
 @click.pass_obj
-def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
+def export(obj: Context, csv_file: str | None, bgstats: str | None) -> None:
     """Write the finished games to a CSV file and/or a BG Stats file."""
     if not csv_file and not bgstats:
-        _fail(ValueError("Say where to write: --csv FILE, --bgstats FILE, or both."))
+        fail(ValueError("Say where to write: --csv FILE, --bgstats FILE, or both."))
     try:
         found = history.plays(obj.store)
         if csv_file:
@@ -126,7 +109,7 @@ def export(obj: Opened, csv_file: str | None, bgstats: str | None) -> None:
             where = f"{bgstats} (BG Stats plays and links)"
             click.echo(f"{counted(len(found), 'game')} written to {where}.")
     except CompanionError as error:
-        _fail(error)
+        fail(error)
 
 
 def _write(path: Path, text: str) -> None:
@@ -147,31 +130,53 @@ def _write(path: Path, text: str) -> None:
         ) from None
 
 
-def known_pin(obj: Opened) -> str | None:
-    """The table PIN: the configured one, else the one the companion generated."""
-    return obj.config.web.pin or obj.store.setting("table_pin")
+def known_pin(obj: Context) -> tuple[str | None, str]:
+    """The table PIN as `companion run` uses it, and where it was read (for the sentence).
+
+    Without ``--config`` the config file the table was last started with counts (``run``
+    keeps its path in the games file), so a PIN set there is found as the page finds it,
+    never mistaken for "no PIN yet" (which would have sent people to make a second one).
+    """
+    if obj.config.web.pin:
+        return obj.config.web.pin, f"the config file {obj.config_file}"
+    used = None if obj.config_file else obj.store.setting(RUN_CONFIG)
+    if used:
+        try:
+            pin = load_config(used).web.pin
+        except ConfigError as error:
+            raise history.HistoryError(
+                f"The table was started with the config file {used}, which cannot be read "
+                f"now ({error}); give the right one with --config FILE."
+            ) from None
+        if pin:
+            return pin, f"the config file {used} (the one the table was started with)"
+    read = f"the config file {obj.config_file}" if obj.config_file else "no config file"
+    return obj.store.setting("table_pin"), f"{read} and the games file {obj.store.path}"
 
 
 @history_command.command()
 @click.argument("game_id", type=int)
 @click.option("--pin", default=None, help="The table PIN (asked for when left out).")
 @click.pass_obj
-def delete(obj: Opened, game_id: int, pin: str | None) -> None:
+def delete(obj: Context, game_id: int, pin: str | None) -> None:
     """Delete a game from the history (needs the table PIN; `undelete` brings it back)."""
     try:
-        expected = known_pin(obj)
+        expected, source = known_pin(obj)
         if expected is None:
             raise history.HistoryError(
-                "There is no table PIN yet: `companion pin` makes one; then delete with it."
+                f"No table PIN was found (read: {source}): if the table runs with a config "
+                "file that sets one, name it with --config FILE; otherwise `companion pin` "
+                "makes one. Nothing was deleted."
             )
         given = pin if pin is not None else click.prompt("Table PIN", hide_input=True)
         if not hmac.compare_digest(str(given).strip().encode(), expected.encode()):
             raise history.HistoryError(
-                "That PIN is not right; `companion pin` shows it. Nothing was deleted."
+                f"That PIN is not right (it was checked against {source}); `companion pin` "
+                "shows it. Nothing was deleted."
             )
         history.delete(obj.store, game_id)
     except CompanionError as error:
-        _fail(error)
+        fail(error)
     minutes = round(history.UNDO_SECONDS / 60)
     click.echo(
         f"Game {game_id} deleted; `companion history undelete {game_id}` brings it back "
@@ -182,10 +187,10 @@ def delete(obj: Opened, game_id: int, pin: str | None) -> None:
 @history_command.command()
 @click.argument("game_id", type=int)
 @click.pass_obj
-def undelete(obj: Opened, game_id: int) -> None:
+def undelete(obj: Context, game_id: int) -> None:
     """Bring a deleted game back into the history."""
     try:
         history.undelete(obj.store, game_id)
     except CompanionError as error:
-        _fail(error)
+        fail(error)
     click.echo(f"Game {game_id} is back in the history.")

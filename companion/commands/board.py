@@ -7,6 +7,7 @@ for scripts and tests.
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 import threading
@@ -16,9 +17,11 @@ from typing import Any
 
 import click
 
+from companion.commands.group import EXPECTED, fail
 from companion.config import Config, ConfigError, mqtt_password
 from companion.mqtt.board import BoardClient, render
 from companion.mqtt.connect import Broker, BrokerError, parse_broker
+from companion.mqtt.export import board_export, export_csv
 
 CLEAR = "\x1b[2J\x1b[H"  # clear the terminal and go home: a board that redraws in place
 REDRAW = 1.0  # seconds between redraws at most (the "last heard" ages tick too)
@@ -76,6 +79,13 @@ def board_broker(
 )
 @click.option("--tls", is_flag=True, help="Encrypt the connection (the broker's TLS port).")
 @click.option("--once", is_flag=True, help="Print the board once and exit.")
+@click.option(
+    "--export",
+    "export_to",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the event's results (finished games, standings) to FILE.csv or FILE.json and exit.",
+)
 @click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds to wait.")
 @click.pass_obj
 def board(
@@ -87,17 +97,20 @@ def board(
     tls: bool,
     once: bool,
     timeout: float,
+    export_to: str | None,
 ) -> None:
     """Every table at the event, live: game, round, who leads, standings across tables."""
-    from companion.cli import EXPECTED, fail
-
     try:
         config: Config = obj.config
+        kind = export_kind(export_to)
         broker = board_broker(config, address, username, password_file, tls)
         client = BoardClient(broker, prefix or config.mqtt.prefix)
         client.start()
         try:
             client.wait_caught_up(timeout)
+            if export_to is not None:
+                click.echo(write_export(board_export(client.board), Path(export_to), kind))
+                return
             if once:
                 click.echo(render(client.board.tables(), results=client.board.results()))
                 return
@@ -106,6 +119,35 @@ def board(
             client.stop()
     except EXPECTED as error:
         fail(error)
+
+
+def export_kind(path: str | None) -> str:
+    """``csv`` or ``json`` from the file's name; anything else is one sentence."""
+    if path is None:
+        return ""
+    kind = Path(path).suffix.lower().lstrip(".")
+    if kind not in ("csv", "json"):
+        raise BrokerError(
+            f"{path!r} is neither a .csv nor a .json file; name the export e.g. results.csv "
+            "(a spreadsheet) or results.json (a program)."
+        )
+    return kind
+
+
+def write_export(export: dict[str, Any], path: Path, kind: str) -> str:
+    """Write the export; the sentence says what went where."""
+    text = export_csv(export) if kind == "csv" else json.dumps(export, indent=2) + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise BrokerError(
+            f"Cannot write {path} ({error.strerror}); choose a file in a folder you can write to."
+        ) from None
+    games, standings = len(export["games"]), len(export["standings"])
+    return (
+        f"Wrote {games} finished game{'s' * (games != 1)} from {len(export['tables'])} "
+        f"tables and {standings} players' standings to {path}."
+    )
 
 
 def _follow(client: BoardClient) -> None:

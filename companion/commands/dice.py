@@ -1,4 +1,4 @@
-"""Command line for the dice reader: read one photo, or score a labelled folder.
+"""``companion dice``: read one photo, score a labelled folder, teach this table's dice.
 
 ``eval`` prints its figures as one JSON object on the last stdout line so scripts and CI
 can parse it without scraping the human-readable table above it.
@@ -13,9 +13,11 @@ from pathlib import Path
 import click
 import cv2
 
+from companion.commands.group import fail
 from companion.config import load_config
 from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
+from companion.vision.dice_review import SURE, contact_sheet, disagreements
 from companion.vision.dice_split import PARTS
 from companion.vision.teach import TeachError, teach
 
@@ -123,6 +125,34 @@ def eval_command(
     click.echo(json.dumps({"part": part or "all", **report.figures(auto_accept)}))
 
 
+@dice.command(name="review")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("label-review.png"),
+    show_default=True,
+    help="Where to write the contact sheet of disagreeing dice.",
+)
+@click.option("--sure", type=click.FloatRange(0.0, 1.0), default=SURE, show_default=True)
+@click.option("--part", type=click.Choice(PARTS), default=None, help="Only this part.")
+def review_command(folder: Path, out: Path, sure: float, part: str | None) -> None:
+    """List and show the dice where a sure reading contradicts FOLDER's labels (likely
+    label faults, for a person to judge; fix labels.json with a note, never silently)."""
+    try:
+        results = list(iter_results(folder, part=part))
+    except LabelsError as error:
+        click.secho(f"Error: {error}", fg="red", err=True)
+        sys.exit(2)
+    faults = disagreements(results, sure)
+    image_dir = folder / "images" if (folder / "images").is_dir() else folder
+    frames = {f.file: cv2.imread(str(image_dir / f.file)) for f in faults}
+    for fault in faults:
+        click.echo(fault.line())
+    cv2.imwrite(str(out), contact_sheet(faults, frames))
+    click.echo(f"{len(faults)} sure readings disagree with the labels; crops in {out}")
+
+
 @dice.command(name="teach")
 @click.option(
     "--data-dir",
@@ -139,13 +169,8 @@ def teach_command(ctx: click.Context, data_dir: Path | None) -> None:
     try:
         report = teach(shared_reader(), data_dir)
     except TeachError as error:  # nothing to teach from yet: bad input, exit 2 as elsewhere
-        click.secho(f"Error: {error}", fg="red", err=True)
-        sys.exit(2)
+        fail(error)
     for line in report.lines():
         click.echo(line)
     figures = {k: v for k, v in report.to_json().items() if k != "lines"}
     click.echo(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    dice()

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import time
@@ -107,6 +106,11 @@ BACKUP_FOLDER = "backups"
 BACKUP_PREFIX = "games-"
 
 
+def backups(path: Path) -> list[Path]:
+    """The backups of the games file at ``path``, oldest first."""
+    return sorted((path.parent / BACKUP_FOLDER).glob(f"{BACKUP_PREFIX}*.sqlite3"))
+
+
 def _write_problem(path: Path, error: sqlite3.Error) -> StoreError:
     """One sentence for a failed write: a full card and a read-only folder say so."""
     text = str(error).lower()
@@ -116,14 +120,25 @@ def _write_problem(path: Path, error: sqlite3.Error) -> StoreError:
             f"in {path.parent / BACKUP_FOLDER}, other files) and try again; nothing was lost."
         )
     if "readonly" in text or "read-only" in text:
-        return StoreError(
-            f"The data folder {path.parent} is read-only, so games cannot be saved: check "
-            "the SD card is not locked or mounted read-only, and that the companion may write "
-            "there."
-        )
+        return read_only_error(path)
     if "malformed" in text or "corrupt" in text or "not a database" in text:
         return StoreDamagedError(damaged_sentence(path, str(error)))
     return StoreError(f"{path.name} could not be written ({error}); nothing was changed.")
+
+
+def read_only_error(path: Path) -> StoreError:
+    return StoreError(
+        f"The data folder {path.parent} is read-only, so games cannot be saved: check "
+        "the SD card is not locked or mounted read-only, and that the companion may write "
+        "there."
+    )
+
+
+def cannot_write(path: Path) -> bool:
+    """Whether the games file or its folder refuses writes (a card mounted or locked
+    read-only, or a folder the companion may not write in); SQLite then says only "unable
+    to open database file", which is no sign of damage."""
+    return not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK))
 
 
 def damaged_sentence(path: Path, why: str) -> str:
@@ -193,11 +208,17 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
         except sqlite3.DatabaseError as error:
+            if not memory and cannot_write(self.path):
+                raise read_only_error(self.path) from None
             if existed:
                 raise StoreDamagedError(damaged_sentence(self.path, str(error))) from None
             raise _write_problem(self.path, error) from None
         if not memory:
-            self.path.chmod(0o600)  # it holds the table PIN
+            try:
+                self.path.chmod(0o600)  # it holds the table PIN
+            except OSError:
+                self._db.close()
+                raise read_only_error(self.path) from None
         self._lock = threading.Lock()
         self._migrate()
 
@@ -489,81 +510,6 @@ class Store:
         games = self._read("SELECT COUNT(*) FROM games")[0][0]
         events = self._read("SELECT COUNT(*) FROM events")[0][0]
         return {"games": games, "events": events, "schema": self.version}
-
-
-def backups(path: Path) -> list[Path]:
-    """The backups of the games file at ``path``, oldest first."""
-    return sorted((path.parent / BACKUP_FOLDER).glob(f"{BACKUP_PREFIX}*.sqlite3"))
-
-
-def restore(path: Path, backup: Path | None = None) -> tuple[Path, Path | None]:
-    """Bring back a backup (the newest unless named) as the games file at ``path``.
-
-    The file it replaces is kept beside it as ``<name>.replaced-<time>``, never deleted.
-    Returns (the backup used, where the replaced file was kept). Stop the companion first.
-    """
-    found = backups(path)
-    chosen = backup if backup is not None else (found[-1] if found else None)
-    if chosen is None or not chosen.exists():
-        raise StoreError(f"There is no backup in {path.parent / BACKUP_FOLDER} to restore.")
-    check = sqlite3.connect(f"file:{chosen}?mode=ro", uri=True)
-    try:
-        if check.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise StoreDamagedError(f"The backup {chosen.name} is damaged too; pick an older one.")
-    except sqlite3.DatabaseError as error:
-        raise StoreDamagedError(f"The backup {chosen.name} cannot be read ({error}).") from None
-    finally:
-        check.close()
-    numbered = highest_game_number(path)
-    kept = move_aside(path, "replaced")
-    shutil.copyfile(chosen, path)
-    path.chmod(0o600)
-    restored = Store(path)  # an older backup is brought up to this schema here
-    try:
-        restored.number_games_after(numbered)
-        # It brings back no tablet's or phone's access from its day: a "lock all" made
-        # since must not be undone by it.
-        restored.end_access()
-    finally:
-        restored.close()
-    return chosen, kept
-
-
-def highest_game_number(path: Path) -> int:
-    """The highest game number the games file at ``path`` ever gave (0: none, or unreadable).
-
-    Why it matters: results, exports and the event board name a game by its number, so
-    a number given once must never be given again, not even after restoring an older
-    backup that had not reached it yet."""
-    if not path.exists():
-        return 0
-    highest = 0
-    with contextlib.suppress(sqlite3.Error):  # a damaged file: as much as can be read
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            for sql in (
-                "SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'games'",
-                "SELECT MAX(id) FROM games",
-            ):
-                with contextlib.suppress(sqlite3.Error):
-                    highest = max(highest, int(db.execute(sql).fetchone()[0] or 0))
-        finally:
-            db.close()
-    return highest
-
-
-def move_aside(path: Path, why: str) -> Path | None:
-    """Move the games file (and its WAL) aside as ``<name>.<why>-<time>``; never deletes."""
-    if not path.exists():
-        return None
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"{path.name}.{why}-{stamp}")
-    for suffix in ("-wal", "-shm"):
-        extra = path.with_name(path.name + suffix)
-        if extra.exists():
-            os.replace(extra, kept.with_name(kept.name + suffix))
-    os.replace(path, kept)
-    return kept
 
 
 def salvage(path: Path) -> tuple[GameHeader, list[Event]]:

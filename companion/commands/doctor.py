@@ -3,14 +3,22 @@
 Each check prints one line: what was found and, when something is wrong, what to do about
 it. Nothing here changes the machine. The command exits 1 if any check failed, so it can
 gate ``make install``.
+
+It checks the whole system (devices, calibration, the games file, HTTPS, the event broker),
+so it lives with the commands rather than in ``hardware/``. The device and vision modules are
+imported inside their checks on purpose: a machine missing OpenCV or gpiozero must still get
+its list of findings, and the other commands never load them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import grp
 import importlib
 import os
 import shutil
+import sqlite3
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,6 +27,12 @@ from pathlib import Path
 import click
 
 from companion.config import MqttConfig
+from companion.errors import CompanionError
+from companion.mqtt.board import BoardClient
+from companion.mqtt.claim import name_check
+from companion.mqtt.connect import Broker
+from companion.mqtt.topics import default_table_name
+from companion.store import Store, StoreError
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 
@@ -189,8 +203,6 @@ def check_disk(data_dir: Path) -> Iterator[Finding]:
 
 
 def check_store(data_dir: Path) -> Iterator[Finding]:
-    from companion.store import Store, StoreError
-
     path = data_dir / "companion.sqlite3"
     if not path.exists():
         yield Finding(True, f"no games stored yet ({path} will be created)")
@@ -229,8 +241,6 @@ def check_calibration(data_dir: Path) -> Iterator[Finding]:
 
 def check_https(data_dir: Path) -> Iterator[Finding]:
     """The table's own certificate authority and the page's certificate (HTTPS is optional)."""
-    import subprocess
-
     authority, cert = data_dir / "tls-ca.pem", data_dir / "tls-cert.pem"
     if not authority.exists():
         yield Finding(
@@ -275,29 +285,46 @@ def check_voice() -> Iterator[Finding]:
         yield Finding(False, f"voice: {problem}", optional=True)
 
 
-def check_event_broker(mqtt: MqttConfig | None) -> Iterator[Finding]:
+def check_event_broker(mqtt: MqttConfig | None, data_dir: Path | None = None) -> Iterator[Finding]:
     """With [mqtt], the event's broker answers and accepts this table's login (before the
-    evening, not at the first game nobody sees on the board)."""
+    evening, not at the first game nobody sees on the board), and no other table there
+    holds or asked for this table's name."""
     if mqtt is None or not mqtt.enabled:
         return
-    from companion.errors import CompanionError
-    from companion.mqtt.board import BoardClient
-    from companion.mqtt.connect import Broker
-
     try:
         board = BoardClient(Broker.from_config(mqtt), mqtt.prefix)
         board.start()
         try:
             board.wait_caught_up(timeout=5.0)
-            tables = len(board.board.tables())
+            tables = board.board.tables()
         finally:
             board.stop()
     except CompanionError as error:
         yield Finding(False, f"event board: {error}")
         return
+    name = mqtt.table or default_table_name()
+    clash = name_check(tables, name, _table_origin(data_dir), board.broker.address)
+    if clash:
+        yield Finding(False, f"event board: {clash}")
+        return
     yield Finding(
-        True, f"event board: the broker at {mqtt.host} accepts this table ({tables} tables on it)"
+        True,
+        f"event board: the broker at {mqtt.host} accepts this table as {name!r} "
+        f"({len(tables)} tables on it)",
     )
+
+
+def _table_origin(data_dir: Path | None) -> str | None:
+    """The id this data folder's table publishes with (None: it never ran here)."""
+    database = None if data_dir is None else data_dir / "companion.sqlite3"
+    if database is None or not database.exists():
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'table_origin'").fetchone()
+    except sqlite3.Error:
+        return None
+    return None if row is None else str(row[0])
 
 
 def run_checks(
@@ -328,7 +355,7 @@ def run_checks(
         lambda: check_calibration(data_dir),
         lambda: check_https(data_dir),
         check_voice,
-        lambda: check_event_broker(mqtt),
+        lambda: check_event_broker(mqtt, data_dir),
     ]
     findings: list[Finding] = []
     for check in checks:

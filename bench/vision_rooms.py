@@ -1,0 +1,250 @@
+"""The belt and wheel readers in real rooms: right, refused (and why) or wrong, room by room.
+
+    .venv/bin/python bench/vision_rooms.py [--frames 20] [--seed 34000] [--sheet rooms.png]
+
+Each row changes one thing about the room (the table, the lamp, the camera's height, blur,
+a sleeve, clutter; :mod:`hardware.simulator.room`), renders ``--frames`` belt frames and a
+wheel video of ``--frames`` frames in it, on a seed family the readers were never tuned on
+(34000 and up; they were tuned on seeds below 1000), and counts each reader's frames as
+right, refused (with the reasons given) or wrong. The belt is calibrated once per room,
+on a frame of that room, as players calibrate at their own table. ``--sheet`` saves one
+frame of each room as a contact sheet PNG to look at. The last line is a JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.geometry import Calibration, CalibrationError, calibrate_board, locate_board
+from companion.vision.board import read_board
+from companion.vision.wheel import (
+    WHEEL_PIECE_NAMES,
+    WheelTracker,
+    angle_difference,
+    lowest_compartment,
+    read_wheel,
+)
+from hardware.simulator import HAMSTER_COLOURS, BeltScene, random_belt_scene
+from hardware.simulator.room import SLEEVES, Room
+from hardware.simulator.room_render import render_belt_room, wheel_room_video
+
+Frame = NDArray[np.uint8]
+ANGLE_RIGHT_DEG = 5.0  # an angle further off than this is counted wrong
+
+ROOMS: Mapping[str, Room] = {
+    "grey cloth, daylight, 70 cm": Room(),
+    "JPEG 30, 20% darker, 5 deg tilt": Room(jpeg_quality=30, exposure=0.8, tilt_deg=5.0),
+    "blur sigma 2 px": Room(blur=2.0),
+    "blur sigma 3 px": Room(blur=3.0),
+    "camera shake 6 px": Room(shake=6.0),
+    "long exposure (motion blur while rolling)": Room(shutter=0.5),
+    "warm light": Room(light="warm"),
+    "cool light": Room(light="cool"),
+    "light wood": Room(table="light wood"),
+    "dark wood": Room(table="dark wood"),
+    "green felt": Room(table="green felt"),
+    "black felt": Room(table="black felt"),
+    "blue felt": Room(table="blue felt"),
+    "white table": Room(table="white"),
+    "light wood, warm light": Room(table="light wood", light="warm"),
+    "dark wood, warm light": Room(table="dark wood", light="warm"),
+    "green felt, warm light": Room(table="green felt", light="warm"),
+    "black felt, warm light": Room(table="black felt", light="warm"),
+    "blue felt, warm light": Room(table="blue felt", light="warm"),
+    "white table, warm light": Room(table="white", light="warm"),
+    "camera at 50 cm": Room(height_cm=50.0),
+    "camera at 100 cm": Room(height_cm=100.0),
+    "a sleeve (any colour)": Room(sleeve=SLEEVES[0]),
+    "a hand": Room(hand=True),
+    "cups and cards": Room(clutter=3),
+}
+
+
+@dataclass
+class Tally:
+    """One reader in one room: right, refused by reason, wrong (with what it said)."""
+
+    right: int = 0
+    wrong: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    wrongs: list[str] = field(default_factory=list)
+
+    @property
+    def frames(self) -> int:
+        return self.right + self.wrong + sum(self.refused.values())
+
+    def cell(self) -> str:
+        reasons = "; ".join(f"{n} {why}" for why, n in self.refused.most_common(2))
+        text = f"{self.right} right, {sum(self.refused.values())} refused, {self.wrong} wrong"
+        return f"{text} ({reasons})" if reasons else text
+
+
+def belt_calibration(room: Room, seed: int) -> Calibration | None:
+    cells = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
+    calm = replace(room, hand=False, sleeve=None, clutter=0)
+    frame = render_belt_room(BeltScene(cells), np.random.default_rng(seed), calm).frame
+    try:
+        return calibrate_board(frame, cells)
+    except CalibrationError:
+        return None
+
+
+def belt_row(room: Room, frames: int, seed: int) -> Tally:
+    tally = Tally()
+    calibration = belt_calibration(room, seed)
+    if calibration is None:
+        tally.refused["calibration failed in this room"] += frames
+        return tally
+    for index in range(frames):
+        rng = np.random.default_rng((seed, index))
+        frame_room = room
+        if room.sleeve is not None:
+            frame_room = replace(room, sleeve=SLEEVES[int(rng.integers(len(SLEEVES)))])
+        scene = random_belt_scene(rng)
+        rendered = render_belt_room(scene, rng, frame_room)
+        reading = read_board(
+            rendered.frame, locate_board(rendered.frame), calibration.colour_profiles
+        )
+        if reading.blocked:
+            tally.refused[reading.reason] += 1
+            continue
+        right = reading.asterisk_row == scene.asterisk_row
+        for colour, where in scene.hamsters.items():
+            seen = "pit" if colour in reading.in_pit else reading.hamsters.get(colour)
+            right = right and seen == where
+        if right:
+            tally.right += 1
+        else:
+            tally.wrong += 1
+            tally.wrongs.append(f"belt frame {(seed, index)}: {reading}")
+    return tally
+
+
+@dataclass
+class WheelFigures:
+    tally: Tally = field(default_factory=Tally)
+    errors: list[float] = field(default_factory=list)
+    lowest_right: int = 0
+    fallen_right: int = 0
+    read: int = 0
+
+
+def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
+    """A video in the room; a frame is right when the angle is within ``ANGLE_RIGHT_DEG``
+    and every fallen piece's colour is counted right."""
+    figures = WheelFigures()
+    rng = np.random.default_rng((seed, 77))
+    tracker = WheelTracker()
+    true_roll, previous, base = 0.0, None, None
+    hand_chance = 0.0
+    for scene, rendered in wheel_room_video(rng, frames, room, hand_chance=hand_chance):
+        if previous is not None:
+            true_roll += angle_difference(scene.angle_deg, previous)
+        previous = scene.angle_deg
+        reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
+        tracker.update(reading)
+        if reading.blocked:
+            figures.tally.refused[reading.reason] += 1
+            continue
+        if base is None:
+            base = true_roll
+        expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+        for piece in scene.outside:
+            expected[piece.colour] += 1
+        error = abs(angle_difference(reading.angle_deg, scene.angle_deg))
+        figures.errors.append(error)
+        figures.read += 1
+        fallen_right = reading.fallen == expected
+        figures.fallen_right += fallen_right
+        figures.lowest_right += lowest_compartment(tracker.total_roll_deg) == lowest_compartment(
+            true_roll - base
+        )
+        if error <= ANGLE_RIGHT_DEG and fallen_right:
+            figures.tally.right += 1
+        else:
+            figures.tally.wrong += 1
+            figures.tally.wrongs.append(
+                f"wheel {(seed, 77)} frame {figures.tally.frames}: angle off {error:.1f} deg "
+                f"({reading.markers} markers, misfit {reading.fit_error:.3f}), fallen "
+                f"{reading.fallen_total} seen vs {len(scene.outside)}"
+            )
+    return figures
+
+
+def contact_sheet(path: str, seed: int) -> None:
+    """One belt and one wheel frame of every room, labelled, in one PNG."""
+    tiles = []
+    for name, room in ROOMS.items():
+        rng = np.random.default_rng((seed, 5))
+        belt = render_belt_room(random_belt_scene(rng), rng, room).frame
+        _, wheel = wheel_room_video(rng, 1, room)[0]
+        for frame in (belt, wheel.frame):
+            tile = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+            cv2.putText(tile, name, (6, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 255), 1)
+            tiles.append(tile)
+    per_row = 6
+    tiles += [np.zeros_like(tiles[0])] * (-len(tiles) % per_row)
+    rows = [np.hstack(tiles[k : k + per_row]) for k in range(0, len(tiles), per_row)]
+    cv2.imwrite(path, np.vstack(rows))
+    print(f"contact sheet of {len(ROOMS)} rooms written to {path}")
+
+
+def robustness(
+    rooms: Mapping[str, Room], frames: int, seed: int, show: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """The table: each room x reader, right / refused (reason) / wrong."""
+    show(f"| room ({frames} frames each, seeds {seed}+) | belt | wheel | wheel angle median |")
+    show("| --- | --- | --- | --- |")
+    figures: dict[str, Any] = {}
+    for name, room in rooms.items():
+        belt = belt_row(room, frames, seed)
+        wheel = wheel_row(room, frames, seed)
+        median = f"{np.median(wheel.errors):.2f} deg" if wheel.errors else "-"
+        show(f"| {name} | {belt.cell()} | {wheel.tally.cell()} | {median} |")
+        for line in (belt.wrongs + wheel.tally.wrongs)[:3]:
+            show(f"    wrong: {line}")
+        figures[name] = {
+            "belt": {
+                "right": belt.right,
+                "refused": sum(belt.refused.values()),
+                "wrong": belt.wrong,
+            },
+            "wheel": {
+                "right": wheel.tally.right,
+                "refused": sum(wheel.tally.refused.values()),
+                "wrong": wheel.tally.wrong,
+                "angle_median_deg": round(float(np.median(wheel.errors)), 2)
+                if wheel.errors
+                else None,
+                "lowest_right": wheel.lowest_right,
+                "fallen_right": wheel.fallen_right,
+                "read": wheel.read,
+            },
+        }
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--frames", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=34000)
+    parser.add_argument("--sheet", default=None, help="write a contact sheet PNG here")
+    parser.add_argument("--only", default=None, help="rooms whose name contains this")
+    args = parser.parse_args()
+    if args.sheet:
+        contact_sheet(args.sheet, args.seed)
+    rooms = {k: v for k, v in ROOMS.items() if args.only is None or args.only in k}
+    print(json.dumps(robustness(rooms, args.frames, args.seed)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""The whole ``companion`` command but ``run`` and ``pin`` (``companion.serve`` adds those).
+
+One line per family: the group and its shared context live in ``group.py``, each family's
+commands in a module of its own, and this module alone gathers them, so no family imports
+another's commands and none imports this one.
+"""
+
+from __future__ import annotations
+
+from companion.commands import calibrate, doctor, files, games, history, table
+from companion.commands.group import main
+
+for command in (
+    table.new,
+    table.status,
+    table.next_,
+    table.undo,
+    table.redo,
+    table.move,
+    table.play,
+    files.replay,
+    files.export,
+    files.list_backups,
+    files.restore_backup,
+    games.simulate,
+    games.list_games,
+    calibrate.calibrate,
+    doctor.doctor,
+):
+    main.add_command(command)
+main.add_command(history.history_command, name="history")
+# `dice` and `board` are added when asked for (group.LAZY_COMMANDS): they load OpenCV and
+# paho-mqtt, which `companion run` must not wait for.
+
+__all__ = ["main"]
