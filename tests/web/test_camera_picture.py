@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.conftest import PIN
+from tests.web.conftest import PIN, unlock
 from tests.web.serving import serving
 from tests.web.tables import new_table
 from web import create_app
@@ -53,6 +53,7 @@ def test_the_last_picture_is_hidden_once_the_camera_gives_none(
     with serving(app, table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)  # the picture shows the players' table: an unlocked tablet asks for it
         expect(page.locator("#camera")).to_be_visible(timeout=10_000)
         camera.picture = None  # the game in play now reads nothing with the camera
         expect(page.locator("#camera")).to_be_hidden(timeout=10_000)
