@@ -285,6 +285,7 @@ def start_camera(
         settings=lambda: locked_settings(config),
         on_pi=on_pi,
         choose=choose,
+        data_dir=config.data_dir,  # where a webcam's calibration lock is kept
     )
     if source is None:
         return None, why

@@ -396,7 +396,8 @@ class OpenCVSource(_SourceBase):
     size it really delivers is read back (``frame_size``) and shown in its name
     (``hardware.webcam`` says why). ``read`` gives up after ``capture_timeout`` seconds
     instead of OpenCV's own 10 s; ``measure_and_lock`` holds exposure, white balance and
-    focus at calibration, and a restart after a hang sets them again. ``open_capture``
+    focus at calibration, and a restart sets them again (a restart of the companion too,
+    from ``lock_file``). ``open_capture``
     stands in for ``cv2.VideoCapture(device[, backend])`` in tests.
     """
 
@@ -410,8 +411,11 @@ class OpenCVSource(_SourceBase):
         open_capture: Callable[..., Any] | None = None,
         platform: str = sys.platform,
         sleep: Sleep = time.sleep,
+        lock_file: Path | None = None,
     ) -> None:
         self.device = device
+        #: Where calibration's lock is kept, to be set again at every start (None: not kept).
+        self.lock_file = lock_file
         self.size = size
         self.capture_timeout = capture_timeout
         self.settle = settle  # seconds automatic exposure gets before it is read and held
@@ -423,6 +427,8 @@ class OpenCVSource(_SourceBase):
         #: What the camera really delivers (read back after the requests); None before.
         self.delivered: webcam.Delivered | None = None
         self.locked: webcam.WebcamLock | None = None
+        if lock_file is not None:
+            self.locked = webcam.load_lock(lock_file, self._label)
         self._capture: Any = None
         self._calls: webcam.TimedCalls[tuple[bool, Any]] | None = None
         # The reader reads while calibration sets controls: one at a time.
@@ -487,9 +493,12 @@ class OpenCVSource(_SourceBase):
             webcam.let_choose(capture)
         self._sleep(self.settle)  # the reader keeps reading meanwhile: automatic settles
         with self._timed_use():
-            self.locked = webcam.lock_controls(capture, self._label)
-        log.info("%s %s", self.name, self.locked.describe())
-        return self.locked
+            lock = webcam.lock_controls(capture, self._label)
+        if self.lock_file is not None:
+            lock = webcam.save_lock(self.lock_file, self._label, lock)
+        self.locked = lock
+        log.info("%s %s", self.name, lock.describe())
+        return lock
 
     @contextmanager
     def _timed_use(self) -> Iterator[None]:

@@ -21,12 +21,14 @@ Everything takes the capture duck-typed, so it is tested against a stand-in of
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 import cv2
@@ -103,10 +105,11 @@ class WebcamLock:
 
     values: dict[str, float] = field(default_factory=dict)  # "exposure" -> driver units
     refused: tuple[str, ...] = ()
+    kept: bool = False  # saved, to be set again at every start
 
     def as_dict(self) -> dict[str, Any]:
         """For the calibration's log line and page message (no Pi camera fields)."""
-        return {"webcam": dict(self.values), "refused": list(self.refused)}
+        return {"webcam": dict(self.values), "refused": list(self.refused), "kept": self.kept}
 
     def describe(self) -> str:
         held = ", ".join(f"{name} {value:g}" for name, value in self.values.items())
@@ -149,6 +152,46 @@ def hold(capture: Any, lock: WebcamLock) -> list[str]:
         ):
             refused.append(what)
     return refused
+
+
+#: The file in the data folder that keeps a webcam's lock from one start to the next.
+LOCK_FILE: Final = "webcam-lock.json"
+
+
+def save_lock(path: Path, camera: str, lock: WebcamLock) -> WebcamLock:
+    """Keep ``lock`` for ``camera`` (its device, e.g. "webcam 0"); the lock, marked kept.
+
+    A file that cannot be written is said in the log and the lock is held for this run
+    only: calibration still succeeds.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"camera": camera, "values": lock.values}), encoding="utf-8")
+    except OSError as error:
+        log.warning("the webcam's lock could not be saved in %s (%s)", path, error)
+        return lock
+    return replace(lock, kept=True)
+
+
+def load_lock(path: Path, camera: str) -> WebcamLock | None:
+    """The lock saved for ``camera``; None when there is none, or it was another camera's."""
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        values = {str(what): float(value) for what, value in saved["values"].items()}
+        owner = saved["camera"]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning(
+            "the webcam's saved lock in %s is unreadable (%s); calibrate again", path, error
+        )
+        return None
+    if owner != camera:
+        log.info(
+            "the saved webcam lock is %s's, not %s's: automatic until calibrated", owner, camera
+        )
+        return None
+    return WebcamLock(values, kept=True)
 
 
 def let_choose(capture: Any) -> None:

@@ -231,7 +231,8 @@ def _lock_camera() -> tuple[CameraSettings, str]:
 
 def _describe_webcam(chosen: dict[str, Any]) -> str:
     held = ", ".join(f"{name} {value:g}" for name, value in chosen["webcam"].items())
-    said = f"webcam {held} held while the companion runs" if held else "the webcam held nothing"
+    until = "set again at every start" if chosen.get("kept") else "held while the companion runs"
+    said = f"webcam {held} {until}" if held else "the webcam held nothing"
     refused = "; ".join(chosen.get("refused", []))
     return f"{said} ({refused})" if refused else said
 

@@ -9,6 +9,7 @@ short timeout; no test asserts on elapsed time beyond a generous ceiling.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from hardware.camera import CameraOfflineError, CameraStalledError, CameraSupervisor, OpenCVSource
-from hardware.webcam import EXPOSURE_MANUAL, TimedCalls, WebcamLock, fourcc_text
+from hardware.webcam import EXPOSURE_MANUAL, LOCK_FILE, TimedCalls, WebcamLock, fourcc_text
 
 GENEROUS = 10.0  # seconds; a ceiling for waits, never an assertion about speed
 MJPG = cv2.VideoWriter.fourcc(*"MJPG")
@@ -170,6 +171,7 @@ def test_calibration_holds_what_the_camera_chose_and_a_restart_keeps_it() -> Non
     assert lock.as_dict() == {
         "webcam": {"exposure": 156, "white balance": 4600, "focus": 30},
         "refused": [],
+        "kept": False,  # no lock_file: held while the companion runs
     }
     fresh = FakeCapture()  # the camera reopened after a hang comes up on automatic
     source._open_capture = Opener(fresh)
@@ -178,6 +180,36 @@ def test_calibration_holds_what_the_camera_chose_and_a_restart_keeps_it() -> Non
     assert fresh.props[cv2.CAP_PROP_AUTO_EXPOSURE] == EXPOSURE_MANUAL
     assert fresh.props[cv2.CAP_PROP_WB_TEMPERATURE] == 4600
     assert fresh.props[cv2.CAP_PROP_AUTOFOCUS] == 0
+
+
+def test_the_lock_is_kept_and_set_again_when_the_companion_starts_again(tmp_path: Path) -> None:
+    kept = tmp_path / LOCK_FILE
+    source, _ = webcam(FakeCapture(), sleep=lambda _: None, lock_file=kept)
+    with source:
+        lock = source.measure_and_lock()
+    assert lock.kept and lock.as_dict()["kept"] is True
+    # The next start of the companion: a new source, a camera back on automatic.
+    fresh = FakeCapture()
+    with webcam(fresh, lock_file=kept)[0]:
+        pass
+    assert fresh.props[cv2.CAP_PROP_AUTO_EXPOSURE] == EXPOSURE_MANUAL
+    assert fresh.props[cv2.CAP_PROP_EXPOSURE] == 156
+    assert fresh.props[cv2.CAP_PROP_AUTO_WB] == 0
+    # Another webcam (another device number) is not given this one's values.
+    other = FakeCapture()
+    opener = Opener(other)
+    with OpenCVSource(2, open_capture=opener, platform="linux", lock_file=kept):
+        pass
+    assert other.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3
+
+
+def test_an_unreadable_kept_lock_leaves_the_webcam_on_automatic(tmp_path: Path) -> None:
+    kept = tmp_path / LOCK_FILE
+    kept.write_text("{not json", encoding="utf-8")
+    capture = FakeCapture()
+    with webcam(capture, lock_file=kept)[0] as source:
+        assert source.locked is None
+    assert capture.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3
 
 
 def test_a_control_the_driver_refuses_is_reported_not_fatal(

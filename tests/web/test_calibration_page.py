@@ -136,6 +136,7 @@ def test_calibrating_with_a_webcam_says_what_it_held_and_what_it_refused(
         return {
             "webcam": {"exposure": 156.0, "white balance": 4600.0},
             "refused": ["webcam 0 has no focus control to hold"],
+            "kept": True,
         }
 
     app = create_app(
@@ -149,7 +150,7 @@ def test_calibrating_with_a_webcam_says_what_it_held_and_what_it_refused(
     done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
     assert done.status_code == 200, done.get_json()
     assert (
-        "webcam exposure 156, white balance 4600 held while the companion runs "
+        "webcam exposure 156, white balance 4600 set again at every start "
         "(webcam 0 has no focus control to hold)" in done.get_json()["message"]
     )
     assert load_calibration(tmp_path / CALIBRATION_FILE).camera == CameraSettings()
