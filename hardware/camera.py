@@ -397,8 +397,8 @@ class OpenCVSource(_SourceBase):
     (``hardware.webcam`` says why). ``read`` gives up after ``capture_timeout`` seconds
     instead of OpenCV's own 10 s; ``measure_and_lock`` holds exposure, white balance and
     focus at calibration, and a restart sets them again (a restart of the companion too,
-    from ``lock_file``). ``open_capture``
-    stands in for ``cv2.VideoCapture(device[, backend])`` in tests.
+    from ``lock_file``). ``open_capture`` stands in for ``cv2.VideoCapture(device[,
+    backend])`` in tests.
     """
 
     def __init__(

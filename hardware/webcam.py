@@ -120,27 +120,39 @@ class WebcamLock:
 def lock_controls(capture: Any, name: str) -> WebcamLock:
     """Read what the camera chose on automatic, switch automatic off and set exactly that.
 
-    A control the camera does not have (OpenCV reads -1 or nothing) or whose setting the
-    driver refuses (``set`` answers False) goes into ``refused`` as a sentence.
+    A control the camera does not have (OpenCV reads -1 or nothing), whose setting the
+    driver refuses (``set`` answers False), or that reads back otherwise than set (OpenCV's
+    V4L2 backend answers True when the driver clamps a value) goes into ``refused`` as a
+    sentence; what the camera holds is what it read back.
     """
     values: dict[str, float] = {}
     refused: list[str] = []
     for switch, control, what, off in LOCKS:
-        chosen = float(capture.get(control))
-        if chosen < 0:
-            refused.append(f"{name} has no {what} control to hold")
-            continue
-        if not capture.set(switch, off):
-            refused.append(f"{name} refused to switch automatic {what} off")
-            continue
-        if not capture.set(control, chosen):
-            refused.append(f"{name} refused to hold its {what} at {chosen:g}")
-            continue
-        values[what] = chosen
+        held, problem = _lock_one(capture, name, (switch, control, what, off))
+        if held is not None:
+            values[what] = held
+        if problem:
+            refused.append(problem)
     lock = WebcamLock(values, tuple(refused))
     for sentence in refused:
         log.warning("%s", sentence)
     return lock
+
+
+def _lock_one(capture: Any, name: str, lock: tuple[int, int, str, int]) -> tuple[float | None, str]:
+    """One control held: the value it holds (None: none), and what went wrong ("": nothing)."""
+    switch, control, what, off = lock
+    chosen = float(capture.get(control))
+    if chosen < 0:
+        return None, f"{name} has no {what} control to hold"
+    if not capture.set(switch, off) or round(float(capture.get(switch))) != off:
+        return None, f"{name} refused to switch automatic {what} off"
+    if not capture.set(control, chosen):
+        return None, f"{name} refused to hold its {what} at {chosen:g}"
+    got = float(capture.get(control))
+    if abs(got - chosen) > 0.5:  # the controls are whole numbers in the driver's units
+        return got, f"{name} holds its {what} at {got:g}, not the {chosen:g} it chose"
+    return chosen, ""
 
 
 def hold(capture: Any, lock: WebcamLock) -> list[str]:

@@ -34,10 +34,12 @@ class FakeCapture:
         formats: tuple[int, ...] = (YUYV, MJPG),
         missing: frozenset[int] = frozenset(),
         refuses: frozenset[int] = frozenset(),
+        clamps: dict[int, float] | None = None,
     ) -> None:
         self.calls: list[tuple[str, Any]] = []
         self.sizes, self.formats = sizes, formats
         self.missing, self.refuses = missing, refuses
+        self.clamps = clamps or {}  # a driver that says yes and keeps its own value
         self.props: dict[int, float] = {
             cv2.CAP_PROP_FRAME_WIDTH: 640,
             cv2.CAP_PROP_FRAME_HEIGHT: 480,
@@ -73,7 +75,7 @@ class FakeCapture:
                 height,
             )
             return True
-        self.props[prop] = value
+        self.props[prop] = self.clamps.get(prop, value)
         return True
 
     def get(self, prop: int) -> float:
@@ -230,6 +232,16 @@ def test_a_control_the_driver_refuses_is_reported_not_fatal(
     )
     assert "webcam 0 has no focus control to hold" in caplog.text
     assert lock.describe().startswith("held: exposure 156; webcam 0 refused")
+
+
+def test_a_value_the_driver_changes_while_saying_yes_is_reported_and_held_as_read() -> None:
+    """OpenCV's V4L2 backend answers True when the driver clamps a value: read back."""
+    capture = FakeCapture(clamps={cv2.CAP_PROP_WB_TEMPERATURE: 6500})
+    source, _ = webcam(capture, sleep=lambda _: None)
+    with source:
+        lock = source.measure_and_lock()
+    assert lock.values["white balance"] == 6500
+    assert lock.refused == ("webcam 0 holds its white balance at 6500, not the 4600 it chose",)
 
 
 def test_a_read_that_hangs_is_called_hung_after_the_capture_timeout() -> None:
