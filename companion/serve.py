@@ -52,6 +52,7 @@ from companion.mqtt.topics import Topics, default_table_name
 from companion.network import NetworkWatch, machine_addresses
 from companion.store import AccessStore, Store, StoreDamagedError, move_aside
 from companion.table import Table
+from hardware.power_watch import power_lines
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
     AllowedHosts,
@@ -284,6 +285,7 @@ def start_camera(
         settings=lambda: locked_settings(config),
         on_pi=on_pi,
         choose=choose,
+        data_dir=config.data_dir,  # where a webcam's calibration lock is kept
     )
     if source is None:
         return None, why
@@ -637,6 +639,7 @@ def _serve(
             "voice": voice_status,
             "event board": publisher.status if publisher is not None else mqtt_status,
             **camera.lines(),
+            **power_lines(),  # the firmware's under-voltage / throttling flags
             **notice(demo is not None, publisher),
         }
 

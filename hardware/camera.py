@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -38,6 +39,7 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.mailbox import CAMERA_LIVE, LatestFrameWorker
+from hardware import webcam
 from hardware.camera_lock import Measured, full_view_mode, full_view_size, measure_and_lock
 
 log = logging.getLogger(__name__)
@@ -388,41 +390,150 @@ def _opencv_quiet() -> Iterator[None]:
 
 
 class OpenCVSource(_SourceBase):
-    """A USB webcam by index (0 = /dev/video0) or anything VideoCapture opens by path/URL."""
+    """A USB webcam by index (0 = /dev/video0) or anything VideoCapture opens by path/URL.
 
-    def __init__(self, device: int | str = 0, *, size: tuple[int, int] | None = None) -> None:
+    A webcam is opened through V4L2 on Linux, asked for MJPG and then the size, and the
+    size it really delivers is read back (``frame_size``) and shown in its name
+    (``hardware.webcam`` says why). ``read`` gives up after ``capture_timeout`` seconds
+    instead of OpenCV's own 10 s; ``measure_and_lock`` holds exposure, white balance and
+    focus at calibration, and a restart sets them again (a restart of the companion too,
+    from ``lock_file``). ``open_capture`` stands in for ``cv2.VideoCapture(device[,
+    backend])`` in tests.
+    """
+
+    def __init__(
+        self,
+        device: int | str = 0,
+        *,
+        size: tuple[int, int] | None = None,
+        capture_timeout: float = 3.0,
+        settle: float = 1.5,
+        open_capture: Callable[..., Any] | None = None,
+        platform: str = sys.platform,
+        sleep: Sleep = time.sleep,
+        lock_file: Path | None = None,
+    ) -> None:
         self.device = device
+        #: Where calibration's lock is kept, to be set again at every start (None: not kept).
+        self.lock_file = lock_file
         self.size = size
-        self.name = f"webcam {device}" if isinstance(device, int) else f"video {device}"
+        self.capture_timeout = capture_timeout
+        self.settle = settle  # seconds automatic exposure gets before it is read and held
+        self._open_capture = open_capture or cv2.VideoCapture
+        self._backend = webcam.backend_for(device, platform)
+        self._sleep = sleep
+        self._label = f"webcam {device}" if isinstance(device, int) else f"video {device}"
+        self.name = self._label
+        #: What the camera really delivers (read back after the requests); None before.
+        self.delivered: webcam.Delivered | None = None
+        self.locked: webcam.WebcamLock | None = None
+        if lock_file is not None:
+            self.locked = webcam.load_lock(lock_file, self._label)
         self._capture: Any = None
+        self._calls: webcam.TimedCalls[tuple[bool, Any]] | None = None
+        # The reader reads while calibration sets controls: one at a time.
+        self._use = threading.Lock()
+
+    @property
+    def frame_size(self) -> tuple[int, int] | None:
+        """The size the camera really delivers, as it reported it after the requests."""
+        return None if self.delivered is None else self.delivered.size
 
     def start(self) -> None:
         if self._capture is not None:
             return
         with _opencv_quiet():
-            capture = cv2.VideoCapture(self.device)
+            if self._backend is None:
+                capture = self._open_capture(self.device)
+            else:
+                capture = self._open_capture(self.device, self._backend)
         if not capture.isOpened():
             capture.release()
             raise CameraOfflineError(
-                f"could not open {self.name}; is it plugged in (v4l2-ctl --list-devices)?"
+                f"could not open {self._label}; is it plugged in (v4l2-ctl --list-devices)?"
             )
-        if self.size is not None:
-            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
-            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        if self._backend is not None:  # a webcam; a video file keeps its own format
+            self.delivered = webcam.ask_format(capture, self.size)
+            self.name = f"{self._label} ({self.delivered.describe()})"
+            log.info("%s opened", self.name)
+            if self.locked is not None:
+                for what in webcam.hold(capture, self.locked):
+                    log.warning("%s refused to hold its %s again", self.name, what)
         self._capture = capture
+        self._use = threading.Lock()  # this capture's own: a hung old one keeps the old
+        self._calls = webcam.TimedCalls(f"{self._label} reads")
 
     def read(self) -> Frame:
-        if self._capture is None:
+        capture, calls, use = self._capture, self._calls, self._use
+        if capture is None or calls is None:
             raise CameraOfflineError(f"{self.name} is not started")
-        ok, frame = self._capture.read()
+
+        def read_one() -> tuple[bool, Any]:
+            with use:
+                result: tuple[bool, Any] = capture.read()
+                return result
+
+        try:
+            ok, frame = calls.call(read_one, self.capture_timeout)
+        except TimeoutError:
+            raise CameraStalledError(
+                f"{self.name} gave no picture for {self.capture_timeout:g} s (hung)"
+            ) from None
         if not ok or frame is None:
             raise CameraOfflineError(f"{self.name} returned no frame; was it unplugged?")
         return _check_bgr(frame, self.name)
 
+    def measure_and_lock(self) -> webcam.WebcamLock:
+        """Let exposure, white balance and focus choose for ``settle`` seconds, then hold
+        what they chose (calibration); a control the driver refuses is said, not fatal."""
+        capture = self._capture
+        if capture is None:
+            raise CameraOfflineError(f"{self.name} is not started")
+        with self._timed_use():
+            webcam.let_choose(capture)
+        self._sleep(self.settle)  # the reader keeps reading meanwhile: automatic settles
+        with self._timed_use():
+            lock = webcam.lock_controls(capture, self._label)
+        if self.lock_file is not None:
+            lock = webcam.save_lock(self.lock_file, self._label, lock)
+        self.locked = lock
+        log.info("%s %s", self.name, lock.describe())
+        return lock
+
+    @contextmanager
+    def _timed_use(self) -> Iterator[None]:
+        """The capture to oneself, or CameraStalledError when a read holds it too long."""
+        if not self._use.acquire(timeout=self.capture_timeout):
+            raise CameraStalledError(
+                f"{self.name} gave no picture for {self.capture_timeout:g} s (hung)"
+            )
+        try:
+            yield
+        finally:
+            self._use.release()
+
     def stop(self) -> None:
         capture, self._capture = self._capture, None
-        if capture is not None:
-            capture.release()
+        calls, self._calls = self._calls, None
+        if calls is not None:
+            calls.close()
+        if capture is None:
+            return
+        use = self._use
+        if use.acquire(timeout=0.5):
+            try:
+                capture.release()
+            finally:
+                use.release()
+            return
+
+        # A hung read still holds the driver: the capture is released once it returns
+        # (OpenCV's own 10 s), on a thread of its own, so the restart need not wait.
+        def release_later() -> None:
+            with use:
+                capture.release()
+
+        threading.Thread(target=release_later, name="webcam release", daemon=True).start()
 
 
 IMAGE_SUFFIXES: Final = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})

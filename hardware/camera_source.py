@@ -24,6 +24,7 @@ from hardware.camera import (
 )
 from hardware.camera_choice import CameraChoice, choose_camera
 from hardware.pins import is_raspberry_pi
+from hardware.webcam import LOCK_FILE
 
 Render = Callable[[], npt.NDArray[Any]]
 
@@ -37,6 +38,7 @@ def open_source(
     settings: Callable[[], CameraSettings],
     on_pi: bool | None = None,
     choose: Callable[[], CameraChoice] | None = None,
+    data_dir: Path | None = None,
 ) -> tuple[FrameSource | None, str]:
     """The source to read, or None and the one line saying why there is none.
 
@@ -45,8 +47,10 @@ def open_source(
     no camera, a machine that is not a Pi (a laptop trying ``make run``) gets the simulated
     twin (``twin`` draws each frame), whose rolls are demo readings a person must accept; a
     Pi does not, because demo rolls have no place beside a real game: there, dice are typed
-    on the page instead.
+    on the page instead. A webcam keeps the exposure, white balance and focus it was locked
+    at by calibration in ``data_dir`` (``hardware.webcam.LOCK_FILE``), set at every start.
     """
+    lock_file = None if data_dir is None else data_dir / LOCK_FILE
     choice = "simulated" if simulate else camera.source
     size = (camera.width, camera.height)
     if choice == "none":
@@ -59,12 +63,13 @@ def open_source(
         return Picamera2Source(settings()), ""
     if choice == "usb":
         device = camera.device
-        return OpenCVSource(int(device) if device.isdigit() else device, size=size), ""
+        number = int(device) if device.isdigit() else device
+        return OpenCVSource(number, size=size, lock_file=lock_file), ""
     attached = choose() if choose is not None else choose_camera()
     if attached.kind == "picamera2":
         return Picamera2Source(settings(), camera_num=attached.index), ""
     if attached.kind == "usb":
-        return OpenCVSource(attached.index, size=size), ""
+        return OpenCVSource(attached.index, size=size, lock_file=lock_file), ""
     if not (is_raspberry_pi() if on_pi is None else on_pi):
         name = f"no camera and no Raspberry Pi here, so the {twin_name} stands in"
         return SimulatedSource(twin, name=name, fps=4), ""

@@ -18,6 +18,7 @@ from companion.watch.wheel import WheelWatcher
 from hardware.camera import OpenCVSource, Picamera2Source
 from hardware.camera_choice import CameraChoice
 from hardware.demo_board import DemoBelt
+from hardware.webcam import LOCK_FILE
 from tests.camera_scenes import config_file
 
 WAIT = 10.0
@@ -112,6 +113,7 @@ def test_auto_takes_the_attached_camera(table: Table, tmp_path: Path) -> None:
     try:
         source = getattr(camera.camera, "source", None)
         assert isinstance(source, OpenCVSource) and source.device == 3
+        assert source.lock_file == tmp_path / LOCK_FILE  # calibration's lock, kept for it
         assert status.startswith("webcam 3:")
     finally:
         camera.stop()

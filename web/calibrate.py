@@ -182,7 +182,7 @@ def calibrate() -> ResponseReturnValue:
     given = body.get("cells")
     cells = _cells_from_game() if given is None else _checked_cells(given)
     _latest_frame()  # a camera that sends no pictures is said so, not asked to settle
-    settings = _lock_camera()
+    settings, held = _lock_camera()
     try:
         calibration = calibrate_board(_latest_frame(), cells, camera=settings)
     except CalibrationError as error:
@@ -194,7 +194,7 @@ def calibrate() -> ResponseReturnValue:
     kept = "" if previous is None else f"; the one it replaces is kept as {previous.name}"
     return jsonify(
         calibrated=True,
-        message=f"Saved: {len(cells)} hamster colours sampled; {_describe(settings)}{kept}.",
+        message=f"Saved: {len(cells)} hamster colours sampled; {held}{kept}.",
     )
 
 
@@ -212,8 +212,10 @@ def teach_dice() -> ResponseReturnValue:
     return jsonify(message=" ".join(report.lines()), **report.to_json())
 
 
-def _lock_camera() -> CameraSettings:
-    """Settle and hold exposure, white balance and focus; what the camera chose."""
+def _lock_camera() -> tuple[CameraSettings, str]:
+    """Settle and hold exposure, white balance and focus; what the camera chose, and the
+    words that say so. A webcam's values are held by the webcam itself (driver units, not
+    libcamera's), so the calibration keeps none of a Pi camera's fields for it."""
     from calibration.geometry import CameraSettings
 
     lock = companion().lock_camera
@@ -221,7 +223,18 @@ def _lock_camera() -> CameraSettings:
         chosen = lock() if lock is not None else None
     except CompanionError as error:
         raise ApiError(409, f"The camera could not settle its exposure: {error}") from None
-    return CameraSettings.from_camera(chosen) if chosen is not None else CameraSettings()
+    if chosen is not None and "webcam" in chosen:
+        return CameraSettings(), _describe_webcam(chosen)
+    settings = CameraSettings.from_camera(chosen) if chosen is not None else CameraSettings()
+    return settings, _describe(settings)
+
+
+def _describe_webcam(chosen: dict[str, Any]) -> str:
+    held = ", ".join(f"{name} {value:g}" for name, value in chosen["webcam"].items())
+    until = "set again at every start" if chosen.get("kept") else "held while the companion runs"
+    said = f"webcam {held} {until}" if held else "the webcam held nothing"
+    refused = "; ".join(chosen.get("refused", []))
+    return f"{said} ({refused})" if refused else said
 
 
 def _describe(settings: CameraSettings) -> str:

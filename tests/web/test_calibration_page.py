@@ -126,6 +126,36 @@ def test_calibrating_locks_the_camera_first_and_every_start_applies_it(
     assert start.controls({"AfMode": (0, 2, 0)})["AeEnable"] is False
 
 
+def test_calibrating_with_a_webcam_says_what_it_held_and_what_it_refused(
+    table: Table, tmp_path: Path
+) -> None:
+    """A webcam's lock (hardware/webcam.py) is in driver units: it is said on the page and
+    held by the webcam, and no Pi camera values are saved for it."""
+
+    def lock() -> dict[str, Any]:
+        return {
+            "webcam": {"exposure": 156.0, "white balance": 4600.0},
+            "refused": ["webcam 0 has no focus control to hold"],
+            "kept": True,
+        }
+
+    app = create_app(
+        table,
+        PIN,
+        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
+        data_dir=tmp_path,
+        lock_camera=lock,
+    )
+    client = app.test_client()
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert (
+        "webcam exposure 156, white balance 4600 set again at every start "
+        "(webcam 0 has no focus control to hold)" in done.get_json()["message"]
+    )
+    assert load_calibration(tmp_path / CALIBRATION_FILE).camera == CameraSettings()
+
+
 def test_placeholder_camera_values_of_old_files_are_never_locked(
     table: Table, tmp_path: Path
 ) -> None:

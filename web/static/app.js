@@ -369,6 +369,10 @@ async function refreshCamera() {
   // A demo table, or a name another table holds on the event's broker: said at the top.
   $("table-note").textContent = devices.notice || "";
   $("table-note").hidden = !devices.notice;
+  // The Pi's supply too weak or its chip too hot (the firmware's flags): said at the top.
+  const power = devices.power && devices.power !== "ok" ? `Power: ${devices.power}` : "";
+  $("power-note").textContent = power;
+  $("power-note").hidden = !power;
   $("camera-status").textContent = status;
   // Not live: the status says why, and the last picture is hidden (it would look live).
   $("camera").hidden = !status.startsWith("camera live");
