@@ -193,3 +193,20 @@ def test_a_renamed_pi_still_gets_a_certificate_its_tablets_accept(tmp_path: Path
                     "subjectAltName").stdout  # fmt: skip
     assert "DNS:hamster.local" in names and "DNS:hamster," not in names
     assert verifies(tmp_path, tmp_path / "tls-cert.pem")
+
+
+def test_doctor_points_out_an_authority_made_without_constraints(tmp_path: Path) -> None:
+    from companion.commands.doctor import check_https
+
+    ensure_certificate(tmp_path, host_name="pi", addresses=["192.168.1.40"])
+    assert all(finding.ok for finding in check_https(tmp_path))
+    # An authority as older releases made it: the same, but with no name constraints.
+    made = openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                   "-nodes", "-days", "30", "-subj", "/CN=old", "-addext",
+                   "basicConstraints=critical,CA:TRUE", "-keyout", str(tmp_path / "tls-ca-key.pem"),
+                   "-out", str(tmp_path / "tls-ca.pem"))  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (tmp_path / "tls-cert.pem").unlink()
+    ensure_certificate(tmp_path, host_name="pi", addresses=["192.168.1.40"])
+    old = [finding for finding in check_https(tmp_path) if not finding.ok]
+    assert len(old) == 1 and "no name constraints" in old[0].what and old[0].optional
