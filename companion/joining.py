@@ -32,6 +32,12 @@ def page_url(host: str, port: int, scheme: str = "http") -> str:
     return f"{scheme}://{lan_address(host)}:{port}/"
 
 
+def tablet_url(host: str, port: int, https_port: int | None) -> str:
+    """The address to give a tablet: the HTTPS one when HTTPS is on (plain HTTP then only
+    redirects there), so the QR and ``companion pin`` open the page a tablet keeps awake."""
+    return page_url(host, https_port, "https") if https_port else page_url(host, port)
+
+
 def terminal_qr(url: str) -> str:
     """The QR code of ``url`` drawn with block characters, two rows of modules a line."""
     out = io.StringIO()

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import shutil
 import signal
 import socket
 import sqlite3
@@ -42,7 +43,7 @@ from companion.engine.camera import dice_wanted, watched
 from companion.engine.readings import BELT
 from companion.errors import CompanionError
 from companion.history import purge_expired, summarize
-from companion.joining import lan_address, page_url, terminal_qr
+from companion.joining import page_url, tablet_url, terminal_qr
 from companion.listeners import GAME_OVER_CUE
 from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
@@ -63,13 +64,20 @@ from web.asgi import (
     edge,
     live_streams,
     machine_names,
+    secure,
     server_config,
 )
 from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
 from web.systemd_notify import notify, start_watchdog
-from web.tls import CertificateFollower, TlsError, ensure_certificate
+from web.tls import (
+    CertificateFollower,
+    TlsError,
+    authority_certificate,
+    ensure_certificate,
+    fingerprint,
+)
 
 if TYPE_CHECKING:
     from companion.watch.rig import CameraRig
@@ -103,10 +111,6 @@ def remember_config(store: Store, config_file: str | None) -> None:
     kept = str(Path(config_file).resolve()) if config_file else ""
     with contextlib.suppress(CompanionError, sqlite3.Error):  # a full card: not worth a stop
         store.set_setting(RUN_CONFIG, kept)
-
-
-def _address(host: str) -> str:
-    return lan_address(host)
 
 
 def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
@@ -665,15 +669,12 @@ def _serve(
     remember(config.data_dir, advert)
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
     shown = "shown by `companion pin`" if logs.under_journal() else pin
-    click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
+    url = tablet_url(host, port, listen.https_port)
+    click.secho(f"Tablet page: {url}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
-        click.echo(terminal_qr(page_url(host, port)))
+        click.echo(terminal_qr(url))
     if listen.https_port:
-        click.secho(
-            f"Secure page:  https://{_address(host)}:{listen.https_port}/  "
-            "(accept the certificate once)",
-            bold=True,
-        )
+        click.echo(f"  first trust the table's certificate: {page_url(host, port)}ca.crt")
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
     click.secho(advert_line, bold=advert is not None and advert.advert is not None)
@@ -685,7 +686,7 @@ def _serve(
     named = {f"{name}.local" for name in (config.web.lan_name, lan_name) if name}
     fixed = machine_names() | set(config.web.hosts) | named
     hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
-    asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
+    asgi = edge(secure(companion_app(app, streams, threads=config.web.threads), listen), hosts)
     lights_stop = threading.Event()
     renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
     everywhere = host in ("0.0.0.0", "::", "")
@@ -845,6 +846,15 @@ def bind_problem(error: OSError) -> str:
     return f"{error.strerror or error}; check --host and --port."
 
 
+def trust_note(config: Config) -> None:
+    """Where a new tablet gets the table's authority (plain HTTP serves it) and the
+    fingerprint to check it against."""
+    plain = page_url(config.web.host, config.web.port)
+    found = authority_certificate(config.data_dir)
+    check = f" (SHA-256 {fingerprint(found)})" if found is not None else ""
+    click.echo(f"First trust the table's certificate: {plain}ca.crt{check}")
+
+
 @click.command(name="pin")
 @click.pass_obj
 def pin_command(obj: Any) -> None:
@@ -860,8 +870,11 @@ def pin_command(obj: Any) -> None:
             store.close()
     except EXPECTED as error:
         fail(error)
-    url = page_url(config.web.host, config.web.port)
+    secure = config.web.https_port if shutil.which("openssl") else 0  # as `run` will
+    url = tablet_url(config.web.host, config.web.port, secure)
     click.echo(f"Tablet page: {url}   table PIN: {pin}")
+    if secure:
+        trust_note(config)
     lan_url = remembered(config.data_dir)
     if lan_url is not None:  # the name the running companion got (NAME-2 after a clash)
         click.echo(f"Also at: {lan_url} (announced on the LAN)")

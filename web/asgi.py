@@ -128,6 +128,47 @@ def edge(app: ASGIApp, allowed: Iterable[str] | AllowedHosts | None = None) -> A
     return guarded
 
 
+#: What plain HTTP still serves when HTTPS is on: the authority's certificate (a tablet
+#: must fetch it before it trusts the HTTPS page) and the join code.
+PLAIN_PATHS = frozenset({"/ca.crt", "/join.svg"})
+
+
+def to_https(app: ASGIApp, https_port: int) -> ASGIApp:
+    """Send every plain-HTTP request, but ``PLAIN_PATHS``, to the same address over HTTPS
+    (308 keeps the method and body), so a tablet that typed the old ``http://`` address
+    gets the secure page and its wake lock, service worker and install prompt."""
+
+    async def redirecting(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("scheme") != "http":
+            await app(scope, receive, send)
+            return
+        if scope.get("path") in PLAIN_PATHS:
+            await app(scope, receive, send)
+            return
+        host = host_of(scope)
+        shown = f"[{host}]" if ":" in host else host
+        path = scope.get("raw_path") or scope.get("path", "/").encode("utf-8")
+        query = scope.get("query_string") or b""
+        target = f"https://{shown}:{https_port}".encode() + path + (b"?" + query if query else b"")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 308,
+                "headers": [(b"location", target), (b"content-length", b"0")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
+
+    return redirecting
+
+
+def secure(app: ASGIApp, listen: Listen) -> ASGIApp:
+    """``app`` behind the redirect to HTTPS when the server speaks it, else unchanged."""
+    if listen.https_port and listen.certfile is not None:
+        return to_https(app, listen.https_port)
+    return app
+
+
 def live_streams(flask_app: Flask, *, cap: int) -> LiveStreams:
     """The live-stream endpoint for the table, heartbeat and PIN the Flask app was made with."""
     found = flask_app.extensions["companion"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from companion.joining import svg_qr
 from web.context import companion, require_picture_access
 from web.errors import ApiError
-from web.tls import authority_certificate
+from web.tls import TlsError, authority_certificate, fingerprint
 
 bp = Blueprint("pages", __name__)
 
@@ -31,12 +31,32 @@ def board_styles() -> tuple[str, ...]:
     return tuple(f"games/{path.name}" for path in sorted(BOARDS.glob("*.css")))
 
 
+@lru_cache(maxsize=4)
+def _fingerprint(cert: Path, changed_ns: int) -> str:
+    """``fingerprint`` once per version of the file (the page asks at every load)."""
+    try:
+        return fingerprint(cert)
+    except TlsError:
+        return ""
+
+
+def authority_fingerprint() -> str:
+    """The SHA-256 fingerprint of the table's authority, or "" when HTTPS was never set up:
+    shown beside the join code so a tablet's owner can check the certificate they got."""
+    found = authority_certificate(companion().data_dir)
+    return "" if found is None else _fingerprint(found, found.stat().st_mtime_ns)
+
+
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
     # The LAN name this table got (NAME-2.local when NAME.local was taken), if announced.
     lan_note = current_app.config.get("LAN_NAME_NOTE") or (lambda: "")
     return render_template(
-        "index.html", boards=board_scripts(), styles=board_styles(), lan_note=lan_note()
+        "index.html",
+        boards=board_scripts(),
+        styles=board_styles(),
+        lan_note=lan_note(),
+        ca_fingerprint=authority_fingerprint(),
     )
 
 

@@ -18,6 +18,7 @@ within 30 days of expiring or no longer names the current address.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import shutil
 import socket
 import subprocess
@@ -30,6 +31,26 @@ CA_DAYS = 3650
 CERT_DAYS = 800
 RENEW_SECONDS = 30 * 24 * 3600
 CA_NAME = "Hamster table companion local CA"
+
+#: The addresses a tablet reaches a table by: private IPv4 ranges, link-local, loopback
+#: and their IPv6 kin. The authority may sign for nothing else (``ensure_ca``).
+PRIVATE_RANGES = tuple(
+    ipaddress.ip_network(block)
+    for block in (
+        "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "127.0.0.0/8",
+        "fc00::/7", "fe80::/10", "::1/128",
+    )
+)  # fmt: skip
+
+
+def is_private(address: str) -> bool:
+    """Whether the authority may sign for ``address`` (a certificate naming any other
+    address would fail the name constraints as a whole, on every tablet)."""
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(found in block for block in PRIVATE_RANGES)
 
 
 class TlsError(CompanionError, RuntimeError):
@@ -50,17 +71,33 @@ def _run(command: list[str], what: str) -> str:
     return result.stdout
 
 
-def ensure_ca(folder: Path) -> tuple[Path, Path]:
-    """The local authority's certificate and key in ``folder``, made on first use."""
+def name_constraints(host_name: str) -> str:
+    """The authority's critical nameConstraints: ``.local`` names, the bare host name,
+    ``localhost`` and private addresses only, so a copy of its key (a lost SD card)
+    cannot make a certificate a tablet would accept for any public site."""
+    names = ["DNS:local", "DNS:localhost"]
+    if host_name and "." not in host_name and host_name != "localhost":
+        names.append(f"DNS:{host_name}")
+    names += [f"IP:{block.network_address}/{block.netmask}" for block in PRIVATE_RANGES]
+    return "nameConstraints=critical," + ",".join(f"permitted;{name}" for name in names)
+
+
+def ensure_ca(folder: Path, host_name: str | None = None) -> tuple[Path, Path]:
+    """The local authority's certificate and key in ``folder``, made on first use.
+
+    Once the key was taken off the Pi (``companion ca export``) only the certificate is
+    here; the key path is still returned, and signing says how to bring it back."""
     cert, key = folder / "tls-ca.pem", folder / "tls-ca-key.pem"
-    if cert.exists() and key.exists():
+    if cert.exists():
         return cert, key
     folder.mkdir(parents=True, exist_ok=True)
+    name = host_name or socket.gethostname()
     command = [
         _openssl(), "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-        "-nodes", "-days", str(CA_DAYS), "-subj", f"/CN={CA_NAME} ({socket.gethostname()})",
+        "-nodes", "-days", str(CA_DAYS), "-subj", f"/CN={CA_NAME} ({name})",
         "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0",
         "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        "-addext", name_constraints(name),
         "-keyout", str(key), "-out", str(cert),
     ]  # fmt: skip
     _run(command, "make the local certificate authority")
@@ -74,9 +111,32 @@ def names_for(host_name: str, lan_name: str = "", addresses: Iterable[str] = ())
     if lan_name and lan_name != host_name:
         found.append(f"DNS:{lan_name}.local")
     for address in addresses:
-        if address and not address.startswith("127.") and f"IP:{address}" not in found:
+        if address.startswith("127.") or f"IP:{address}" in found:
+            continue
+        if is_private(address):  # a public one is left out: see ``is_private``
             found.append(f"IP:{address}")
     return found
+
+
+def signable(ca_cert: Path, names: list[str]) -> list[str]:
+    """``names`` without the DNS names the authority may not sign for: a bare host name it
+    was not made with (the Pi renamed since) would void the whole certificate."""
+    text = _run(
+        [_openssl(), "x509", "-in", str(ca_cert), "-noout", "-ext", "nameConstraints"], "read"
+    )
+    allowed = [
+        line.strip()[4:].lower() for line in text.splitlines() if line.strip().startswith("DNS:")
+    ]
+    if not allowed:  # an authority made before the constraints: it may sign anything
+        return names
+
+    def permitted(name: str) -> bool:
+        if not name.startswith("DNS:"):
+            return True  # addresses were kept to the permitted ranges by names_for
+        found = name[4:].lower()
+        return any(found == rule or found.endswith(f".{rule}") for rule in allowed)
+
+    return [name for name in names if permitted(name)]
 
 
 def _current(cert: Path, names: list[str]) -> bool:
@@ -105,13 +165,19 @@ def ensure_certificate(
 ) -> tuple[Path, Path]:
     """The page's certificate and key in ``folder``, signed by the local authority; made
     on first use and renewed when it expires soon or misses a current name or address."""
-    ca_cert, ca_key = ensure_ca(folder)
+    name = host_name or socket.gethostname()
+    ca_cert, ca_key = ensure_ca(folder, name)
     cert, key = folder / "tls-cert.pem", folder / "tls-key.pem"
     chain = folder / "tls-chain.pem"
-    name = host_name or socket.gethostname()
-    wanted = names_for(name, lan_name, addresses or _addresses(name))
+    wanted = signable(ca_cert, names_for(name, lan_name, addresses or _addresses(name)))
     if cert.exists() and key.exists() and chain.exists() and _current(cert, wanted):
         return chain, key
+    if not ca_key.exists():
+        raise TlsError(
+            f"The table's certificate must be re-signed for {', '.join(wanted)} but the "
+            f"authority's key was taken off the Pi: copy it back to {ca_key} (then "
+            "`chmod 600` it) and restart the companion."
+        )
     openssl = _openssl()
     request = folder / "tls-request.pem"
     extensions = folder / "tls-extensions.cnf"
@@ -159,6 +225,31 @@ def authority_certificate(folder: Path) -> Path | None:
     """The local authority's certificate for tablets to install, if HTTPS was ever set up."""
     cert = folder / "tls-ca.pem"
     return cert if cert.exists() else None
+
+
+def fingerprint(cert: Path) -> str:
+    """The certificate's SHA-256 fingerprint as colon-separated hex pairs, the way a
+    tablet's certificate details show it, so the downloaded authority can be checked."""
+    text = _run([_openssl(), "x509", "-in", str(cert), "-noout", "-fingerprint", "-sha256"], "read")
+    return text.strip().split("=", 1)[-1].upper()
+
+
+def export_authority_key(folder: Path, to: Path) -> Path:
+    """Move the authority's key from ``folder`` to ``to`` (a USB stick, a laptop), so a
+    copy of the Pi's card cannot sign anything; returns where it went."""
+    key = folder / "tls-ca-key.pem"
+    if not key.exists():
+        raise TlsError(f"There is no authority key in {folder}: it was exported already.")
+    if to.is_dir():
+        to = to / key.name
+    if to.exists():
+        raise TlsError(f"{to} exists already: choose another file name.")
+    to.write_bytes(key.read_bytes())
+    to.chmod(0o600)
+    if to.read_bytes() != key.read_bytes():
+        raise TlsError(f"The copy at {to} differs from the key: check the medium and try again.")
+    key.unlink()
+    return to
 
 
 class CertificateFollower:

@@ -273,6 +273,21 @@ def check_https(data_dir: Path) -> Iterator[Finding]:
         + ("" if fresh.returncode == 0 else " but expires within 30 days"),
         "restart the companion: it renews the page's certificate at start",
     )
+    limits = subprocess.run(
+        [openssl, "x509", "-in", str(authority), "-noout", "-ext", "nameConstraints"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if "Name Constraints" not in limits.stdout:
+        yield Finding(
+            False,
+            "https: the table's authority has no name constraints (made by an older release): "
+            "a copy of its key could sign for any site the tablets visit",
+            f"delete tls-ca.pem, tls-ca-key.pem and tls-cert.pem from {data_dir}, restart, "
+            "and install the new /ca.crt on each tablet",
+            optional=True,
+        )
 
 
 def check_voice() -> Iterator[Finding]:
