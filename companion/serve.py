@@ -25,6 +25,7 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -354,21 +355,70 @@ def demo_belt(table: Table, rig: CameraRig) -> Any:
     return DemoBelt(view, table.current_stamp, rig.feed(BELT))
 
 
+def lan_name_for(config: Config, host: str, port: int) -> tuple[LanName | None, str]:
+    """The LAN name to claim once the page is served, or None and the line saying why not."""
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
+    if not config.web.lan_name:
+        return None, "  LAN name: off (web.lan_name is empty)"
+    return LanName(config.web.lan_name, port), ""
+
+
+def claim(lan: LanName, host: str, addresses: Iterable[str] | None = None) -> str:
+    """Ask the LAN who has the name (~2 s) and announce the free one; the console line.
+    The name goes at the first of ``addresses``, the machine's, when the page listens on
+    all of them, else at ``host``."""
+    if host not in ("0.0.0.0", "::", ""):
+        addresses = [host]
+    line = lan.follow(machine_addresses() if addresses is None else addresses)
+    line = line or f"{lan.wanted}.local: off (no network address yet)"
+    return ("" if lan.advert is not None else "  ") + line
+
+
 def announce(
     config: Config, host: str, port: int, addresses: Iterable[str] | None = None
 ) -> tuple[LanName | None, str]:
     """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there
     (at the first of ``addresses``, the machine's, when it listens on all of them)."""
-    if host.startswith("127.") or host in ("localhost", "::1"):
-        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
-    if not config.web.lan_name:
-        return None, "  LAN name: off (web.lan_name is empty)"
-    lan = LanName(config.web.lan_name, port)
-    if host not in ("0.0.0.0", "::", ""):
-        addresses = [host]
-    line = lan.follow(machine_addresses() if addresses is None else addresses)
-    line = line or f"{lan.wanted}.local: off (no network address yet)"
-    return lan, ("" if lan.advert is not None else "  ") + line
+    lan, off = lan_name_for(config, host, port)
+    return (lan, claim(lan, host, addresses)) if lan is not None else (None, off)
+
+
+@dataclass
+class LateLanName:
+    """The LAN name claimed once the page is served. Asking the LAN who has NAME.local
+    takes ~2 s, which the first page must not wait for (issue 28); until the answer the
+    page works by address. Once the name is known the Host check, the certificate (with
+    HTTPS), the console, the note for ``companion pin`` and the network watch follow it."""
+
+    lan: LanName
+    host: str
+    network: NetworkWatch
+    hosts: AllowedHosts | None
+    certificate: CertificateFollower | None
+    folder: Path
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.claim, name="lan-name", daemon=True)
+        thread.start()
+        return thread
+
+    def claim(self) -> None:
+        line = claim(self.lan, self.host, self.network.addresses)
+        if self.lan.advert is not None:
+            self._answer_to(self.lan.name)
+        click.secho(line, bold=self.lan.advert is not None)
+        remember(self.folder, self.lan)
+        if self.host in ("0.0.0.0", "::", ""):
+            follow_the_network(self.network, None, self.lan, None, self.folder)
+
+    def _answer_to(self, name: str) -> None:
+        """The page answers to the name it got (``NAME-2`` after a clash), over HTTPS too."""
+        if self.hosts is not None:
+            self.hosts.allow(f"{name}.local")
+        if self.certificate is not None and name != self.certificate.lan_name:
+            self.certificate.lan_name = name
+            self.certificate(self.network.addresses)
 
 
 def follow_the_network(
@@ -549,8 +599,8 @@ def https_listen(
 def check_ports(host: str, ports: Iterable[int]) -> None:
     """Raise the OSError that serving would, before anything starts or is printed.
 
-    Why: the page's port is opened last, after the banner with the address and PIN and
-    after the LAN name was announced, so a port in use (a companion already running) read
+    Why: the page's port is opened last, after the banner with the address and PIN, so
+    a port in use (a companion already running) read
     as a started companion followed by an error. Binding a probe first says it at once;
     the real server still reports the rare port taken in between.
     """
@@ -654,12 +704,11 @@ def _serve(
     )
     streams = live_streams(app, cap=config.web.max_streams)
     network = NetworkWatch()
-    advert, advert_line = announce(config, host, port, network.addresses)
-    lan_name = advert.name if advert is not None else config.web.lan_name
-    listen, https_note = https_listen(config, host, port, https_port, lan_name)
+    lan, lan_off = lan_name_for(config, host, port)
+    listen, https_note = https_listen(config, host, port, https_port)
     http = server_config(listen, max_body=MAX_REQUEST_BYTES)
-    app.config["LAN_NAME_NOTE"] = advert.page_note if advert is not None else None
-    remember(config.data_dir, advert)
+    app.config["LAN_NAME_NOTE"] = lan.page_note if lan is not None else None
+    remember(config.data_dir, None)  # a name left by a companion that did not stop cleanly
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
     shown = "shown by `companion pin`" if logs.under_journal() else pin
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
@@ -673,30 +722,34 @@ def _serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
-    click.secho(advert_line, bold=advert is not None and advert.advert is not None)
+    if lan is None:
+        click.secho(lan_off)
     for name, status in device_status().items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
     if damaged:
         click.secho(f"  {damaged}", fg="red")
-    named = {f"{name}.local" for name in (config.web.lan_name, lan_name) if name}
+    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
     fixed = machine_names() | set(config.web.hosts) | named
     hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
     asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
     lights_stop = threading.Event()
-    renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
-    everywhere = host in ("0.0.0.0", "::", "")
-    lan = advert if everywhere else None
-    follow_the_network(network, hosts, lan, renew if listen.https_port else None, config.data_dir)
+    renew = CertificateFollower(config.data_dir, config.web.lan_name, http.reload_certificate)
+    certificate = renew if listen.https_port else None
+    follow_the_network(network, hosts, None, certificate, config.data_dir)
     network.start(lights_stop)
     if demo is not None:
         demo.start()
     if config.backups.daily and damaged is None:
         backups.daily(lights_stop)
+
+    def served() -> None:
+        camera.start()
+        if lan is not None:
+            LateLanName(lan, host, network, hosts, certificate, config.data_dir).start()
+
     try:
-        asyncio.run(
-            _serve_until_signal(asgi, http, streams, table, lights_stop, buttons, camera.start)
-        )
+        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons, served))
     finally:
         lights_stop.set()
         notify("STOPPING=1")
@@ -706,8 +759,8 @@ def _serve(
         # the broker does), so SIGTERM ends well within systemd's patience.
         leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
         leaving.start()
-        if advert is not None:
-            advert.close()
+        if lan is not None:
+            lan.close()
             remember(config.data_dir, None)
         if buttons is not None:
             buttons.set_light("off")
