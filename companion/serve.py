@@ -72,6 +72,8 @@ from web.systemd_notify import notify, start_watchdog
 from web.tls import CertificateFollower, TlsError, ensure_certificate
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from companion.watch.rig import CameraRig
     from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
@@ -600,8 +602,8 @@ def check_ports(host: str, ports: Iterable[int]) -> None:
     """Raise the OSError that serving would, before anything starts or is printed.
 
     Why: the page's port is opened last, after the banner with the address and PIN, so
-    a port in use (a companion already running) read
-    as a started companion followed by an error. Binding a probe first says it at once;
+    a port in use (a companion already running) read as a started companion followed
+    by an error. Binding a probe first says it at once;
     the real server still reports the rare port taken in between.
     """
     for port in ports:
@@ -659,6 +661,63 @@ def _serve(
     demo_pace: float | None = None,
     config_file: str | None = None,
 ) -> None:
+    games = open_games(config, fresh=fresh, config_file=config_file)
+    table = games.table
+    devices = start_devices(config, table, simulate=simulate, voice=voice, demo_pace=demo_pace)
+    app = build_app(config, games, devices)
+    streams = live_streams(app, cap=config.web.max_streams)
+    network = NetworkWatch()
+    devices.lan, lan_off = lan_name_for(config, host, port)
+    listen, https_note = https_listen(config, host, port, https_port)
+    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
+    app.config["LAN_NAME_NOTE"] = devices.lan.page_note if devices.lan is not None else None
+    remember(config.data_dir, None)  # a name left by a companion that did not stop cleanly
+    print_banner(config, host, port, games, devices, listen, https_note or "", lan_off)
+    hosts = allowed_hosts(config, network)
+    asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
+    lights_stop = threading.Event()
+    renew = CertificateFollower(config.data_dir, config.web.lan_name, http.reload_certificate)
+    certificate = renew if listen.https_port else None
+    follow_the_network(network, hosts, None, certificate, config.data_dir)
+    network.start(lights_stop)
+    if devices.demo is not None:
+        devices.demo.start()
+    if config.backups.daily and games.damaged is None:
+        games.backups.daily(lights_stop)
+
+    def served() -> None:
+        devices.camera.start()
+        if devices.lan is not None:
+            LateLanName(devices.lan, host, network, hosts, certificate, config.data_dir).start()
+
+    buttons = devices.buttons
+    try:
+        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons, served))
+    finally:
+        lights_stop.set()
+        notify("STOPPING=1")
+        devices.close(config.data_dir)
+        games.close()
+
+
+@dataclass
+class Games:
+    """The games file and the table playing on it, with the PIN that guards its page."""
+
+    store: Store
+    table: Table
+    pin: str
+    backups: Backups
+    damaged: str | None  # the sentence saying what to do with a damaged games file
+
+    def close(self) -> None:
+        """After every device: the table's worker ends, then the file is folded and shut."""
+        self.table.close()
+        self.store.close()
+
+
+def open_games(config: Config, *, fresh: bool, config_file: str | None) -> Games:
+    """The games file, the table resumed on it (or a new game), and its cue listeners."""
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
         with contextlib.suppress(CompanionError):  # a full card: purged another time
@@ -671,6 +730,64 @@ def _serve(
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
     table.on_cues(summary_at_the_end(store, table))
+    return Games(store, table, pin, backups, damaged)
+
+
+@dataclass
+class Devices:
+    """The parts started around the table, each with the line the page shows about it,
+    and one :meth:`close` that stops them in the right order."""
+
+    buttons: Any | None
+    button_status: str
+    keyboard_status: str
+    speaker: Any | None
+    voice_status: str
+    publisher: TablePublisher | None
+    mqtt_status: str
+    demo: DemoPlayer | None
+    event_board: BoardClient | None
+    camera: LateCamera
+    lan: LanName | None = None  # claimed once the page is served
+
+    def status(self) -> dict[str, str]:
+        """Each device's line for the page and the console, then any banner notice."""
+        publisher = self.publisher
+        return {
+            "buttons": self.button_status,
+            "camera": self.camera.status,
+            "keyboard": self.keyboard_status,
+            "voice": self.voice_status,
+            "event board": publisher.status if publisher is not None else self.mqtt_status,
+            **self.camera.lines(),
+            **notice(self.demo is not None, publisher),
+        }
+
+    def close(self, folder: Path) -> None:
+        """Stop every part; ``folder`` loses the LAN name note ``companion pin`` reads."""
+        if self.demo is not None:
+            self.demo.stop()
+        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
+        # the broker does), so SIGTERM ends well within systemd's patience.
+        leaving = threading.Thread(target=leave_broker, args=(self.event_board, self.publisher))
+        leaving.start()
+        if self.lan is not None:
+            self.lan.close()
+            remember(folder, None)
+        if self.buttons is not None:
+            self.buttons.set_light("off")
+            self.buttons.close()
+        self.camera.stop()
+        if self.speaker is not None:
+            self.speaker.close()
+        leaving.join()
+
+
+def start_devices(
+    config: Config, table: Table, *, simulate: bool, voice: bool, demo_pace: float | None
+) -> Devices:
+    """Buttons, keyboard, voice, the event's broker and the demo bot; the camera is only
+    prepared here (it starts once the page is served)."""
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
@@ -678,39 +795,51 @@ def _serve(
     demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
     camera = LateCamera(lambda: start_camera(config, table, simulate))
+    return Devices(
+        buttons,
+        button_status,
+        keyboard_status,
+        speaker,
+        voice_status,
+        publisher,
+        mqtt_status,
+        demo,
+        event_board,
+        camera,
+    )
 
-    def device_status() -> dict[str, str]:
-        return {
-            "buttons": button_status,
-            "camera": camera.status,
-            "keyboard": keyboard_status,
-            "voice": voice_status,
-            "event board": publisher.status if publisher is not None else mqtt_status,
-            **camera.lines(),
-            **notice(demo is not None, publisher),
-        }
 
-    app = create_app(
-        table,
-        pin,
-        device_status=device_status,
+def build_app(config: Config, games: Games, devices: Devices) -> Flask:
+    """The page's Flask app over the table, its devices and the event board."""
+    board, camera = devices.event_board, devices.camera
+    return create_app(
+        games.table,
+        games.pin,
+        device_status=devices.status,
         camera=camera,
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure,
         token_hours=config.web.token_hours,
-        event_board=None if event_board is None else event_board.json,
-        event_export=None if event_board is None else partial(board_export, event_board.board),
-        access=AccessStore(store),
+        event_board=None if board is None else board.json,
+        event_export=None if board is None else partial(board_export, board.board),
+        access=AccessStore(games.store),
     )
-    streams = live_streams(app, cap=config.web.max_streams)
-    network = NetworkWatch()
-    lan, lan_off = lan_name_for(config, host, port)
-    listen, https_note = https_listen(config, host, port, https_port)
-    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
-    app.config["LAN_NAME_NOTE"] = lan.page_note if lan is not None else None
-    remember(config.data_dir, None)  # a name left by a companion that did not stop cleanly
+
+
+def print_banner(
+    config: Config,
+    host: str,
+    port: int,
+    games: Games,
+    devices: Devices,
+    listen: Listen,
+    https_note: str,
+    lan_off: str,
+) -> None:
+    """The start-up lines: the page's address and PIN (and QR on a terminal), HTTPS, the
+    LAN name when it is off, each device, and where the games are kept."""
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
-    shown = "shown by `companion pin`" if logs.under_journal() else pin
+    shown = "shown by `companion pin`" if logs.under_journal() else games.pin
     click.secho(f"Tablet page: {page_url(host, port)}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
         click.echo(terminal_qr(page_url(host, port)))
@@ -722,55 +851,22 @@ def _serve(
         )
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
-    if lan is None:
+    if devices.lan is None:
         click.secho(lan_off)
-    for name, status in device_status().items():
+    for name, status in devices.status().items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
-    if damaged:
-        click.secho(f"  {damaged}", fg="red")
+    if games.damaged:
+        click.secho(f"  {games.damaged}", fg="red")
+
+
+def allowed_hosts(config: Config, network: NetworkWatch) -> AllowedHosts | None:
+    """The Host names the page answers to (None: any, ``web.any_host``); the LAN name
+    after a clash (``NAME-2``) is added once it is known."""
+    if config.web.any_host:
+        return None
     named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
-    fixed = machine_names() | set(config.web.hosts) | named
-    hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
-    asgi = edge(companion_app(app, streams, threads=config.web.threads), hosts)
-    lights_stop = threading.Event()
-    renew = CertificateFollower(config.data_dir, config.web.lan_name, http.reload_certificate)
-    certificate = renew if listen.https_port else None
-    follow_the_network(network, hosts, None, certificate, config.data_dir)
-    network.start(lights_stop)
-    if demo is not None:
-        demo.start()
-    if config.backups.daily and damaged is None:
-        backups.daily(lights_stop)
-
-    def served() -> None:
-        camera.start()
-        if lan is not None:
-            LateLanName(lan, host, network, hosts, certificate, config.data_dir).start()
-
-    try:
-        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons, served))
-    finally:
-        lights_stop.set()
-        notify("STOPPING=1")
-        if demo is not None:
-            demo.stop()
-        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
-        # the broker does), so SIGTERM ends well within systemd's patience.
-        leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
-        leaving.start()
-        if lan is not None:
-            lan.close()
-            remember(config.data_dir, None)
-        if buttons is not None:
-            buttons.set_light("off")
-            buttons.close()
-        camera.stop()
-        if speaker is not None:
-            speaker.close()
-        leaving.join()
-        table.close()
-        store.close()
+    return AllowedHosts(machine_names() | set(config.web.hosts) | named, network.addresses)
 
 
 def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
