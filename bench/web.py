@@ -390,13 +390,16 @@ def print_start_up(figures: dict[str, float]) -> None:
     )
 
 
+def start_up_only(host: str) -> None:
+    """``bench/web.py start-up [HOST]``: only the start-up to the first page, on HOST."""
+    started = start_ups(host=host)
+    print_start_up(started)
+    print(json.dumps({"host": host, **started}))
+
+
 def main() -> None:
     if sys.argv[1:2] == ["start-up"]:  # only the start-up, on HOST (default 0.0.0.0)
-        host = sys.argv[2] if len(sys.argv) > 2 else "0.0.0.0"
-        started = start_ups(host=host)
-        print_start_up(started)
-        print(json.dumps({"host": host, **started}))
-        return
+        return start_up_only(sys.argv[2] if len(sys.argv) > 2 else "0.0.0.0")
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.sqlite3")
         table = Table(store, GameDefaults(players=PLAYERS))
