@@ -173,23 +173,7 @@ def crowd(host: str, port: int) -> dict[str, float]:
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     time.sleep(1.0)
-    api = http.client.HTTPConnection(host, port, timeout=10)
-    api.request("POST", "/api/login", body=json.dumps({"pin": "123456"}),
-                headers={"Content-Type": "application/json"})  # fmt: skip
-    token = json.loads(api.getresponse().read())["token"]
-    headers = {"Content-Type": "application/json", "X-Table-Token": token}
-    latencies = []
-    for index in range(CONTROL_REQUESTS):
-        started = time.perf_counter()
-        if index % 2:
-            api.request("GET", "/api/state")
-        else:
-            body = json.dumps({"intent": "redo" if index % 4 else "undo"})
-            api.request("POST", "/api/intent", body=body, headers=headers)
-        response = api.getresponse()
-        response.read()
-        latencies.append(time.perf_counter() - started)
-        assert response.status == 200, response.status
+    latencies = control_latencies(host, port)
     extra = []
     refused = 0
     for _ in range(CAP - CROWD + 1):  # fill up to the cap, then one more
@@ -201,7 +185,6 @@ def crowd(host: str, port: int) -> dict[str, float]:
     reader.join(timeout=5)
     for page in streams + extra:
         page.close()
-    api.close()
     return {
         "crowd_streams": CROWD,
         "crowd_api_p50_ms": round(statistics.median(latencies) * 1000, 2),
