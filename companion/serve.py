@@ -102,10 +102,11 @@ def table_pin(config: Config, store: Store) -> str:
     """The configured PIN, else the one generated at first start and kept in the store."""
     if config.web.pin:
         return config.web.pin
-    pin = store.setting("table_pin")
+    access = AccessStore(store)
+    pin = access.kept_pin()
     if pin is None:
         pin = generate_pin()
-        store.set_setting("table_pin", pin)
+        access.keep_pin(pin)
     return pin
 
 

@@ -19,6 +19,7 @@ from companion.config import RUN_CONFIG, ConfigError, load_config
 from companion.engine.words import counted
 from companion.errors import CompanionError
 from companion.history_export import bgstats_file, figures_text, to_csv
+from companion.store import AccessStore
 
 
 def _line(play: history.Play) -> str:
@@ -151,7 +152,8 @@ def known_pin(obj: Context) -> tuple[str | None, str]:
         if pin:
             return pin, f"the config file {used} (the one the table was started with)"
     read = f"the config file {obj.config_file}" if obj.config_file else "no config file"
-    return obj.store.setting("table_pin"), f"{read} and the games file {obj.store.path}"
+    kept = AccessStore(obj.store).kept_pin()
+    return kept, f"{read} and the games file {obj.store.path}"
 
 
 @history_command.command()

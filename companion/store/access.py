@@ -38,11 +38,23 @@ class CodeRow:
 KEPT_SEAT_CODES = 1000  # a few seats a game: hundreds of games' codes
 
 
+#: Where the table PIN generated at first start is kept (the settings table).
+PIN_SETTING = "table_pin"
+
+
 class AccessStore:
-    """The ``tokens`` and ``seat_codes`` tables of one games file (its connection and lock)."""
+    """The ``tokens`` and ``seat_codes`` tables of one games file (its connection and lock),
+    and the table PIN the companion generated when the config sets none."""
 
     def __init__(self, store: Store) -> None:
         self._file = store
+
+    def kept_pin(self) -> str | None:
+        """The PIN generated at an earlier start, if any."""
+        return self._file.setting(PIN_SETTING)
+
+    def keep_pin(self, pin: str) -> None:
+        self._file.set_setting(PIN_SETTING, pin)
 
     def access(self, now: float) -> tuple[list[TokenRow], list[CodeRow]]:
         """The live tokens (oldest first; expired ones are dropped here) and the seat codes
