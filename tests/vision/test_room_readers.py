@@ -108,6 +108,22 @@ def test_cups_and_cards_beside_the_wheel_are_never_counted_as_fallen_pieces() ->
     assert refused >= 1
 
 
+def test_a_sleeve_over_the_table_is_named_as_a_sleeve_and_a_bare_hand_as_a_hand() -> None:
+    """A coloured sleeve reaching over the table was reported as "a hand", sending the
+    player to look for the wrong thing. (A sleeve left of the table's markers is out of
+    what the reader looks at: only its hand is seen there, and named.)"""
+    sleeves = [
+        read_wheel(wheel_frame(Room(sleeve=(40, 40, 190)), seed), camera_height_cm=70.0)
+        for seed in range(4)
+    ]
+    hands = [
+        read_wheel(wheel_frame(Room(hand=True), seed), camera_height_cm=70.0) for seed in range(4)
+    ]
+    assert all(r.blocked for r in sleeves + hands)
+    assert sum(r.reason == wheel_reader.SLEEVE_OVER_TABLE for r in sleeves) >= 2
+    assert all(r.reason == wheel_reader.HAND_OVER_TABLE for r in hands)
+
+
 def test_a_blurred_picture_is_refused_as_blurred() -> None:
     reading = read_wheel(wheel_frame(Room(blur=4.0), 3), camera_height_cm=70.0)
     assert reading.blocked and "blurred" in reading.reason
