@@ -51,6 +51,8 @@ class Play:
     result: str  # the game's own sentence: who won and why
     rounds: int
     figures: Mapping[str, float | str] = field(default_factory=dict)
+    start_player: int | None = None  # seat; None: the game names no start player
+    lowest_wins: bool = False  # the game's least (water, pieces ...) wins
 
     @property
     def winner_names(self) -> tuple[str, ...]:
@@ -78,6 +80,8 @@ class Play:
             result=str(data["result"]),
             rounds=int(data["rounds"]),
             figures={str(k): _figure(v) for k, v in data["figures"].items()},
+            start_player=None if data.get("start_player") is None else int(data["start_player"]),
+            lowest_wins=bool(data.get("lowest_wins", False)),
         )
 
 
@@ -114,7 +118,8 @@ def _summary(store: Store, stored: StoredGame) -> tuple[Play, int | None]:
     """The summary, and the number of events it was newly made from (None: it was kept)."""
     count, last_at = store.event_span(stored.id)
     kept = store.summary(stored.id)
-    if kept is not None and kept[0] == count:
+    # A summary kept before the start player was part of it is made again.
+    if kept is not None and kept[0] == count and '"start_player"' in kept[1]:
         return Play.from_json(json.loads(kept[1])), None
     header = stored.header
     spec = find_game(header.game)
@@ -135,6 +140,8 @@ def _summary(store: Store, stored: StoredGame) -> tuple[Play, int | None]:
         result=state.ctx.result,
         rounds=state.ctx.round,
         figures={k: _figure(v) for k, v in figures(state.G).items()} if over and figures else {},
+        start_player=spec.start_player(state.G) if spec.start_player is not None else None,
+        lowest_wins=spec.lowest_wins,
     )
     return play, count
 

@@ -106,7 +106,9 @@ def bgstats_play(play: Play) -> dict[str, Any]:
 
     These games keep no points, so ``noPoints`` is set and no score is sent; the rule set
     goes in ``board`` (the board or variant used), a seat's colour in ``role``, the game's
-    own result sentence and figures in ``comments``. Seat 1 is the start player.
+    own result sentence and figures in ``comments``. The start player is the one the game
+    names (Hamsterdam's roll-off winner); a game that names none sends no ``startPlayer``
+    rather than call seat 1 the start player.
     """
     players = []
     for seat, name in enumerate(play.players):
@@ -114,9 +116,10 @@ def bgstats_play(play: Play) -> dict[str, Any]:
         player: dict[str, Any] = {
             "name": name,
             "sourcePlayerId": name.strip().casefold(),
-            "startPlayer": seat == 0,
             "winner": won,
         }
+        if play.start_player is not None:
+            player["startPlayer"] = seat == play.start_player
         if seat < len(play.colours) and play.colours[seat]:
             # Only a colour that was chosen: an empty role would show as a blank role in
             # the app for every player of a game started without colours.
@@ -134,7 +137,7 @@ def bgstats_play(play: Play) -> dict[str, Any]:
         "game": {
             "name": play.title,
             "sourceGameId": play.game,
-            "highestWins": True,
+            "highestWins": not play.lowest_wins,
             "noPoints": True,
         },
         "players": players,

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.engine.events import Event
 from companion.engine.legal import legal_moves
+from companion.engine.passing import passes_itself
 from companion.engine.readings import Note
 from companion.engine.redact import public_event, secret_choice
 from companion.engine.session import GameHeader, Session
@@ -156,6 +157,8 @@ def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> d
         "pending_kind": None if snap.pending is None else snap.pending.kind,
         # the dice the players roll that NEXT takes now (a picker each beside NEXT)
         "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
+        # nobody decides anything in this step: the tablet may press NEXT by itself
+        "passes": passes_itself(spec, state),
         "by_hand": list(spec.presentation.by_hand),
         "put_back": snap.put_back or None,
         "camera": camera_notes(snap),

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from companion.commands.table import phase_moves
 from companion.commands.tree import main
+from companion.games import GAMES
 
 
 def run(tmp_path: Path, *args: str, input: str | None = None) -> tuple[int, str]:
@@ -317,3 +319,13 @@ def test_commands_that_change_the_games_wait_for_the_running_companion(tmp_path:
         held.close()
     code, out = run(tmp_path, "move", "Bob", "place", "to=[4,2]")
     assert code in (0, 2) and "A companion is running" not in out
+
+
+def test_moves_lists_only_what_the_games_rules_have() -> None:
+    """Classic Run, Hamster, Run! has no Bite, Climb, Sidestep or free step (v2.1 only)."""
+    spec = GAMES["run-hamster-run"]
+    classic = " ".join(phase_moves(spec, "resolve", "classic"))
+    newer = " ".join(phase_moves(spec, "resolve", "v2.1"))
+    for only_new in ("bite:", "climb:", "sidestep:", "step:"):
+        assert f" {only_new}" not in classic and f" {only_new}" in newer
+    assert " run:" in classic and " push:" in classic and " throw:" in classic

@@ -104,3 +104,15 @@ def test_the_hamsterdam_roll_off_is_rolled_by_the_players() -> None:
     session.dispatch(Event(NEXT, given=(6, 6, 6, 6, 1, 1, 2, 2, 5, 5)))
     assert session.state.G.first == 1
     assert "Bo won the roll-off" in " ".join(session.state.G.log)
+
+
+def test_a_roll_typed_with_a_die_missing_is_refused_not_filled_in(tmp_path: Path) -> None:
+    """The terminal never completes a roll: one face for Hamsterdam's two dice is refused."""
+    session = up_to_the_roll({})
+    seat = session.state.ctx.current
+    one: dict[str, object] = {"kind": "move", "name": "roll", "seat": seat, "given": [4]}
+    result = replay(tmp_path, session, [one])
+    assert result.exit_code == 2
+    assert "the companion does not make up a roll" in result.output
+    both = replay(tmp_path, session, [{**one, "given": [4, 2]}])
+    assert both.exit_code == 0, both.output

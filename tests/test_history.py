@@ -221,11 +221,32 @@ def test_bgstats_export_uses_only_the_documented_fields(table: Path) -> None:
         assert isinstance(play["durationMin"], int)
         for player in play["players"]:
             assert set(player) <= BGSTATS_PLAYER and isinstance(player["winner"], bool)
-        assert [p["startPlayer"] for p in play["players"]] == [True, False, False, False]
+        if play["game"]["sourceGameId"] == "run-hamster-run":  # initiative: no start player
+            assert all("startPlayer" not in p for p in play["players"])
+        else:
+            assert sum(p["startPlayer"] for p in play["players"]) == 1
         assert entry["link"].startswith(BGSTATS_LINK)
         assert json.loads(unquote(entry["link"][len(BGSTATS_LINK) :])) == play
     first = data["plays"][-1]["data"]
     assert first["durationMin"] == 42 and first["game"]["name"] == "Run, Hamster, Run!"
+
+
+def test_bgstats_names_the_games_own_start_player_and_who_wins_hamsterdam(table: Path) -> None:
+    """Hamsterdam: the roll-off's winner starts (not always seat 1) and the least water wins."""
+    store = Store(database(table))
+    plays = {
+        p["data"]["game"]["sourceGameId"]: p["data"]
+        for p in bgstats_file(history.plays(store))["plays"]
+    }
+    hamsterdam = next(p for p in history.plays(store) if p.game == "hamsterdam")
+    state = Session.replay(
+        GAMES["hamsterdam"], store.game(hamsterdam.id).header, store.events(hamsterdam.id)
+    ).state
+    assert state.G.first != 0  # this seed's roll-off is won by another seat than the first
+    starts = [p["startPlayer"] for p in plays["hamsterdam"]["players"]]
+    assert starts.index(True) == state.G.first
+    assert plays["hamsterdam"]["game"]["highestWins"] is False
+    assert plays["rats"]["game"]["highestWins"] is True
 
 
 def test_bgstats_gives_a_role_only_to_players_whose_colour_was_chosen(table: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from math import ceil, sqrt
+from math import ceil, floor, log10, sqrt
 from typing import Any
 
 import numpy as np
@@ -36,18 +36,24 @@ FAST = settings(
 )
 
 
-def agrees(shown: int, hits: int, runs: int) -> bool:
-    """Whether ``shown`` (a whole percent) fits ``hits`` out of ``runs`` simulated."""
+def agrees(shown: float, hits: int, runs: int) -> bool:
+    """Whether ``shown`` (a percent as ``percent`` writes it) fits ``hits`` out of ``runs``."""
     estimate = hits / runs
     if shown == 0:
         return hits == 0
     if shown == 100:
         return hits == runs
-    low = 0.0 if shown == 1 else (shown - 0.5) / 100
-    high = 1.0 if shown == 99 else (shown + 0.5) / 100
+    low, high = interval(shown)
     nearest = min(max(estimate, low), high)
     spread = max(nearest * (1 - nearest), 1 / runs)
     return abs(estimate - nearest) <= SIGMAS * sqrt(spread / runs)
+
+
+def interval(shown: float) -> tuple[float, float]:
+    """The chances a shown percent stands for: half a unit of its last figure either way."""
+    distance = min(shown, 100 - shown)
+    unit = 1.0 if 1 <= shown <= 99 else 10 ** floor(log10(distance))
+    return max(0.0, (shown - unit / 2) / 100), min(1.0, (shown + unit / 2) / 100)
 
 
 # ----------------------------------------------------------------------- Run, Hamster, Run!
@@ -342,5 +348,5 @@ def test_rats_odds_never_claim_a_certainty_a_big_pool_can_still_miss() -> None:
     table.set_rat(1, pool=(10,))  # one die cannot make two successes
     table.set_rat(2, pool=())
     shown = rats_view(table.game, table.state.ctx, None)["challenge"]["odds"]
-    assert shown[:3] == [99, 0, 0]
-    assert rat_lines(table.game, table.state.ctx)[0].endswith(": 99%")
+    assert shown[:3] == [99.9998, 0, 0]  # one figure of the 0.0002 % it can still miss by
+    assert rat_lines(table.game, table.state.ctx)[0].endswith(": 99.9998%")

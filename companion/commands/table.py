@@ -301,9 +301,9 @@ def _play(session: Session[Any], odds: bool = True) -> None:
             if command in ("quit", "exit", "q"):
                 return
             if command == "moves":
-                phase = session.spec.phases[session.state.ctx.phase]
-                for name, spec in phase.moves.items():
-                    click.echo(f"  {name}: {spec.help}")
+                phase = session.state.ctx.phase
+                for line in phase_moves(session.spec, phase, session.header.rules):
+                    click.echo(line)
                 continue
             if command in ("next", "n"):
                 given = typed_dice(words[1:])
@@ -322,3 +322,9 @@ def _play(session: Session[Any], odds: bool = True) -> None:
         except IllegalMoveError as error:
             click.secho(str(error), fg="red")
     show_game(session, odds=odds, happened=happened)
+
+
+def phase_moves(spec: GameSpec[Any], phase: str, rules: str) -> list[str]:
+    """``moves`` in ``companion play``: the phase's moves that this game's rules have."""
+    found = spec.phases[phase].moves.items()
+    return [f"  {name}: {m.help}" for name, m in found if not m.rules or rules in m.rules]

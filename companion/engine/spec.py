@@ -52,6 +52,8 @@ class MoveSpec(Generic[G]):
     # boardgame.io keeps ``redact`` apart from who may move: Hamsterdam's plugs are made by
     # any seat in the open.
     secret: bool = False
+    # the rule sets that have this move (Run, Hamster, Run!'s Bite only in v2.1); empty: all
+    rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,10 @@ class PhaseSpec(Generic[G]):
     on_turn_end: Hook[G] | None = None  # NEXT pressed while a seat is acting
     blocker: Callable[[G, Ctx], str | None] | None = None
     new_round: bool = False  # entering this phase starts a new round
+    # when this holds and nobody is offered a move, nobody has a decision here: the tablet
+    # presses NEXT itself once the outcome has been on screen a moment (a table may keep
+    # every stop instead). None: NEXT here is always the players' own.
+    passes: Callable[[G, Ctx], bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,11 @@ class GameSpec(Generic[G]):
     # a finished game's figures as its history shows them, in players' words (numbers or
     # short texts such as each Rat's Dominance hand); None: the report's figures
     key_figures: Callable[[G], Mapping[str, float | str]] | None = None
+    # the seat that started the game (Hamsterdam's roll-off winner), for exports such as BG
+    # Stats'; None (or a game without it): no one start player to name
+    start_player: Callable[[G], int | None] | None = None
+    # the least wins (Hamsterdam's water), for exports that ask whether the highest does
+    lowest_wins: bool = False
     # the page's board module: web/static/games/<board>.js (default: the game's name)
     board: str = ""
     # what the camera reads for this game, by reading kind (companion.engine.readings):

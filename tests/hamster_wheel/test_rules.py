@@ -61,6 +61,9 @@ def test_the_opening_piece_goes_two_compartments_clockwise_from_the_pyramid() ->
     assert state.G.wheel.last == 2 and state.ctx.current == 1
     state = act(state, "place", colour="blue", at="same")  # allowed, but discouraged
     assert "not more than one piece in the opening" in state.G.notes[0]
+    state = act(nxt(state), "place", colour="yellow", at="same")  # the tip is not said again
+    assert contents(state, 3) == ("red", "blue", "yellow")
+    assert not any("opening" in note for note in state.G.notes)
 
 
 def test_the_same_compartment_needs_a_new_colour() -> None:

@@ -106,6 +106,8 @@ def test_napster_steps_one_card_after_any_roll_once_per_roll() -> None:
     state = rolled(rolling(duo([spot(5, 0, "Napster"), spot(7)], turns=1)), 1, 2)
     state = act(state, 0, "napster", to=2)
     assert names(state.G.players[0].dam[1]) == ["Napster"]
+    # said as the button says it ("Napster to 7"): the card's value, not its position
+    assert any("stepped to card 7." in line for line in state.G.log)
     with pytest.raises(IllegalMoveError, match="no Napster ready"):
         act(state, 0, "napster", to=1)
 

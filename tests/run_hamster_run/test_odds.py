@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine.percent import percent
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run import odds
@@ -54,7 +55,7 @@ def test_a_mettle_test_is_one_chip_from_the_hat() -> None:
 
 @given(st.fractions(min_value=0, max_value=1))
 def test_a_percent_never_claims_a_certainty_that_is_not_one(chance: Fraction) -> None:
-    shown = odds.percent(chance)
+    shown = percent(chance)
     assert 0 <= shown <= 100
     assert (shown == 100) == (chance == 1)
     assert (shown == 0) == (chance == 0)
@@ -80,7 +81,7 @@ def test_classic_one_hamster_one_alligator_worked_on_paper() -> None:
     state = position("classic", [("A", 0, 1, (2, 3, 2)), ("B", 5, 2, (3, 2, 2))], phase="belt")
     chomp = view(state.G, state.ctx, None)["odds"]["chomp"]
     assert chomp["arrives"] == 17  # 1 in 6
-    assert chomp["any_chomp"] == odds.percent(Fraction(41, 216))
+    assert chomp["any_chomp"] == percent(Fraction(41, 216))
     assert [h["name"] for h in chomp["hamsters"]] == ["A"]
     assert chomp["hamsters"][0]["chomped"] == 19 and chomp["exact"]
 

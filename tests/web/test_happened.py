@@ -129,3 +129,39 @@ def test_the_result_is_in_view_when_the_last_action_ends_the_game(
         assert _in_view(banner.bounding_box(), tablet)
         page.close()
     store.close()
+
+
+def test_the_banner_says_only_what_the_latest_change_did(browser: Browser, tmp_path: Path) -> None:
+    """Run, Hamster, Run!: "Initiative, highest first" came down only after eight seconds,
+    standing over the hamsters' declarations; a change of action had no banner at all."""
+    players = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=players))
+    table.new_game(GameHeader("run-hamster-run", "v2.1", players, 4))
+    spec, rng = find_game("run-hamster-run"), random.Random(4)
+
+    def play_until(phase: str) -> None:
+        while table.public_state(with_log=False)["phase"] != phase:
+            state = table.snapshot.state
+            assert state is not None and spec.bot is not None
+            bot_turn(spec.bot, state, rng, lambda e: table.submit(e).result(timeout=10))
+
+    play_until("allocate")
+    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator("#prompt")).not_to_have_text("Connecting…")
+        banner = page.locator("#happened")
+        play_until("initiative")
+        expect(banner).to_contain_text("Initiative, highest first")
+        play_until("declare")
+        expect(page.locator("#phases li.now")).to_contain_text("Declare")
+        expect(banner).to_be_hidden()  # at once, not eight seconds later
+        play_until("resolve")
+        change = next(c for c in table.public_state()["legal"] if c["name"] == "change")
+        table.submit(Event(MOVE, name="change", seat=change["seat"], args=change["args"])).result(
+            timeout=10
+        )
+        expect(banner).to_contain_text(f"{players[change['seat']]} changes from")
+        page.close()
+    store.close()

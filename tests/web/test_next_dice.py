@@ -111,8 +111,9 @@ def test_the_page_shows_a_picker_per_die_beside_next(browser: Browser, classic: 
         unlock(page)
         pickers = page.locator("#next-dice select")
         expect(pickers).to_have_count(len(due))
-        page.click("#btn-next")  # left at "?": refused with what to do
-        expect(page.locator("#toast")).to_contain_text("fatigue die: roll the dice")
+        page.click("#btn-next")  # left at "?": refused, naming the dice still unset
+        expect(page.locator("#toast")).to_contain_text("fatigue die")
+        expect(page.locator("#toast")).to_contain_text('still "?"')
         for index in range(len(due)):
             pickers.nth(index).select_option("3")  # odd: nobody tires
         page.click("#btn-next")

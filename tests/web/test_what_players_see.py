@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from companion.config import GameDefaults
+from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.store import Store
@@ -103,11 +104,22 @@ def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Pat
 
 
 def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path) -> None:
-    """'Round 1' in a phone's header (it broke into 'Round' over '1' beside the buttons)."""
+    """'Round 1' in a phone's header (it broke into 'Round' over '1' beside the buttons).
+    Played in Run, Hamster, Run!: Hamster Wheel, with turns but no rounds, shows no pill."""
     players = ("Ann", "Bo", "Cy")
     store = Store(tmp_path / "companion.sqlite3")
     table = Table(store, GameDefaults(players=players))
-    table.new_game(GameHeader("hamster-wheel", "standard", players, 7))
+    table.new_game(GameHeader("run-hamster-run", "v2.1", players, 7, given=([0, 1, 2],)))
+    for seat in range(3):
+        table.submit(
+            Event(
+                MOVE,
+                name="place",
+                seat=table.public_state(with_log=False)["current"],
+                args={"to": [1, seat + 1]},
+            )
+        ).result(5)
+    table.submit(Event(NEXT)).result(5)
     with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"http://127.0.0.1:{port}")

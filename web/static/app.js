@@ -30,7 +30,11 @@ async function api(path, body) {
   return data;
 }
 
-async function send(path, body) {
+function send(path, body) {
+  return inOrder(() => sendNow(path, body));
+}
+
+async function sendNow(path, body) {
   try {
     const data = await api(path, body);
     if (data.state) applyState(data.state, data.event);
@@ -126,24 +130,34 @@ const PlainBoard = {
   },
 };
 
-// What just happened (the outcome of a Push, a Bite, a flood ...): shown at the top for a
-// few seconds after it happens, and kept in a short list under the prompt.
+// What just happened (the outcome of a Push, a Bite, a flood ...): shown at the top after
+// each change, and kept in a short list under the prompt. The banner says only what this
+// change added: a change with nothing new to say takes it down, so an older outcome
+// ("Initiative, highest first") never stands over the moves that followed.
 const RECENT = 6;
 let recent = [];
-let lastHappened = null;
+let happenedAt = null;   // the change the banner was last decided for
+let happenedLines = [];  // what the page could say after it
+let lastHappened = "";   // what the banner said last
 
 function showHappened(view) {
   const lines = [...(board().happened ? board().happened(view) : []), ...(view.notes || [])];
   // The end of the game is the outcome of the last action: its result shows there too.
   if (state.over && state.result && !lines.includes(state.result)) lines.push(state.result);
-  const text = lines.join(" ");
-  if (lastHappened === null) { lastHappened = text; return; }  // the page just opened
-  if (!text || text === lastHappened) return;
+  const at = `${state.game_id}:${state.seq || 0}`;
+  if (at === happenedAt) return;  // the same change drawn again
+  const opened = happenedAt === null;
+  happenedAt = at;
+  const fresh = lines.filter((line) => !happenedLines.includes(line));
+  happenedLines = lines;
+  const banner = $("happened");
+  if (opened) return;  // the page just opened: nothing happened in front of anyone
+  if (!fresh.length) { banner.hidden = true; return; }
+  const text = fresh.join(" ");
   lastHappened = text;
   recent = [text, ...recent.filter((line) => line !== text)].slice(0, RECENT);
   $("recent").replaceChildren(...recent.map((line) => el("li", {}, line)));
   $("recent-box").hidden = false;
-  const banner = $("happened");
   banner.textContent = text;
   banner.hidden = false;
   clearTimeout(showHappened.timer);
@@ -157,9 +171,15 @@ function render() {
   const view = state.view || {};
   $("game-title").textContent = state.title ? `${state.title} · ${state.rules}` : "Hamster table companion";
   $("round").textContent = state.round ? `Round ${state.round}` : "Set-up";
+  // A game played in turns without rounds (Hamster Wheel) shows no "Round 1" all game.
+  $("round").hidden = Boolean(state.round) && (state.phases || []).length <= 1;
   $("prompt").textContent = state.put_back ? `${state.put_back} ${state.prompt || ""}` : state.prompt || "";
-  $("phases").replaceChildren(...(state.phases || []).map((phase) =>
-    el("li", { class: state.phase === phase.name ? "now" : "" }, phase.title)));
+  // The phase under way by its name, the others by their number (or first word): the list
+  // stays one line, so the board starts higher on the tablet.
+  $("phases").replaceChildren(...(state.phases || []).map((phase) => {
+    const now = state.phase === phase.name;
+    return el("li", { class: now ? "now" : "", title: phase.title }, now ? phase.title : phase.title.split(" ")[0]);
+  }));
   const unlocked = Boolean(token) && state.control !== false;
   $("lock").textContent = unlocked ? "Lock" : "Unlock";
   $("controls").hidden = !unlocked;
@@ -174,8 +194,30 @@ function render() {
   showHappened(view);
   renderVision();
   if (unlocked) renderControls(view);
+  passOnItsOwn(unlocked);
   $("log").replaceChildren(...log.slice().reverse().map((e) =>
     el("li", { class: e.undone ? "undone" : "", value: e.seq }, describe(e))));
+}
+
+// A step where nobody has a decision (the game says it passes, no move is offered, NEXT
+// takes no dice): once the outcome has been on screen a moment, this tablet presses NEXT
+// itself, naming the change it saw, so a second tablet doing the same changes nothing.
+// "Auto" off (remembered per tablet) keeps every stop for NEXT.
+const PASS_AFTER_MS = 3000;
+function keepsEveryStop() { return localStorage.getItem("everyStop") === "1"; }
+
+function passOnItsOwn(unlocked) {
+  clearTimeout(passOnItsOwn.timer);
+  const idle = state.passes && !state.over && !state.pending && !(state.legal || []).length
+    && !(state.next_dice || []).length;
+  if (!unlocked || !idle || keepsEveryStop()) return;
+  const at = shownAt();
+  passOnItsOwn.timer = setTimeout(() => {
+    if (shownAt() !== at || keepsEveryStop()) return;
+    inOrder(() => api("/api/intent", { intent: "next", at, game: shownGame() })
+      .then((data) => { if (data.state) applyState(data.state, data.event); })
+      .catch(() => {}));  // another tablet passed it first, or a person did: nothing to say
+  }, PASS_AFTER_MS);
 }
 
 // The camera's read-only notes by reading kind: where it disagrees with the board (the game
@@ -243,7 +285,7 @@ function renderControls(view) {
     parts.push(el("h2", {}, who ? `${who}what happened on the table?` : "What happened on the table?"));
   }
   for (const [, choices] of groups) {
-    parts.push(el("div", { class: "choice-group" }, ...choices.map(choiceControl)));
+    parts.push(el("div", { class: "choice-group" }, ...choices.map((choice) => moveControl(choice))));
   }
   panel.replaceChildren(...parts);
   panel.hidden = parts.length === 0;
@@ -262,32 +304,6 @@ function renderNextDice() {
     ...labels.map((label) => el("label", {}, `${label} `,
       el("select", { class: "die", "aria-label": label }, el("option", { value: "" }, "?"),
         ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v)))))));
-}
-
-// Faces set on a move's dice pickers, by move: a redraw while a player sets them (a camera
-// note, another phone's move) draws the pickers anew and must keep what was set.
-const pickedDice = new Map();
-
-// A move button; a move that needs dice rolled by hand gets a picker per die first.
-function choiceControl(choice) {
-  const move = (given) => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args, given });
-  if (!choice.dice) return el("button", { type: "button", onclick: () => move([]) }, choice.label);
-  const key = `${choice.seat}|${choice.name}|${JSON.stringify(choice.args)}`;
-  const kept = pickedDice.get(key) || [];
-  const pickers = Array.from({ length: choice.dice }, (_, i) => {
-    const picker = el("select", { class: "die", "aria-label": `die ${i + 1}` },
-      ...[1, 2, 3, 4, 5, 6].map((v) => el("option", { value: String(v) }, String(v))));
-    if (kept[i]) picker.value = kept[i];
-    picker.addEventListener("change", () => pickedDice.set(key, pickers.map((p) => p.value)));
-    return picker;
-  });
-  const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, choice.label));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    pickedDice.delete(key);
-    move(pickers.map((p) => Number(p.value)));
-  });
-  return form;
 }
 
 async function refresh() {
@@ -430,8 +446,9 @@ function setup() {
     // Dice the players rolled that NEXT takes (the pickers beside it), never made up here.
     const pickers = [...$("next-dice").querySelectorAll("select")];
     const body = { intent: "next", at: shownAt(), game: shownGame() };
-    // A die left at "?" sends none: the companion then says which dice it waits for.
-    if (pickers.length && pickers.every((p) => p.value)) body.given = pickers.map((p) => Number(p.value));
+    // A die left at "?" is never sent as anything: NEXT waits until each is set.
+    if (pickers.length && unsetDice(pickers)) return;
+    if (pickers.length) body.given = pickers.map((p) => Number(p.value));
     send("/api/intent", body);
   });
   $("btn-undo").addEventListener("click", () => send("/api/intent", { intent: "undo", at: shownAt(), game: shownGame() }));
@@ -463,6 +480,12 @@ function setup() {
     else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
   });
   if (localStorage.getItem("speak")) $("speak").setAttribute("aria-pressed", "true");
+  $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
+  $("auto").addEventListener("click", () => {
+    localStorage.setItem("everyStop", keepsEveryStop() ? "" : "1");
+    $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
+    render();
+  });
   // Odds on or off for this tablet (some groups find them spoilers); on by default.
   const showOdds = (on) => {
     document.body.classList.toggle("no-odds", !on);
@@ -522,7 +545,14 @@ function setup() {
     const colours = split($("ng-colours").value);
     send("/api/game", { game: $("ng-game").value, rules: $("ng-rules").value,
       players: split($("ng-players").value), colours: colours.length ? colours : undefined,
-      roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() });
+      roll_for_us: $("ng-roll").checked, demo: $("ng-demo").checked, options: chosenOptions() })
+      .then((started) => {
+        if (!started) return;
+        // The new game is what the table looks at now: the form folds and the page goes
+        // back up to the board (it used to stay down on the form, the game out of sight).
+        document.querySelector(".new-game-box").open = false;
+        window.scrollTo(0, 0);
+      });
   });
   // "Same players again": the latest game's names and colours, one tap into the form.
   api("/api/history/last-players").then((last) => {

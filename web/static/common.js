@@ -43,6 +43,77 @@ function reach(path, options) {
   return fetch(path, options).catch(() => { throw new Error(AWAY); });
 }
 
+// A chance (0 to 1) as the companion writes it (companion/engine/percent.py): whole percents
+// from 1 to 99, else one significant figure of the distance from 0 or 100 (0.3, 0.06, 99.7);
+// 0 and 100 only for what is certain.
+function percentText(chance) {
+  if (chance <= 0) return "0%";
+  if (chance >= 1) return "100%";
+  const value = chance * 100;
+  if (value >= 1 && value <= 99) return `${Math.round(value)}%`;
+  const oneFigure = (x) => Number(x.toPrecision(1));
+  if (value < 1) return `${oneFigure(value)}%`;
+  const near = oneFigure(100 - value);
+  const decimals = Math.max(0, -Math.floor(Math.log10(near)));
+  return `${(100 - near).toFixed(decimals)}%`;
+}
+
+// Dice the players rolled, typed in: one picker per die that starts at "?" (never a made-up
+// face), and a submit that refuses, naming the dice still unset, until every die has one.
+// `kept` holds faces set before a redraw; `changed(faces)` is told each change so it can keep
+// them; `submit(faces)` receives whole numbers only.
+function handDiceForm(count, label, submit, { kept = [], changed = () => {}, sides = 6, names = [] } = {}) {
+  const pickers = Array.from({ length: count }, (_, i) => {
+    const picker = el("select", { class: "die", "aria-label": names[i] || `die ${i + 1}` },
+      el("option", { value: "" }, "?"),
+      ...Array.from({ length: sides }, (_, k) => el("option", { value: String(k + 1) }, String(k + 1))));
+    if (kept[i]) picker.value = kept[i];
+    picker.addEventListener("change", () => {
+      picker.removeAttribute("aria-invalid");
+      changed(pickers.map((p) => p.value));
+    });
+    return picker;
+  });
+  const form = el("form", { class: "dice-entry" }, ...pickers, el("button", { type: "submit" }, label));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!unsetDice(pickers)) submit(pickers.map((p) => Number(p.value)));
+  });
+  return form;
+}
+
+// A move the engine offered, as a button; one that takes dice rolled by hand gets a picker
+// per die first. Faces set survive a redraw (a camera note, another phone's move) while the
+// same move is offered. `send` is the page's own (tablet or phone).
+const pickedDice = new Map();
+function moveControl(choice, { big = false } = {}) {
+  const move = (given) => send("/api/move", { seat: choice.seat, name: choice.name, args: choice.args, given });
+  if (!choice.dice) return el("button", { type: "button", class: big ? "big" : null, onclick: () => move([]) }, choice.label);
+  const key = `${choice.seat}|${choice.name}|${JSON.stringify(choice.args)}`;
+  return handDiceForm(choice.dice, choice.label, (faces) => { pickedDice.delete(key); move(faces); },
+    { kept: pickedDice.get(key) || [], changed: (faces) => pickedDice.set(key, faces) });
+}
+
+// Pickers still at "?": each is marked, a toast names them, and the caller sends nothing.
+function unsetDice(pickers) {
+  const unset = pickers.filter((p) => !p.value);
+  unset.forEach((p) => p.setAttribute("aria-invalid", "true"));
+  if (!unset.length) return false;
+  const names = unset.map((p) => p.getAttribute("aria-label"));
+  toast(`Set what each die shows first: ${names.join(", ")} ${unset.length === 1 ? "is" : "are"} still "?".`);
+  return true;
+}
+
+// Taps go to the companion one after another, in the order they were made: a quick second
+// tap waits for the first one's answer instead of racing it (Rats' face taps 300 ms apart
+// were lost or slid one die along).
+let sendQueue = Promise.resolve();
+function inOrder(work) {
+  const next = sendQueue.then(work, work);
+  sendQueue = next.catch(() => {});
+  return next;
+}
+
 function toast(message) {
   const box = $("toast");
   box.textContent = message;

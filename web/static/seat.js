@@ -26,7 +26,11 @@ async function api(path, body) {
   return data;
 }
 
-async function send(path, body) {
+function send(path, body) {
+  return inOrder(() => sendNow(path, body));
+}
+
+async function sendNow(path, body) {
   try {
     const data = await api(path, body);
     if (data.state) show(data.state);
@@ -81,8 +85,7 @@ function render() {
   const drawn = board && board.phone ? board.phone(view, $("mine"), seat) : false;
   if (!drawn) $("mine").replaceChildren(el("p", {}, `You are ${name}. Your moves appear below when it is your turn.`));
   const mine = drawn ? [] : (state.legal || []).filter((c) => c.seat === seat);
-  $("seat-choices").replaceChildren(...mine.map((c) => el("button", { type: "button", class: "big",
-    onclick: () => send("/api/move", { seat: c.seat, name: c.name, args: c.args }) }, c.label)));
+  $("seat-choices").replaceChildren(...mine.map((c) => moveControl(c, { big: true })));
   $("seat-choices").hidden = mine.length === 0;
 }
 

@@ -158,7 +158,7 @@ def place(game: HamsterWheel, ctx: Ctx, seat: int, args: Args, draws: Draws) -> 
     game = game.with_player(source, replace(stock, hand=take(stock.hand, colour)))
     wheel = _put(game.wheel, at, colour)
     notes: tuple[str, ...] = ()
-    if at == opening(wheel) and len(wheel.holds(at)) > 1:
+    if at == opening(wheel) and len(wheel.holds(at)) == 2:  # said once, as the tip is broken
         notes = ("A tip from the rules: not more than one piece in the opening compartment.",)
     return replace(
         game,

@@ -116,6 +116,7 @@ SPEC: GameSpec[HamsterWheel] = GameSpec(
     choices=choices,
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
+    start_player=lambda game: game.first,
     standing=table.standing,
     board=NAME,
     camera={WHEEL: Watch(table.read_wheel, roll=table.logged_roll)},

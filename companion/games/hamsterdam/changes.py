@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.engine.words import counted, listed
-from companion.games.hamsterdam.choices import card
 from companion.games.hamsterdam.model import Hamsterdam, Player, Special, Spot
+from companion.games.hamsterdam.naming import card
 
 
 def _contents(plain: int, specials: Sequence[Special], tokens: int) -> str:

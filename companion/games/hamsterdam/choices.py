@@ -47,6 +47,7 @@ from companion.games.hamsterdam.model import (
     Player,
     Special,
 )
+from companion.games.hamsterdam.naming import card
 from companion.games.hamsterdam.phases import Phase
 
 Choice = dict[str, Any]
@@ -98,17 +99,6 @@ def _candidates(game: Hamsterdam, ctx: Ctx) -> list[Choice]:
     if phase == Phase.REDEPLOY:
         return list(_redeploy(game, ctx))
     return []  # a new round, passing the dice: only NEXT
-
-
-def card(player: Player, index: int) -> str:
-    """A dam card as players see it: its value, and its position only when the value repeats.
-
-    The page shows values, not positions; a full-game dam may hold two cards of a value.
-    """
-    value = player.dam[index].value
-    if sum(1 for spot in player.dam if spot.value == value) == 1:
-        return str(value)
-    return f"{value} (#{index + 1})"
 
 
 # ----------------------------------------------------------------------------- set-up

@@ -35,6 +35,7 @@ from companion.games.hamsterdam.catalogue import (
     WHACK_A_MOLE,
 )
 from companion.games.hamsterdam.model import Flood, Hamsterdam, Special
+from companion.games.hamsterdam.naming import card
 from companion.games.hamsterdam.powers import Args, Candidate, Effect, Used
 
 
@@ -148,7 +149,9 @@ def whack_a_mole(
         game = pieces.to_rest(game, seat, lifted)
         return Used(game, piece.id, f"rolled {value}, not on the dam: it rests.", spent=False)
     game = pieces.land(game, seat, targets[0], lifted)
-    return Used(game, piece.id, f"rolled {value} and jumped to position {targets[0] + 1}.")
+    return Used(
+        game, piece.id, f"rolled {value} and jumped to card {card(game.players[seat], targets[0])}."
+    )
 
 
 def mobster(
@@ -187,7 +190,9 @@ def napster(
     target = _step(len(game.players[seat].dam), index, to, "Napster")
     game, lifted = _lift(game, seat, index, piece.id)
     return Used(
-        pieces.land(game, seat, target, lifted), piece.id, f"stepped to position {target + 1}."
+        pieces.land(game, seat, target, lifted),
+        piece.id,
+        f"stepped to card {card(game.players[seat], target)}.",
     )
 
 
@@ -236,7 +241,9 @@ def speedster(
         raise IllegalMoveError("Speedster must move to another card.")
     game, lifted = _lift(game, seat, index, piece.id)
     return Used(
-        pieces.land(game, seat, target, lifted), piece.id, f"dashed to position {target + 1}."
+        pieces.land(game, seat, target, lifted),
+        piece.id,
+        f"dashed to card {card(game.players[seat], target)}.",
     )
 
 
@@ -275,7 +282,7 @@ def contractster(
     return Used(
         game.with_player(seat, player),
         found[0][1].id,
-        f"moved a flood token from position {source + 1} to {target + 1}.",
+        f"moved a flood token from card {card(player, source)} to {card(player, target)}.",
     )
 
 
@@ -310,7 +317,7 @@ def momster(
     return Used(
         game.with_player(seat, player),
         piece.id,
-        f"called {count} resting hamster(s) to position {index + 1}.",
+        f"called {count} resting hamster(s) to card {card(player, index)}.",
     )
 
 

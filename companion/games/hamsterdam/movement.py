@@ -21,6 +21,7 @@ from companion.games.hamsterdam import flood, pieces
 from companion.games.hamsterdam.catalogue import COPYCATSTER, KINDS, SKIP_MOVEMENT
 from companion.games.hamsterdam.layout import default_layout, lay_out, pool, spread_layout
 from companion.games.hamsterdam.model import PLACE, READY, Hamsterdam
+from companion.games.hamsterdam.naming import card
 from companion.games.hamsterdam.turns import after_movement
 
 Args = Mapping[str, Any]
@@ -116,7 +117,8 @@ def clear(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Ha
     game = pieces.clear_token(game.with_player(seat, player), seat, at)
     game = pieces.remove(game, seat, piece)
     return game.note(
-        f"{player.name} gave {pieces.piece_name(piece)} to clear the water on position {at + 1}."
+        f"{player.name} gave {pieces.piece_name(piece)} "
+        f"to clear the water on card {card(player, at)}."
     )
 
 

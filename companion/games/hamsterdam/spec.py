@@ -64,6 +64,15 @@ def _to(name: str) -> Callable[[Hamsterdam], str]:
     return lambda game: name
 
 
+def _always(game: Hamsterdam, ctx: Ctx) -> bool:
+    return True
+
+
+def _rolled(game: Hamsterdam, ctx: Ctx) -> bool:
+    """The roll is in (and no Physicster choice of rolls waits) and nobody is to roll."""
+    return ctx.current is None and game.dice is not None and game.alternative is None
+
+
 def _specials(timing: str, *, any_seat: bool = True) -> dict[str, MoveSpec[Hamsterdam]]:
     """One move per special of this timing; ``copycat=true`` lets Copycatster imitate it."""
     return {
@@ -161,6 +170,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         turn=whoever(turns.roller_until_rolled),
         on_turn_end=turns.roll_on_next,
         blocker=turns.roll_blocker,
+        passes=_rolled,  # the dice are in and no after-roll special is held
     ),
     Phase.FLOOD: PhaseSpec(
         name=Phase.FLOOD,
@@ -169,6 +179,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         moves=FLOOD_MOVES,
         on_begin=flood.begin,
         on_end=flood.finish,
+        passes=_always,
     ),
     Phase.BREACH: PhaseSpec(
         name=Phase.BREACH,
@@ -176,12 +187,14 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         next=_to(Phase.DICE),
         moves=FLIP,
         on_end=breach.finish,
+        passes=_always,  # no breach to flip a card for
     ),
     Phase.DICE: PhaseSpec(
         name=Phase.DICE,
         title="4 Pass the dice",
         next=turns.after_dice,
         on_end=turns.pass_dice,
+        passes=_always,
     ),
     Phase.MOVEMENT: PhaseSpec(
         name=Phase.MOVEMENT,
@@ -275,6 +288,8 @@ SPEC: GameSpec[Hamsterdam] = GameSpec(
     table_changes=table_changes,
     bot=bot.candidates,
     report=BalanceReport(figures=report_figures),
+    start_player=lambda game: game.first if game.first >= 0 else None,  # the roll-off's
+    lowest_wins=True,  # the least water wins
     standing=standing,
     camera={DICE: Watch(roll_from_dice, dice=two_dice_due)},
     cues=breach_cue,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from companion.engine.percent import percent
 from companion.engine.state import Ctx
 from companion.engine.words import listed
 from companion.games.hamsterdam import breach, flood, powers
@@ -72,19 +73,9 @@ def flood_odds(game: Hamsterdam, seat: int, ctx: Ctx) -> dict[str, Any] | None:
         return sum((roll_chance(v) for v in values), Fraction(0)) / total if total else total
 
     return {
-        "cards": [_percent(chance(frozenset({s.value}))) for s in game.players[seat].dam],
-        "flooded": _percent(chance(game.players[seat].values())),
+        "cards": [percent(chance(frozenset({s.value}))) for s in game.players[seat].dam],
+        "flooded": percent(chance(game.players[seat].values())),
     }
-
-
-def _percent(chance: Fraction) -> int:
-    """A whole percent, never 0 or 100 for what can still go either way."""
-    value = round(100 * chance)
-    if value == 0 and chance > 0:
-        return 1
-    if value == 100 and chance < 1:
-        return 99
-    return value
 
 
 def odds_lines(game: Hamsterdam, ctx: Ctx) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.state import Ctx
+from companion.engine.words import counted
 from companion.games.rats.cards import short
 from companion.games.rats.deck import over_limit
 from companion.games.rats.model import (
@@ -82,7 +83,11 @@ def _tunnel(game: Rats, ctx: Ctx) -> list[dict[str, Any]]:
     elif turn.stage == BURROW:
         # Some of the wounds only: the board's burrow control (a tap per wound die).
         if rat.wounds:
-            label = f"Heal all {len(rat.wounds)} wounds"
+            label = (
+                f"Heal the d{rat.wounds[0]} wound"
+                if len(rat.wounds) == 1
+                else f"Heal all {counted(len(rat.wounds), 'wound')}"
+            )
             found.append(_choice(seat, "burrow", label, heal=list(rat.wounds)))
         found.append(_choice(seat, "burrow", "Heal nothing", heal=[]))
     elif turn.stage == HATE and turn.challenge is not None:
@@ -137,6 +142,7 @@ def _nest(game: Rats) -> list[dict[str, Any]]:
                 _choice(fight.winner, "spoils", f"{who} takes {short(c)}", card=c)
                 for c in them.dominance
             ]
+            found.append(_choice(fight.winner, "spoils", f"{who} takes nothing", nothing=True))
         return found
     if nest.pending is not None:
         _challenger, target = nest.pending

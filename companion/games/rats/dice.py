@@ -76,13 +76,3 @@ def pass_chance(pool: Sequence[int], kind: str, need: int) -> Fraction:
             grown[k + 1] += chance * p
         distribution = grown
     return sum(distribution[need:], Fraction(0))
-
-
-def percent(chance: Fraction) -> int:
-    """Rounded to a whole percent, but never 0 or 100 unless it truly is."""
-    value = round(float(chance) * 100)
-    if chance > 0 and value == 0:
-        return 1
-    if chance < 1 and value == 100:
-        return 99
-    return value

@@ -257,6 +257,10 @@ def spoils(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
         raise IllegalMoveError(
             f"{them.title} must first choose the die it loses to its wound; then take the spoils."
         )
+    if args.get("nothing") is True:  # the rules say the winner *may* take: it may decline
+        note = f"{me.title} takes nothing from {them.title}."
+        game = _with_fight(_note(game, note), replace(fight, spoils_taken=True))
+        return _after_fight(game)
     if "card" in args:
         card = parse(args["card"])
         if card not in them.dominance:
@@ -339,8 +343,20 @@ def victims(game: Rats) -> tuple[int, ...]:
 
 def _enter_steal(game: Rats) -> Rats:
     found = victims(game)
+    if not found:  # said aloud: a skipped steal looked like a forgotten one
+        game = _note(game, f"Nobody is robbed: {_why_no_steal(game)}.")
     stage = STEAL if found else DONE
     return _with_nest(game, replace(_nest(game), stage=stage, victims=found, offers=()))
+
+
+def _why_no_steal(game: Rats) -> str:
+    least = min(rat.hate for rat in game.rats)
+    dominant = _nest(game).dominant
+    lowest = [s for s, r in enumerate(game.rats) if r.hate == least]
+    if lowest == [dominant]:
+        return f"the Dominant Rat, {game.title(dominant)}, has the least Hate itself"
+    others = ", ".join(game.title(s) for s in lowest if s != dominant)
+    return f"the rats with least Hate ({others}) have no die to give"
 
 
 def offer(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draws) -> Rats:
@@ -393,7 +409,7 @@ def waiting(game: Rats) -> str:
             return f"Waiting for {game.title(fight.winner)} to take a die or a Dominance card."
     if nest.pending is not None:
         return f"Waiting for {game.title(nest.pending[1])} to accept or decline the challenge."
-    if nest.stage == SCRAP:
+    if nest.stage == SCRAP and fight is None:
         return f"{game.title(nest.dominant)} (the Dominant Rat) picks who scraps."
     if nest.stage == STEAL:
         if len(nest.offers) < len(nest.victims):

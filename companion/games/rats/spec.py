@@ -140,6 +140,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     bot=bot.candidates,
     report=BalanceReport(figures=table.report_figures),
     key_figures=table.key_figures,
+    start_player=lambda game: 0,  # the oldest player starts every round
     standing=table.standing,
     board=NAME,
     camera={DICE: Watch(table.read_dice, dice=table.d6s_due)},

@@ -15,6 +15,7 @@ from typing import Any
 from companion.engine.errors import IllegalMoveError
 from companion.engine.rng import Draws
 from companion.engine.state import Ctx
+from companion.engine.words import counted
 from companion.games.rats import contest as contests
 from companion.games.rats.cards import BURROW, TYPES, challenge_type, difficulty, short, suit_of
 from companion.games.rats.deck import over_limit, take_from_hand, to_discard
@@ -110,7 +111,8 @@ def burrow(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Draw
     pool = tuple(sorted((*rat.pool, *heal)))
     rat = replace(rat, pool=pool, wounds=tuple(sorted(wounds)), hate=rat.hate + len(heal))
     note = (
-        f"{rat.title} heals {len(heal)} wound dice and takes {len(heal)} Hate."
+        f"{rat.title} heals {counted(len(heal), 'wound die', 'wound dice')} "
+        f"and takes {len(heal)} Hate."
         if heal
         else f"{rat.title} burrows and heals nothing."
     )

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.percent import percent
 from companion.engine.state import Ctx
 from companion.games.rats import poker
 from companion.games.rats.cards import HAND_LIMIT, TYPES, name, short
 from companion.games.rats.contest import waiting_for
 from companion.games.rats.deck import over_limit
-from companion.games.rats.dice import listed, pass_chance, percent, successes
+from companion.games.rats.dice import listed, pass_chance, successes
 from companion.games.rats.model import (
     BURROW,
     CARD,
@@ -200,6 +201,8 @@ def _tunnel_prompt(game: Rats, ctx: Ctx) -> str:
     if stage == CARD:
         if game.rats[ctx.current].hand_count == 0:
             return f"{who} has no card: buy one with 1 Hate, or press NEXT to skip."
+        if game.deck_mode == PHONE:  # the phone shows the hand: no suit and rank to pick
+            return f"{who}: play a tunnel card from your phone."
         return f"{who}: play a tunnel card (suit, then rank)."
     if stage == BURROW:
         return f"{who} burrows: choose which wound dice to heal (1 Hate each), or none."
@@ -224,6 +227,13 @@ def _nest_prompt(game: Rats, ctx: Ctx) -> str:
     if said:
         return said
     dominant = game.title(nest.dominant)
+    fight = nest.fight
+    if fight is not None and not fight.result:  # every die is in: the re-roll window
+        names = f"{game.title(fight.attacker)} and {game.title(fight.defender)}"
+        return (
+            f"{names}: spend Hate on re-rolls (2 each), or say you are done; "
+            "NEXT settles the scrap."
+        )
     if nest.stage == SCRAP:
         return f"{dominant} picks who scraps."
     if nest.stage == CHALLENGES:
@@ -232,6 +242,8 @@ def _nest_prompt(game: Rats, ctx: Ctx) -> str:
         return f"{dominant} may choose a rat to mate; NEXT to skip."
     if nest.stage == STEAL:
         return f"{dominant} steals a die."
+    if ctx.round >= game.rounds:
+        return "The nest is settled: press NEXT to end the game and count the scores."
     return f"The nest is settled: press NEXT for round {ctx.round + 1}."
 
 

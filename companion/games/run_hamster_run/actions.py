@@ -207,6 +207,8 @@ def change(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
         else:
             trait = trait_index(chip)
         hamster = chips.spend(hamster, trait)
+    said = f"{hamster.name} changes from {ACTION_TITLES[res.action]} to {ACTION_TITLES[action]}"
+    game = replace(game, notes=(f"{said}, paying one Pluck chip.",))
     return _save(game, seat, hamster, replace(res, action=action, changed=True))
 
 
@@ -506,13 +508,23 @@ def rest(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     res, hamster = _acting(game, seat)
     _require(res, hamster, REST, doing="rest")
     trait = trait_index(args.get("to", "scamper"))
+    back = f"{hamster.name} rests: a {TRAIT_TITLES[trait]} chip back from Fatigue"
+    said = f"{hamster.name} rests (no chip on the Fatigue pile)."
     if hamster.fatigue > 0:
         if game.rules == CLASSIC:
             why = f"{hamster.name}'s rest die"
-            if draws.hand_die(why, companion_rolls=game.roll_for_us) % 2 == 0:
+            die = draws.hand_die(why, companion_rolls=game.roll_for_us)
+            if die % 2 == 0:
                 hamster = chips.regain(hamster, trait)
+                said = f"{back} (the die shows {die})."
+            else:
+                said = f"{hamster.name} rests: the die shows {die}, odd, so no chip back."
         elif not hamster.in_pit:
             hamster = chips.regain(hamster, trait)
+            said = f"{back}."
+        else:
+            said = f"{hamster.name} rests in the Pit: no chip back."
+    game = replace(game, notes=(said,))  # said until this hamster's resolution ends
     return _save(game, seat, hamster, replace(res, acted=True, finished=True))
 
 
@@ -534,6 +546,8 @@ def finish(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     if res.action == REST and not res.finished:
         game = rest(game, ctx, seat, args, draws)
         hamster = game.hamsters[seat]
+    else:  # what this hamster's change or rest said is not said under the next one
+        game = replace(game, notes=())
     return game.with_hamster(seat, _copy_hamster(hamster, did=res.action), resolution=None)
 
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from math import ceil
 from typing import Any
 
+from companion.engine.percent import percent
 from companion.engine.state import Ctx
 from companion.games.run_hamster_run.model import CLASSIC, METTLE, Belt, Hamster
 from companion.games.run_hamster_run.phases import Phase
@@ -25,16 +26,6 @@ from companion.games.run_hamster_run.rounds import chomp_trait, pit_queue
 
 Chance = Fraction | float  # exact where cheap, floating point where the walk is long
 MOST_SHOWN = 4  # the nearest hamsters a Mettle test is shown against
-
-
-def percent(chance: Chance) -> int:
-    """A chance as a whole percent, never rounded to a certainty it is not."""
-    value = round(chance * 100)
-    if value == 100 and chance < 1:
-        return 99
-    if value == 0 and chance > 0:
-        return 1
-    return int(value)
 
 
 def mettle_chance(mine: int, theirs: int) -> Fraction:

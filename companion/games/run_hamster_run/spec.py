@@ -47,14 +47,16 @@ def _to(name: str) -> Any:
     return lambda game: name
 
 
+V21 = ("v2.1",)  # moves only the v2.1 rules have
+
 RESOLVE_MOVES: dict[str, MoveSpec[Belt]] = {
     "change": MoveSpec(actions.change, "take a different action (costs one Pluck chip)"),
     "run": MoveSpec(actions.run, "move through empty squares: path=[[row, lane], ...], pay"),
-    "sidestep": MoveSpec(actions.sidestep, "v2.1: free step left or right while running"),
-    "climb": MoveSpec(actions.climb, "v2.1: climb over a neighbour: over, to, pay"),
+    "sidestep": MoveSpec(actions.sidestep, "v2.1: free step left or right", rules=V21),
+    "climb": MoveSpec(actions.climb, "v2.1: climb over a neighbour: over, to, pay", rules=V21),
     "push": MoveSpec(actions.push, "push the neighbour in a direction: up/down/left/right"),
-    "step": MoveSpec(actions.step_free, "v2.1 Bite/Throw: the one free step"),
-    "bite": MoveSpec(actions.bite, "v2.1: bite a neighbour: target, chip"),
+    "step": MoveSpec(actions.step_free, "v2.1 Bite/Throw: the one free step", rules=V21),
+    "bite": MoveSpec(actions.bite, "v2.1: bite a neighbour: target, chip", rules=V21),
     "throw": MoveSpec(actions.throw, "throw a neighbour: target (v2.1 also: to)"),
     "rest": MoveSpec(actions.rest, "rest: to=trait that gets a chip back"),
     "finish": MoveSpec(actions.finish, "end this hamster's action", ends_turn=True),

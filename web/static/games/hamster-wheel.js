@@ -36,17 +36,19 @@ function drawWheel(wheel) {
     parts.push(svg("circle", { cx: x, cy: y, r: 20, class: cls, "data-number": c.number }));
     parts.push(svg("text", { x, y: y - 8, class: "hw-num" }, String(c.number)));
     c.pieces.forEach((colour, k) => parts.push(svg("circle", {
-      cx: x - 9 + (k % 3) * 9, cy: y + 3 + Math.floor(k / 3) * 8, r: 4,
+      cx: x - 11 + (k % 3) * 11, cy: y + 4 + Math.floor(k / 3) * 10, r: 5.5,
       fill: WHEEL_COLOURS[colour] || "#ccc", stroke: "#000", "stroke-width": 0.5 })));
   });
-  parts.push(svg("text", { x: centre, y: centre, class: "hw-turns" }, `${wheel.turns} turns`));
+  // How far the ring has rolled (not the game's turns, counted beside the wheel): said only
+  // once it has rolled, so "0 turns" never stands beside "Turns 21".
+  if (wheel.turns) parts.push(svg("text", { x: centre, y: centre, class: "hw-turns" }, `ring rolled ${wheel.turns}×`));
   return svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "hw-wheel", role: "img",
     "aria-label": `The wheel: compartment ${wheel.lowest} is lowest` }, ...parts);
 }
 
 function renderHands(view) {
   const teams = view.teams || null;
-  const rows = view.players.map((p) => el("div", { class: "ham hw-hand" + (p.seat === state.current ? " current" : "") },
+  const rows = view.players.map((p) => el("div", { class: "ham hw-hand" + (!state.over && p.seat === state.current ? " current" : "") },
     el("div", { class: "hw-count" }, String(p.pieces)),
     el("div", {}, el("div", { class: "name" }, p.name + (p.team === null ? "" : ` · team ${p.team + 1}`)),
       el("div", { class: "hw-pieces" }, ...pieceDots(p.hand)))));

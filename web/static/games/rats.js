@@ -128,17 +128,55 @@ function cardPicker(seat, move = "play") {
   return box;
 }
 
-// One tap per die: each unrolled die of the rat shows its faces 1..N as buttons.
+// One tap per die: each unrolled die of the rat shows its faces 1..N as buttons. A tapped face
+// shows at once as entered while it is on its way (taps queue in order), so the next tap
+// lands on the next die, never on a row about to be replaced.
+const ratTapped = [];  // {seat, size, face, ordinal}: faces tapped, not yet in the state
+
+function forgetTaps(seat) {
+  for (let i = ratTapped.length - 1; i >= 0; i--) if (ratTapped[i].seat === seat) ratTapped.splice(i, 1);
+}
+
+function filledOf(roll, size) {
+  return roll.dice.filter((d) => d.size === size && d.face !== null).length;
+}
+
 function diceEntry(view, seat, roll) {
+  for (let i = ratTapped.length - 1; i >= 0; i--) {  // what the state now holds is done
+    const tap = ratTapped[i];
+    if (tap.seat === seat && filledOf(roll, tap.size) > tap.ordinal) ratTapped.splice(i, 1);
+  }
+  const waiting = ratTapped.filter((t) => t.seat === seat);
   const rows = [];
-  roll.dice.forEach((die, index) => {
+  roll.dice.forEach((die) => {
     if (die.face !== null) return;
+    const tapped = waiting.find((t) => t.size === die.size && !t.shown);
+    if (tapped) {
+      tapped.shown = true;
+      rows.push(el("div", { class: "rat-entry entered", role: "group", "aria-label": `d${die.size}: ${tapped.face}` },
+        dieShape(die.size, tapped.face)));
+      return;
+    }
     rows.push(el("div", { class: "rat-entry", role: "group", "aria-label": `d${die.size}` },
       dieShape(die.size, null),
       ...Array.from({ length: die.size }, (_, k) => el("button", { type: "button", class: "face",
-        onclick: () => ratMove(seat, "roll", { sizes: [die.size] }, [k + 1]) }, String(k + 1)))));
+        onclick: () => tapFace(seat, roll, die.size, k + 1) }, String(k + 1)))));
   });
+  waiting.forEach((t) => { delete t.shown; });
   return rows;
+}
+
+function tapFace(seat, roll, size, face) {
+  const ordinal = filledOf(roll, size) + ratTapped.filter((t) => t.seat === seat && t.size === size).length;
+  const tap = { seat, size, face, ordinal };
+  ratTapped.push(tap);
+  render();  // shown as entered now; the companion's answer follows in order
+  ratMove(seat, "roll", { sizes: [size] }, [face]).then((sent) => {
+    if (sent) return;
+    const at = ratTapped.indexOf(tap);
+    if (at >= 0) ratTapped.splice(at, 1);
+    render();
+  });
 }
 
 // Re-roll for 2 Hate: tap a die (any rat's), roll it again, tap what it shows now.
@@ -238,6 +276,7 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
   }
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
+  if (!roll || roll.complete) forgetTaps(seat);  // all in: nothing of this roll is on its way
   if (roll && !roll.complete) parts.push(el("div", { class: "rat-entry-box" },
     el("span", { class: "label" }, `${rat.name}'s dice: tap what each shows`), ...diceEntry(view, seat, roll)));
   if (contest && contest.all_in && !contest.result && !contest.resolved && !contest.done_spending.includes(seat)) {

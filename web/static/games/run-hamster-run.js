@@ -141,7 +141,7 @@ function allocationForm(h) {
 
 function renderTests(view) {
   $("tests").replaceChildren(...(view.tests || []).slice(-4).reverse().map((t) =>
-    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${Math.round(t.odds * 100)}% for ${t.initiator}) → ${t.winner}`)));
+    el("div", {}, `${t.why}: ${t.chips[0]} vs ${t.chips[1]} chips (${percentText(t.odds)} for ${t.initiator}) → ${t.winner}`)));
 }
 
 (window.Boards = window.Boards || {})["run-hamster-run"] = {
@@ -165,8 +165,7 @@ function renderTests(view) {
   // A player's phone: the secret allocation for that hamster alone, then its moves.
   phone(view, panel, seat) {
     const hamster = (view.hamsters || []).find((h) => h.seat === seat);
-    const moves = (state.legal || []).filter((c) => c.seat === seat).map((c) => el("button", { type: "button",
-      class: "big", onclick: () => send("/api/move", { seat, name: c.name, args: c.args }) }, c.label));
+    const moves = (state.legal || []).filter((c) => c.seat === seat).map((c) => moveControl(c, { big: true }));
     const where = !hamster ? "" : hamster.eaten ? "eaten" : hamster.in_pit ? "in the Pit" : `row ${hamster.row ?? "–"}`;
     const status = el("p", {}, hamster ? `${hamster.name}: ${where}` : "");
     const parts = [status];

@@ -1,0 +1,75 @@
+"""Fewer taps: a step where nobody has a decision (Hamsterdam: no after-roll special held, no
+breach, passing the dice) passes on its own once the outcome has been on screen a moment;
+a tablet set to keep every stop ("Auto" off) waits for NEXT there as before."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from companion.config import GameDefaults
+from companion.engine.session import GameHeader
+from companion.games import find_game
+from companion.simulate import bot_turn
+from companion.store import Store
+from companion.table import Table
+from tests.web.conftest import PIN, unlock
+from tests.web.serving import serving
+from web import create_app
+
+
+@pytest.fixture
+def idle(tmp_path: Path) -> Iterator[Table]:
+    """Classic Hamsterdam played by its bot up to a step nobody decides anything in."""
+    names = ("Ann", "Bo", "Cy")
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=names))
+    table.new_game(GameHeader("hamsterdam", "classic", names, 3))
+    spec, rng = find_game("hamsterdam"), random.Random(3)
+    assert spec.bot is not None
+    while not table.public_state(with_log=False)["passes"]:
+        state = table.snapshot.state
+        assert state is not None
+        bot_turn(spec.bot, state, rng, lambda e: table.submit(e).result(timeout=10))
+    yield table
+    table.close()
+    store.close()
+
+
+def test_only_a_step_with_nothing_to_decide_passes(idle: Table) -> None:
+    state = idle.public_state(with_log=False)
+    assert state["phase"] in ("roll", "flood", "breach", "dice")
+    assert state["legal"] == [] and state["next_dice"] == []
+
+
+@pytest.mark.browser
+def test_the_tablet_passes_it_after_a_moment(browser: Browser, idle: Table) -> None:
+    seq = idle.public_state(with_log=False)["seq"]
+    with serving(create_app(idle, PIN, heartbeat_seconds=1.0), idle) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        expect(page.locator("body")).not_to_have_attribute("data-seq", str(seq), timeout=10_000)
+        log = idle.public_state()["log"]
+        assert log[-1]["kind"] == "next" and log[-1]["seq"] == seq + 1
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_table_that_keeps_every_stop_waits_for_next(browser: Browser, idle: Table) -> None:
+    seq = idle.public_state(with_log=False)["seq"]
+    with serving(create_app(idle, PIN, heartbeat_seconds=1.0), idle) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.add_init_script("localStorage.setItem('everyStop', '1')")
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        expect(page.locator("#auto")).to_have_attribute("aria-pressed", "false")
+        page.wait_for_timeout(4500)  # longer than the moment a step is shown
+        assert idle.public_state(with_log=False)["seq"] == seq
+        page.click("#btn-next")
+        expect(page.locator("body")).to_have_attribute("data-seq", str(seq + 1))
+        page.close()
