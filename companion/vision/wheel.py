@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -86,6 +87,12 @@ MAX_FALLEN = 16  # a game has 8 pieces a colour; more than 16 out at once is not
 MAX_BLOB_PIECES = 6  # a blob larger than this many pieces is a cup, a card or an arm
 MAX_PIECE_SIDE = 1.1  # table units: a piece is at most 0.75 across, two touching 1.1
 MIN_FILL = 0.4  # a piece fills at least this share of its bounding box (a triangle 0.5)
+# A blob whose whole outline, before the hidden parts are cut off, is this many times its
+# own area is a part of something larger.
+PART_OF_MORE = 1.8
+# Lab chroma distance from the free table's colour beyond which the local background of a
+# blob is not cloth (a cup filling the median window); pieces on cloth measured <= 7.
+NOT_CLOTH = 8.5
 STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel something
 SKIN_STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
 RIM_STEP = 360.0 / len(RIM_MARKER_IDS)
@@ -133,6 +140,10 @@ class WheelReading:
 
 # The reason a frame is not read while a hand reaches over the table (watchers test it).
 HAND_OVER_TABLE = "a hand is over the table"
+SLEEVE_OVER_TABLE = "a sleeve is over the table (an arm reaching in)"
+# Of what reaches in from the edge, more than this share not skin is a sleeve (bare arms
+# with their shadow measured <= 0.2, coloured sleeves 0.46-0.68 on seeds 500+).
+SLEEVE_SHARE = 0.35
 POOR_FIT = (
     "the rim markers do not agree on one angle: check the camera height in the calibration "
     "and that the strip lies flat on the rim"
@@ -148,6 +159,11 @@ UNSURE = (
 STRIP_BLURRED = (
     "the rim strip is blurred (the ring rolling, or the camera out of focus): the angle is "
     "read when the ring rests"
+)
+PARTLY_HIDDEN = (
+    "something piece-coloured beside the wheel is part of something larger (a cup or a card, "
+    "or cut off by the picture's edge, the ring or a marker), so a fallen piece cannot be "
+    "told from it: move cups and cards away from the wheel"
 )
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
@@ -282,26 +298,43 @@ def _ring_polygon(
     return np.asarray(table * PIXELS_PER_UNIT, np.float64)
 
 
-def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
+class Fallen(NamedTuple):
+    """The pieces counted outside the ring, and how many piece-coloured blobs run on into
+    the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized."""
+
+    counts: dict[str, int]
+    partly_hidden: int
+
+
+def count_fallen(rectified: Image, outside: Image) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
     A piece is a blob that stands out from the cloth around it (whatever the cloth's
     colour: the cloth is the local median, several pieces wide), about a piece in size;
     its colour is the nearest piece hue when vivid, else white or black by whether it is
     lighter or darker than the cloth. Blobs far larger than a few pieces (a cup, a card,
-    an arm) are not pieces and are left out.
+    an arm) are not pieces and are left out. A piece-coloured blob that runs on into the
+    hidden parts is not counted but reported: a cup or a card cut off by the picture's
+    edge looks like a piece there, and a piece cannot be told from it.
     """
     lab = cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB)
     height, width = lab.shape[:2]
     small = cv2.resize(lab, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
     cloth = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
-    distance = np.linalg.norm(lab.astype(np.float32) - cloth, axis=2)
-    mask = ((distance > STANDS_OUT) & (outside > 0)).astype(np.uint8) * 255
+    stands_out = np.linalg.norm(lab.astype(np.float32) - cloth, axis=2) > STANDS_OUT
+    mask = (stands_out & (outside > 0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    _, whole, whole_stats, _ = cv2.connectedComponentsWithStats(
+        stands_out.astype(np.uint8), connectivity=8
+    )
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hsv = cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV)
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
     counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+    partly_hidden = 0
+    # The cloth's colour (a and b of Lab) over the free table: where the local "cloth" around
+    # a blob is far from it, the blob sits on something large (a cup cut off by the edge).
+    table = np.median(cloth[outside > 0][::9, 1:], axis=0)
     for index in range(1, count):
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2 or area > MAX_BLOB_PIECES * piece:
@@ -312,10 +345,28 @@ def count_fallen(rectified: Image, outside: Image) -> dict[str, int]:
         inside = labels[y : y + h, x : x + w] == index
         name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
                              cloth[y : y + h, x : x + w][inside])  # fmt: skip
-        if name is not None:
+        if name is None:
+            continue
+        around = cloth[y : y + h, x : x + w][inside][:, 1:].mean(axis=0)
+        if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
+            float(np.linalg.norm(around - table)) > NOT_CLOTH
+        ):
+            partly_hidden += 1
+        else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
-    return counts
+    return Fallen(counts, partly_hidden)
+
+
+def _part_of_more(
+    blob: NDArray[np.bool_], whole: NDArray[np.int32], whole_stats: NDArray[np.int32], area: float
+) -> bool:
+    """Whether the blob is one part of something larger standing out from the cloth (a
+    cup's rim round its coffee, a card's back in its white border, anything running on
+    into the picture's edge, the ring or a marker): then its size says nothing."""
+    ids = np.unique(whole[blob])
+    total = float(whole_stats[ids[ids > 0], cv2.CC_STAT_AREA].sum())
+    return total > PART_OF_MORE * area
 
 
 def _piece_colour(hsv: Image, lab: Image, cloth: FloatImage) -> str | None:
@@ -349,8 +400,10 @@ def _refusal(frame: Image, reason: str) -> WheelReading:
     return WheelReading(blocked=True, reason=reason)
 
 
-def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> bool:
-    """Skin that is not the tablecloth and belongs to something reaching in from the edge.
+def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> str:
+    """Skin that is not the tablecloth and belongs to something reaching in from the edge:
+    ``HAND_OVER_TABLE``, or ``SLEEVE_OVER_TABLE`` when most of what reaches in is not skin
+    (a sleeve), or "" when nothing does.
 
     A wooden table under a lamp is skin-coloured too, so skin is only skin where it
     stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
@@ -364,12 +417,18 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
     if not big:
-        return False
+        return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
     border = np.zeros(labels.shape, bool)
     border[:2, :], border[-2:, :], border[:, :2], border[:, -2:] = True, True, True, True
     reaching = set(np.unique(labels[border & (foreign > 0)]).tolist()) - {0}
-    return any(reaching & set(np.unique(labels[patches == i]).tolist()) for i in big)
+    arms = [a for i in big for a in reaching & set(np.unique(labels[patches == i]).tolist())]
+    if not arms:
+        return ""
+    arm = np.isin(labels, arms)
+    covered = float(np.count_nonzero(arm))
+    bare = float(np.count_nonzero(arm & (skin > 0)))
+    return SLEEVE_OVER_TABLE if covered - bare > SLEEVE_SHARE * covered else HAND_OVER_TABLE
 
 
 def read_wheel(
@@ -401,8 +460,9 @@ def read_wheel(
     rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
-    if hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu):
-        return WheelReading(blocked=True, reason=HAND_OVER_TABLE)
+    reaching_in = hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
+    if reaching_in:
+        return WheelReading(blocked=True, reason=reaching_in)
     corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
@@ -418,9 +478,13 @@ def read_wheel(
         fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
-    fallen = count_fallen(rectified, _outside_mask(rectified.shape[:2], ring, layout))
+    fallen, partly_hidden = count_fallen(
+        rectified, _outside_mask(rectified.shape[:2], ring, layout)
+    )
     if sum(fallen.values()) > MAX_FALLEN:
         return WheelReading(blocked=True, reason=TOO_MANY_FALLEN.format(sum(fallen.values())))
+    if partly_hidden:
+        return WheelReading(blocked=True, reason=PARTLY_HIDDEN)
     return WheelReading(
         blocked=False,
         centre=fit.centre,

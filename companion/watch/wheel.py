@@ -32,6 +32,7 @@ from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
     HAND_OVER_TABLE,
+    SLEEVE_OVER_TABLE,
     WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
@@ -98,7 +99,7 @@ class WheelWatcher(FrameWatcher):
         if turn != self._turn:
             self._turn, self._hand = turn, False
         reading = read_wheel(frame, camera_height_cm=self.camera_height_cm)
-        if reading.blocked and reading.reason == HAND_OVER_TABLE:
+        if reading.blocked and reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
             self._hand = True
         self.tracker.update(reading)
         if not reading.blocked:

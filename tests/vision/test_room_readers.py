@@ -13,12 +13,12 @@ from companion.tabletop import TABLE_MARKER_LAYOUT
 from companion.vision.board import read_board
 from companion.vision.markers import detect_markers, homography_from_markers, marker_corners
 from companion.vision.room_light import paper_gains
-from companion.vision.wheel import angle_difference, read_wheel
+from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference, read_wheel
 from companion.vision.wheel_pose import camera_pose
 from hardware.simulator import HAMSTER_COLOURS, BeltScene, WheelPiece, WheelScene
 from hardware.simulator.pinhole import camera_over_table
 from hardware.simulator.room import Room
-from hardware.simulator.room_render import render_belt_room, render_wheel_room
+from hardware.simulator.room_render import render_belt_room, render_wheel_room, wheel_room_video
 
 CALIBRATION_CELLS = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
 SCENE = WheelScene(
@@ -85,6 +85,43 @@ def test_an_implausible_count_is_refused(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(wheel_reader, "MAX_FALLEN", 1)
     reading = read_wheel(wheel_frame(Room(), 2), camera_height_cm=70.0)
     assert reading.blocked and "more than can fall" in reading.reason
+
+
+def test_cups_and_cards_beside_the_wheel_are_never_counted_as_fallen_pieces() -> None:
+    """A cup's rim cut off by the picture's edge, or a card's coloured back, looked like a
+    piece: 4 of these 30 frames counted pieces that had not fallen. Now each frame's count
+    is right or the frame is refused, naming the cup or card."""
+    read = refused = 0
+    for seed in (500, 501, 502):
+        room = Room(clutter=3)
+        for scene, rendered in wheel_room_video(np.random.default_rng((seed, 77)), 10, room):
+            reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
+            if reading.blocked:
+                refused += "a cup or a card" in reading.reason
+                continue
+            read += 1
+            truth = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+            for piece in scene.outside:
+                truth[piece.colour] += 1
+            assert reading.fallen == truth
+    assert read >= 24
+    assert refused >= 1
+
+
+def test_a_sleeve_over_the_table_is_named_as_a_sleeve_and_a_bare_hand_as_a_hand() -> None:
+    """A coloured sleeve reaching over the table was reported as "a hand", sending the
+    player to look for the wrong thing. (A sleeve left of the table's markers is out of
+    what the reader looks at: only its hand is seen there, and named.)"""
+    sleeves = [
+        read_wheel(wheel_frame(Room(sleeve=(40, 40, 190)), seed), camera_height_cm=70.0)
+        for seed in range(4)
+    ]
+    hands = [
+        read_wheel(wheel_frame(Room(hand=True), seed), camera_height_cm=70.0) for seed in range(4)
+    ]
+    assert all(r.blocked for r in sleeves + hands)
+    assert sum(r.reason == wheel_reader.SLEEVE_OVER_TABLE for r in sleeves) >= 2
+    assert all(r.reason == wheel_reader.HAND_OVER_TABLE for r in hands)
 
 
 def test_a_blurred_picture_is_refused_as_blurred() -> None:
