@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
 from companion.serve import announce, companion_command
-from tests.camera_scenes import config_file
+from tests.camera.camera_scenes import config_file
 
 
 class StandInZeroconf:
