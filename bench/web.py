@@ -7,7 +7,9 @@ percentiles and a last line of JSON.
 Run: ``.venv/bin/python bench/web.py`` (needs Debian's chromium for the page-load figure);
 ``bench/web.py storm`` measures only the reconnect storm (200 pages catching up at once);
 ``bench/web.py crowds`` only the API's p50/p99 with 0, 50, 200 and 250 open live pages and
-the start-up time of ``companion run --simulate`` to its first page (no browser needed).
+the start-up time of ``companion run --simulate`` to its first page (no browser needed);
+``bench/web.py start-up [HOST]`` only that start-up, on HOST (default ``0.0.0.0``, as
+``companion run`` listens by default: the LAN name is claimed too).
 Pages ask for the stream as today's scripts do (``v=2``: a batch carries the state once);
 the storm is also measured for pages with a script from before (the state on every event).
 """
@@ -296,15 +298,16 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_up() -> tuple[float, float | None]:
-    """Seconds from starting ``companion run --simulate`` (a fresh data folder) until its
-    first page (``GET /``) answers 200, and the CPU seconds it had used by then: on a
-    shared, loaded machine the wall clock mostly measures the queue for a core, while the
-    CPU seconds are what the start-up costs."""
+def start_up(host: str = "127.0.0.1") -> tuple[float, float | None]:
+    """Seconds from starting ``companion run --simulate --host HOST`` (a fresh data folder)
+    until its first page (``GET /`` on 127.0.0.1) answers 200, and the CPU seconds it had
+    used by then: on a shared, loaded machine the wall clock mostly measures the queue for
+    a core, while the CPU seconds are what the start-up costs. HOST ``0.0.0.0`` (the
+    default of ``companion run``) also claims the LAN name."""
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         command = [sys.executable, "-m", "companion", "--data-dir", folder, "run", "--simulate",
-                   "--host", "127.0.0.1", "--port", str(port)]  # fmt: skip
+                   "--host", host, "--port", str(port)]  # fmt: skip
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -325,8 +328,8 @@ def start_up() -> tuple[float, float | None]:
             process.wait(timeout=15)
 
 
-def start_ups(runs: int = STARTS) -> dict[str, float]:
-    runs_seen = [start_up() for _ in range(runs)]
+def start_ups(runs: int = STARTS, host: str = "127.0.0.1") -> dict[str, float]:
+    runs_seen = [start_up(host) for _ in range(runs)]
     walls = [wall for wall, _ in runs_seen]
     cpus = [cpu for _, cpu in runs_seen if cpu is not None]
     figures = {"start_up_median_s": round(statistics.median(walls), 3), "start_up_runs": runs}
@@ -387,7 +390,16 @@ def print_start_up(figures: dict[str, float]) -> None:
     )
 
 
+def start_up_only(host: str) -> None:
+    """``bench/web.py start-up [HOST]``: only the start-up to the first page, on HOST."""
+    started = start_ups(host=host)
+    print_start_up(started)
+    print(json.dumps({"host": host, **started}))
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["start-up"]:  # only the start-up, on HOST (default 0.0.0.0)
+        return start_up_only(sys.argv[2] if len(sys.argv) > 2 else "0.0.0.0")
     with tempfile.TemporaryDirectory() as folder:
         store = Store(Path(folder) / "bench.sqlite3")
         table = Table(store, GameDefaults(players=PLAYERS))

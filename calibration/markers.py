@@ -187,6 +187,20 @@ DEFAULT_CIRCUMFERENCE_MM = 880.0  # a 28 cm wheel; measure yours with a string
 STRIP_SEGMENT_MM = 170.0  # one printed piece of the strip: fits across an A4 page
 
 
+def _strip_page_header(page: Image, circumference_mm: float, margin: int) -> int:
+    """The strip page's title and its 100 mm check bar; the height the pieces start at."""
+    _text(
+        page,
+        f"Hamster Wheel - rim strip ({circumference_mm:.0f} mm round)",
+        (margin, margin + 40),
+        1.6,
+    )
+    bar_y = margin + mm_to_px(10)
+    cv2.rectangle(page, (margin, bar_y), (margin + mm_to_px(100), bar_y + mm_to_px(3)), (0,), -1)
+    _text(page, "100 mm: print at 100% and check this bar", (margin, bar_y + mm_to_px(9)), 1.1)
+    return bar_y + mm_to_px(18)
+
+
 def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> list[Image]:
     """The rim strip, cut into pieces that fit A4 pages (300 dpi), true to size.
 
@@ -214,18 +228,7 @@ def wheel_strip_pages(circumference_mm: float = DEFAULT_CIRCUMFERENCE_MM) -> lis
     pages: list[Image] = []
     for first in range(0, pieces, per_page):
         page = np.full((page_h, width_px), 255, np.uint8)
-        _text(
-            page,
-            f"Hamster Wheel - rim strip ({circumference_mm:.0f} mm round)",
-            (margin, margin + 40),
-            1.6,
-        )
-        bar_y = margin + mm_to_px(10)
-        cv2.rectangle(
-            page, (margin, bar_y), (margin + mm_to_px(100), bar_y + mm_to_px(3)), (0,), -1
-        )
-        _text(page, "100 mm: print at 100% and check this bar", (margin, bar_y + mm_to_px(9)), 1.1)
-        y = bar_y + mm_to_px(18)
+        y = _strip_page_header(page, circumference_mm, margin)
         for piece in range(first, min(pieces, first + per_page)):
             start = piece * per_piece * slot
             piece_mm = min(per_piece, count - piece * per_piece) * slot

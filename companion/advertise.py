@@ -28,6 +28,7 @@ import importlib
 import logging
 import socket
 import subprocess
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,8 @@ class LanName:
         self.advert: Advert | None = None
         self.address: str | None = None
         self.line = ""
+        self._closed = False
+        self._handoff = threading.Lock()  # a close during the probe withdraws what it finds
 
     @property
     def name(self) -> str:
@@ -201,9 +204,10 @@ class LanName:
         if address is None or address == self.address:
             return self.line
         if self.advert is None:
-            self.advert, self.line = advertise(
+            advert, self.line = advertise(
                 self.wanted, self.port, address=address, load=self._load, probe=self._probe
             )
+            self._keep(advert)
         else:
             self.advert.move_to(address, self.port)
             log.info("LAN name %s.local now answers with %s", self.name, address)
@@ -211,9 +215,22 @@ class LanName:
             self.address = address
         return self.line
 
+    def _keep(self, advert: Advert | None) -> None:
+        """Hold the name the probe found, unless the companion stopped while it probed."""
+        with self._handoff:
+            if not self._closed:
+                self.advert = advert
+                return
+        if advert is not None:
+            advert.close()
+
     def close(self) -> None:
-        if self.advert is not None:
-            self.advert.close()
+        """Withdraw the name; a probe still under way withdraws its own when it ends."""
+        with self._handoff:
+            self._closed = True
+            advert = self.advert
+        if advert is not None:
+            advert.close()
 
 
 LAN_NAME_FILE = "lan-name.txt"  # in the data folder, for `companion pin`

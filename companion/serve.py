@@ -26,6 +26,7 @@ import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,10 +77,13 @@ from web.tls import (
     TlsError,
     authority_certificate,
     ensure_certificate,
+    export_authority_key,
     fingerprint,
 )
 
 if TYPE_CHECKING:
+    from flask import Flask
+
     from companion.watch.rig import CameraRig
     from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
@@ -360,21 +364,70 @@ def demo_belt(table: Table, rig: CameraRig) -> Any:
     return DemoBelt(view, table.current_stamp, rig.feed(BELT))
 
 
+def lan_name_for(config: Config, host: str, port: int) -> tuple[LanName | None, str]:
+    """The LAN name to claim once the page is served, or None and the line saying why not."""
+    if host.startswith("127.") or host in ("localhost", "::1"):
+        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
+    if not config.web.lan_name:
+        return None, "  LAN name: off (web.lan_name is empty)"
+    return LanName(config.web.lan_name, port), ""
+
+
+def claim(lan: LanName, host: str, addresses: Iterable[str] | None = None) -> str:
+    """Ask the LAN who has the name (~2 s) and announce the free one; the console line.
+    The name goes at the first of ``addresses``, the machine's, when the page listens on
+    all of them, else at ``host``."""
+    if host not in ("0.0.0.0", "::", ""):
+        addresses = [host]
+    line = lan.follow(machine_addresses() if addresses is None else addresses)
+    line = line or f"{lan.wanted}.local: off (no network address yet)"
+    return ("" if lan.advert is not None else "  ") + line
+
+
 def announce(
     config: Config, host: str, port: int, addresses: Iterable[str] | None = None
 ) -> tuple[LanName | None, str]:
     """The page as ``http://hamster-table.local:PORT/`` on the LAN, when it listens there
     (at the first of ``addresses``, the machine's, when it listens on all of them)."""
-    if host.startswith("127.") or host in ("localhost", "::1"):
-        return None, f"  {config.web.lan_name or 'LAN name'}: off (listening on {host} only)"
-    if not config.web.lan_name:
-        return None, "  LAN name: off (web.lan_name is empty)"
-    lan = LanName(config.web.lan_name, port)
-    if host not in ("0.0.0.0", "::", ""):
-        addresses = [host]
-    line = lan.follow(machine_addresses() if addresses is None else addresses)
-    line = line or f"{lan.wanted}.local: off (no network address yet)"
-    return lan, ("" if lan.advert is not None else "  ") + line
+    lan, off = lan_name_for(config, host, port)
+    return (lan, claim(lan, host, addresses)) if lan is not None else (None, off)
+
+
+@dataclass
+class LateLanName:
+    """The LAN name claimed once the page is served. Asking the LAN who has NAME.local
+    takes ~2 s, which the first page must not wait for (issue 28); until the answer the
+    page works by address. Once the name is known the Host check, the certificate (with
+    HTTPS), the console, the note for ``companion pin`` and the network watch follow it."""
+
+    lan: LanName
+    host: str
+    network: NetworkWatch
+    hosts: AllowedHosts | None
+    certificate: CertificateFollower | None
+    folder: Path
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.claim, name="lan-name", daemon=True)
+        thread.start()
+        return thread
+
+    def claim(self) -> None:
+        line = claim(self.lan, self.host, self.network.addresses)
+        if self.lan.advert is not None:
+            self._answer_to(self.lan.name)
+        click.secho(line, bold=self.lan.advert is not None)
+        remember(self.folder, self.lan)
+        if self.host in ("0.0.0.0", "::", ""):
+            follow_the_network(self.network, None, self.lan, None, self.folder)
+
+    def _answer_to(self, name: str) -> None:
+        """The page answers to the name it got (``NAME-2`` after a clash), over HTTPS too."""
+        if self.hosts is not None:
+            self.hosts.allow(f"{name}.local")
+        if self.certificate is not None and name != self.certificate.lan_name:
+            self.certificate.lan_name = name
+            self.certificate(self.network.addresses)
 
 
 def follow_the_network(
@@ -555,9 +608,9 @@ def https_listen(
 def check_ports(host: str, ports: Iterable[int]) -> None:
     """Raise the OSError that serving would, before anything starts or is printed.
 
-    Why: the page's port is opened last, after the banner with the address and PIN and
-    after the LAN name was announced, so a port in use (a companion already running) read
-    as a started companion followed by an error. Binding a probe first says it at once;
+    Why: the page's port is opened last, after the banner with the address and PIN, so
+    a port in use (a companion already running) read as a started companion followed
+    by an error. Binding a probe first says it at once;
     the real server still reports the rare port taken in between.
     """
     for port in ports:
@@ -615,6 +668,63 @@ def _serve(
     demo_pace: float | None = None,
     config_file: str | None = None,
 ) -> None:
+    games = open_games(config, fresh=fresh, config_file=config_file)
+    table = games.table
+    devices = start_devices(config, table, simulate=simulate, voice=voice, demo_pace=demo_pace)
+    app = build_app(config, games, devices)
+    streams = live_streams(app, cap=config.web.max_streams)
+    network = NetworkWatch()
+    devices.lan, lan_off = lan_name_for(config, host, port)
+    listen, https_note = https_listen(config, host, port, https_port)
+    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
+    app.config["LAN_NAME_NOTE"] = devices.lan.page_note if devices.lan is not None else None
+    remember(config.data_dir, None)  # a name left by a companion that did not stop cleanly
+    print_banner(config, host, port, games, devices, listen, https_note or "", lan_off)
+    hosts = allowed_hosts(config, network)
+    asgi = edge(secure(companion_app(app, streams, threads=config.web.threads), listen), hosts)
+    lights_stop = threading.Event()
+    renew = CertificateFollower(config.data_dir, config.web.lan_name, http.reload_certificate)
+    certificate = renew if listen.https_port else None
+    follow_the_network(network, hosts, None, certificate, config.data_dir)
+    network.start(lights_stop)
+    if devices.demo is not None:
+        devices.demo.start()
+    if config.backups.daily and games.damaged is None:
+        games.backups.daily(lights_stop)
+
+    def served() -> None:
+        devices.camera.start()
+        if devices.lan is not None:
+            LateLanName(devices.lan, host, network, hosts, certificate, config.data_dir).start()
+
+    buttons = devices.buttons
+    try:
+        asyncio.run(_serve_until_signal(asgi, http, streams, table, lights_stop, buttons, served))
+    finally:
+        lights_stop.set()
+        notify("STOPPING=1")
+        devices.close(config.data_dir)
+        games.close()
+
+
+@dataclass
+class Games:
+    """The games file and the table playing on it, with the PIN that guards its page."""
+
+    store: Store
+    table: Table
+    pin: str
+    backups: Backups
+    damaged: str | None  # the sentence saying what to do with a damaged games file
+
+    def close(self) -> None:
+        """After every device: the table's worker ends, then the file is folded and shut."""
+        self.table.close()
+        self.store.close()
+
+
+def open_games(config: Config, *, fresh: bool, config_file: str | None) -> Games:
+    """The games file, the table resumed on it (or a new game), and its cue listeners."""
     store, damaged = open_store(config, fresh=fresh)
     if damaged is None:
         with contextlib.suppress(CompanionError):  # a full card: purged another time
@@ -627,6 +737,65 @@ def _serve(
     backups = Backups(store, config.backups)
     table.on_cues(backups.after_cues)
     table.on_cues(summary_at_the_end(store, table))
+    return Games(store, table, pin, backups, damaged)
+
+
+@dataclass
+class Devices:
+    """The parts started around the table, each with the line the page shows about it,
+    and one :meth:`close` that stops them in the right order."""
+
+    buttons: Any | None
+    button_status: str
+    keyboard_status: str
+    speaker: Any | None
+    voice_status: str
+    publisher: TablePublisher | None
+    mqtt_status: str
+    demo: DemoPlayer | None
+    event_board: BoardClient | None
+    camera: LateCamera
+    lan: LanName | None = None  # claimed once the page is served
+
+    def status(self) -> dict[str, str]:
+        """Each device's line for the page and the console, then any banner notice."""
+        publisher = self.publisher
+        return {
+            "buttons": self.button_status,
+            "camera": self.camera.status,
+            "keyboard": self.keyboard_status,
+            "voice": self.voice_status,
+            "event board": publisher.status if publisher is not None else self.mqtt_status,
+            **self.camera.lines(),
+            **power_lines(),  # the firmware's under-voltage / throttling flags
+            **notice(self.demo is not None, publisher),
+        }
+
+    def close(self, folder: Path) -> None:
+        """Stop every part; ``folder`` loses the LAN name note ``companion pin`` reads."""
+        if self.demo is not None:
+            self.demo.stop()
+        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
+        # the broker does), so SIGTERM ends well within systemd's patience.
+        leaving = threading.Thread(target=leave_broker, args=(self.event_board, self.publisher))
+        leaving.start()
+        if self.lan is not None:
+            self.lan.close()
+            remember(folder, None)
+        if self.buttons is not None:
+            self.buttons.set_light("off")
+            self.buttons.close()
+        self.camera.stop()
+        if self.speaker is not None:
+            self.speaker.close()
+        leaving.join()
+
+
+def start_devices(
+    config: Config, table: Table, *, simulate: bool, voice: bool, demo_pace: float | None
+) -> Devices:
+    """Buttons, keyboard, voice, the event's broker and the demo bot; the camera is only
+    prepared here (it starts once the page is served)."""
     buttons, button_status = start_buttons(config, table, simulate)
     keyboard_status = start_keyboard(table)
     speaker, voice_status = start_voice(config, table, voice)
@@ -634,41 +803,51 @@ def _serve(
     demo = None if demo_pace is None else DemoPlayer(table, demo_pace)
     event_board = start_event_board(config)
     camera = LateCamera(lambda: start_camera(config, table, simulate))
+    return Devices(
+        buttons,
+        button_status,
+        keyboard_status,
+        speaker,
+        voice_status,
+        publisher,
+        mqtt_status,
+        demo,
+        event_board,
+        camera,
+    )
 
-    def device_status() -> dict[str, str]:
-        return {
-            "buttons": button_status,
-            "camera": camera.status,
-            "keyboard": keyboard_status,
-            "voice": voice_status,
-            "event board": publisher.status if publisher is not None else mqtt_status,
-            **camera.lines(),
-            **power_lines(),  # the firmware's under-voltage / throttling flags
-            **notice(demo is not None, publisher),
-        }
 
-    app = create_app(
-        table,
-        pin,
-        device_status=device_status,
+def build_app(config: Config, games: Games, devices: Devices) -> Flask:
+    """The page's Flask app over the table, its devices and the event board."""
+    board, camera = devices.event_board, devices.camera
+    return create_app(
+        games.table,
+        games.pin,
+        device_status=devices.status,
         camera=camera,
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure,
         token_hours=config.web.token_hours,
-        event_board=None if event_board is None else event_board.json,
-        event_export=None if event_board is None else partial(board_export, event_board.board),
-        access=AccessStore(store),
+        event_board=None if board is None else board.json,
+        event_export=None if board is None else partial(board_export, board.board),
+        access=AccessStore(games.store),
     )
-    streams = live_streams(app, cap=config.web.max_streams)
-    network = NetworkWatch()
-    advert, advert_line = announce(config, host, port, network.addresses)
-    lan_name = advert.name if advert is not None else config.web.lan_name
-    listen, https_note = https_listen(config, host, port, https_port, lan_name)
-    http = server_config(listen, max_body=MAX_REQUEST_BYTES)
-    app.config["LAN_NAME_NOTE"] = advert.page_note if advert is not None else None
-    remember(config.data_dir, advert)
+
+
+def print_banner(
+    config: Config,
+    host: str,
+    port: int,
+    games: Games,
+    devices: Devices,
+    listen: Listen,
+    https_note: str,
+    lan_off: str,
+) -> None:
+    """The start-up lines: the page's address and PIN (and QR on a terminal), HTTPS, the
+    LAN name when it is off, each device, and where the games are kept."""
     # The journal keeps every start for months: the PIN is shown by `companion pin` instead.
-    shown = "shown by `companion pin`" if logs.under_journal() else pin
+    shown = "shown by `companion pin`" if logs.under_journal() else games.pin
     url = tablet_url(host, port, listen.https_port)
     click.secho(f"Tablet page: {url}   table PIN: {shown}", bold=True)
     if sys.stdout.isatty():  # a tablet's camera opens the page from this
@@ -677,51 +856,22 @@ def _serve(
         click.echo(f"  first trust the table's certificate: {page_url(host, port)}ca.crt")
     elif https_note:
         click.secho(f"  {https_note}", fg="yellow")
-    click.secho(advert_line, bold=advert is not None and advert.advert is not None)
-    for name, status in device_status().items():
+    if devices.lan is None:
+        click.secho(lan_off)
+    for name, status in devices.status().items():
         click.echo(f"  {name}: {status}")
     click.echo(f"  games are stored in {config.database}")
-    if damaged:
-        click.secho(f"  {damaged}", fg="red")
-    named = {f"{name}.local" for name in (config.web.lan_name, lan_name) if name}
-    fixed = machine_names() | set(config.web.hosts) | named
-    hosts = None if config.web.any_host else AllowedHosts(fixed, network.addresses)
-    asgi = edge(secure(companion_app(app, streams, threads=config.web.threads), listen), hosts)
-    lights_stop = threading.Event()
-    renew = CertificateFollower(config.data_dir, lan_name, http.reload_certificate)
-    everywhere = host in ("0.0.0.0", "::", "")
-    lan = advert if everywhere else None
-    follow_the_network(network, hosts, lan, renew if listen.https_port else None, config.data_dir)
-    network.start(lights_stop)
-    if demo is not None:
-        demo.start()
-    if config.backups.daily and damaged is None:
-        backups.daily(lights_stop)
-    try:
-        asyncio.run(
-            _serve_until_signal(asgi, http, streams, table, lights_stop, buttons, camera.start)
-        )
-    finally:
-        lights_stop.set()
-        notify("STOPPING=1")
-        if demo is not None:
-            demo.stop()
-        # The broker is left alongside the rest (each MQTT stop waits 1 s at most, whatever
-        # the broker does), so SIGTERM ends well within systemd's patience.
-        leaving = threading.Thread(target=leave_broker, args=(event_board, publisher))
-        leaving.start()
-        if advert is not None:
-            advert.close()
-            remember(config.data_dir, None)
-        if buttons is not None:
-            buttons.set_light("off")
-            buttons.close()
-        camera.stop()
-        if speaker is not None:
-            speaker.close()
-        leaving.join()
-        table.close()
-        store.close()
+    if games.damaged:
+        click.secho(f"  {games.damaged}", fg="red")
+
+
+def allowed_hosts(config: Config, network: NetworkWatch) -> AllowedHosts | None:
+    """The Host names the page answers to (None: any, ``web.any_host``); the LAN name
+    after a clash (``NAME-2``) is added once it is known."""
+    if config.web.any_host:
+        return None
+    named = {f"{config.web.lan_name}.local"} if config.web.lan_name else set()
+    return AllowedHosts(machine_names() | set(config.web.hosts) | named, network.addresses)
 
 
 def notice(demo: bool, publisher: TablePublisher | None) -> dict[str, str]:
@@ -881,7 +1031,42 @@ def pin_command(obj: Any) -> None:
     click.echo(terminal_qr(url))
 
 
-for command in (run, pin_command):
+# ``companion ca``: the table's own certificate authority, for HTTPS the tablets trust.
+# Here beside ``pin`` because it works on the page's TLS files (web.tls), which no command
+# module may import. Why a command: the authority's key signs the page's certificate, and
+# a copy of the Pi's card must not be able to sign anything else; ``export`` moves the key
+# off the Pi, which then keeps serving the certificate it has and refuses to sign one for
+# a new address with one sentence saying where to put the key back.
+@click.group(name="ca")
+def ca() -> None:
+    """The table's certificate authority (HTTPS)."""
+
+
+@ca.command(name="export")
+@click.argument("to", type=click.Path(path_type=Path))
+@click.pass_obj
+def export_command(obj: Any, to: Path) -> None:
+    """Move the authority's key to TO (a file or folder off the Pi) and delete it here."""
+    folder = obj.config.data_dir
+    where = export_authority_key(folder, to)
+    click.echo(f"The authority's key is now only at {where}; keep it safe and off the Pi.")
+    click.echo(
+        "Certificates for new addresses are refused until it is copied back to "
+        f"{folder / 'tls-ca-key.pem'} (chmod 600)."
+    )
+
+
+@ca.command(name="fingerprint")
+@click.pass_obj
+def fingerprint_command(obj: Any) -> None:
+    """Print the authority's SHA-256 fingerprint, to check the one a tablet shows."""
+    found = authority_certificate(obj.config.data_dir)
+    if found is None:
+        raise click.ClickException("HTTPS was never set up: start the companion with HTTPS on.")
+    click.echo(fingerprint(found))
+
+
+for command in (run, pin_command, ca):
     commands.add_command(command)
 
 #: The whole ``companion`` command: every family's commands plus run and pin.

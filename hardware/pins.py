@@ -69,6 +69,26 @@ def _mock_factory() -> Any:
     return MockFactory()
 
 
+def _as_the_user_asks(
+    wanted: str, loaders: Mapping[str, Callable[[], Any]], work_dir: Path | str | None
+) -> tuple[Any, str]:
+    """The factory ``GPIOZERO_PIN_FACTORY`` names, or MockFactory and why it could not be."""
+    chosen = {**loaders, "mock": _mock_factory}.get(wanted)
+    if chosen is None:
+        return _mock_factory(), (
+            f"GPIOZERO_PIN_FACTORY={wanted} is not one the companion uses (lgpio, rpigpio, "
+            "mock), so buttons are simulated; unset it to let the companion choose"
+        )
+    if wanted == "lgpio":
+        _prepare_lgpio_work_dir(work_dir)
+    try:
+        return chosen(), f"{wanted}, as GPIOZERO_PIN_FACTORY asks"
+    except Exception as exc:
+        return _mock_factory(), (
+            f"GPIOZERO_PIN_FACTORY={wanted} failed ({exc}), so buttons are simulated"
+        )
+
+
 def choose_pin_factory(
     *,
     simulate: bool = False,
@@ -93,20 +113,7 @@ def choose_pin_factory(
         return _mock_factory(), "simulated buttons (MockFactory), as --simulate asked"
     wanted = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
     if wanted:  # gpiozero's own setting: the user's choice beats our guess
-        chosen = {**loaders, "mock": _mock_factory}.get(wanted)
-        if chosen is None:
-            return _mock_factory(), (
-                f"GPIOZERO_PIN_FACTORY={wanted} is not one the companion uses (lgpio, rpigpio, "
-                "mock), so buttons are simulated; unset it to let the companion choose"
-            )
-        if wanted == "lgpio":
-            _prepare_lgpio_work_dir(work_dir)
-        try:
-            return chosen(), f"{wanted}, as GPIOZERO_PIN_FACTORY asks"
-        except Exception as exc:
-            return _mock_factory(), (
-                f"GPIOZERO_PIN_FACTORY={wanted} failed ({exc}), so buttons are simulated"
-            )
+        return _as_the_user_asks(wanted, loaders, work_dir)
     model = _read_text(model_path)
     generation = _pi_generation(model)
     if generation is None:

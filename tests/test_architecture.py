@@ -283,3 +283,26 @@ def test_the_imports_make_no_circle() -> None:
 def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
+
+
+LONGEST_FUNCTION = 65  # lines, the house rule (../shared/DESIGN.md)
+
+
+def long_functions() -> dict[str, int]:
+    """Every function outside tests/ longer than the rule: "path:name" -> its lines."""
+    found: dict[str, int] = {}
+    for folder in ("bench", "calibration", "companion", "hardware", "tools", "training", "web"):
+        for path in modules(folder):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                    if lines > LONGEST_FUNCTION:
+                        found[f"{path.relative_to(ROOT).as_posix()}:{node.name}"] = lines
+    return found
+
+
+def test_no_function_outside_the_tests_is_over_65_lines() -> None:
+    """A function that long does several jobs: split it into named steps (issue 29)."""
+    found = long_functions()
+    assert not found, f"split these into named steps of at most {LONGEST_FUNCTION} lines: {found}"

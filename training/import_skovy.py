@@ -27,6 +27,7 @@ import subprocess
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -105,13 +106,29 @@ def where_cut(frame: np.ndarray, crop: np.ndarray) -> tuple[Box, float]:
     return Box(float(x + b), float(y + b), float(w - 2 * b), float(h - 2 * b)), float(best)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repo", type=Path)
-    parser.add_argument("commit")
-    parser.add_argument("out", type=Path)
-    args = parser.parse_args()
-    repo = Repo(args.repo, args.commit)
+def entry(
+    out_name: str, width: int, height: int, source: str, labelled: list[tuple[Box, int | None]]
+) -> dict[str, Any]:
+    """One frame's record in labels.json (the schema of shared/data/dice)."""
+    return {
+        "file": out_name,
+        "width": width,
+        "height": height,
+        "source": f"{SOURCE}:{source}",
+        "bbox_covers": "whole die (oblique webcam view)",
+        "dice": [
+            {
+                "value": v,
+                "bbox": [round(b.x, 1), round(b.y, 1), round(b.w, 1), round(b.h, 1)],
+            }
+            | {"sides": 6}
+            for b, v in labelled
+        ],
+    }
+
+
+def frame_files(repo: Repo, valued_dir: str) -> tuple[dict[str, str], dict[str, list[Box]]]:
+    """Every frame's path by its file name, and the boxes drawn on the frames that have them."""
     frames: dict[str, str] = {}
     boxes: dict[str, list[Box]] = {}
     for name in repo.files("image_data/die_detection"):
@@ -120,10 +137,21 @@ def main() -> None:
             frames[stem] = name
         elif name.endswith(".xml"):
             boxes[stem.replace(".xml", ".jpg")] = voc_boxes(repo.read(name))
-    valued_dir = "image_data/die_detection_and_classification"
     for name in repo.files(valued_dir):
         if name.endswith(".jpg"):
             frames[Path(name).name] = name
+    return frames, boxes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("commit")
+    parser.add_argument("out", type=Path)
+    args = parser.parse_args()
+    repo = Repo(args.repo, args.commit)
+    valued_dir = "image_data/die_detection_and_classification"
+    frames, boxes = frame_files(repo, valued_dir)
     valued = csv_dice(repo.read(f"{valued_dir}/labels.csv").decode(), 1920, 1080)
     crops: dict[str, list[tuple[str, int]]] = {}
     for name in repo.files("image_data/die_classification/training"):
@@ -160,23 +188,7 @@ def main() -> None:
             continue
         out_name = f"skovy_{frame_name}"
         (images_dir / out_name).write_bytes(data)
-        images.append(
-            {
-                "file": out_name,
-                "width": width,
-                "height": height,
-                "source": f"{SOURCE}:{frames[frame_name]}",
-                "bbox_covers": "whole die (oblique webcam view)",
-                "dice": [
-                    {
-                        "value": v,
-                        "bbox": [round(b.x, 1), round(b.y, 1), round(b.w, 1), round(b.h, 1)],
-                    }
-                    | {"sides": 6}
-                    for b, v in labelled
-                ],
-            }
-        )
+        images.append(entry(out_name, width, height, frames[frame_name], labelled))
     labels = {
         "schema": "images[]: {file, width, height, source, bbox_covers, dice[]: {value, bbox "
         "[x, y, w, h] in pixels, sides}} (as in shared/data/dice)",

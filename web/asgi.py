@@ -72,6 +72,11 @@ class AllowedHosts:
         # One assignment: a request on the loop sees the old set or the new, never half.
         self._names = self._fixed | {address.lower() for address in addresses}
 
+    def allow(self, name: str) -> None:
+        """Answer to ``name`` too from now on (the LAN name, once the probe found it)."""
+        self._fixed = self._fixed | {name.lower()}
+        self._names = self._names | {name.lower()}
+
     def __contains__(self, name: object) -> bool:
         return name in self._names
 

@@ -32,7 +32,6 @@ LAZY_COMMANDS.update(
     dice="companion.commands.dice:dice",
     board="companion.commands.board:board",
     calibrate="companion.commands.calibrate:calibrate",
-    ca="companion.commands.ca:ca",
 )
 
 __all__ = ["main"]

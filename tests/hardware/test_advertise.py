@@ -11,9 +11,15 @@ under the server name, which is where the query handler looks up A answers
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import socket
+import subprocess
 import sys
+import threading
+import time
 import types
+import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any, ClassVar
@@ -215,3 +221,54 @@ def test_companion_pin_gives_the_name_the_running_table_got(tmp_path: Path) -> N
     assert "Also at: http://hamster-table.local:8080/ (announced on the LAN)" in shown.output
     remember(tmp_path, None)
     assert remembered(tmp_path) is None
+
+
+def test_the_page_answers_while_the_lan_is_still_asked_for_the_name(tmp_path: Path) -> None:
+    """The LAN takes ~2 s to say who has NAME.local; the first page must not wait for it
+    (issue 28). Here the LAN answers only when the test says so."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = int(free.getsockname()[1])
+    release = tmp_path / "release"
+    command = [sys.executable, "-m", "tests.slow_lan_companion", str(tmp_path), str(port)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [*command, str(release)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    assert process.stdout is not None
+    late = threading.Timer(30, release.touch)  # a companion that waits for the LAN still ends
+    late.start()
+    try:
+        banner = [process.stdout.readline() for _ in range(3)]
+        assert "table PIN" in banner[0], banner
+        page = _page(port)
+        assert "On the LAN this table is" not in page  # the LAN has not answered yet
+        assert remembered(tmp_path) is None
+        release.touch()
+        lines = iter(process.stdout.readline, "")
+        url = f"http://hamster-table.local:{port}/"
+        assert any(f"Also at: {url} (announced on the LAN)" in line for line in lines)
+        assert f"On the LAN this table is {url}." in _page(port)
+        assert remembered(tmp_path) == url  # for `companion pin`
+    finally:
+        late.cancel()
+        release.touch()
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=20)
+    assert process.returncode == 0
+    assert remembered(tmp_path) is None
+
+
+def _page(port: int) -> str:
+    """The table's page, once the server answers (it starts a moment after the banner)."""
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+                return str(answer.read().decode())
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nothing answered on port {port}")

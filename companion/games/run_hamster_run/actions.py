@@ -305,6 +305,18 @@ def climb(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
 
 
 # ----------------------------------------------------------------------------- push
+def _can_pay_for_push(hamster: Hamster, cost: int) -> None:
+    """The cost is known before anything happens: a hamster that can pay none of it (no
+    face-up Scamper, no Mettle to put in Fatigue instead) cannot push for free."""
+    means = hamster.up(SCAMPER) + hamster.traits[METTLE]
+    if means < cost:
+        raise IllegalMoveError(
+            f"{hamster.name} cannot pay for this push: it costs {cost} Scamper chip(s) to "
+            f"flip (a Mettle chip to Fatigue for each one missing), and {hamster.name} "
+            f"has {hamster.up(SCAMPER)} face-up Scamper and {hamster.traits[METTLE]} Mettle."
+        )
+
+
 def push(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
     """Try to move into an occupied square, shoving its occupant one square on."""
     res, hamster = _acting(game, seat)
@@ -335,17 +347,8 @@ def push(game: Belt, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Belt:
 
     continuing = res.pushing == (object_seat, d_row, d_lane)
     if classic and (blocked or continuing) and not is_replaying():
-        # The cost is known before anything happens: a hamster that can pay none of it
-        # (no face-up Scamper, no Mettle to put in Fatigue instead) cannot push for free.
         # A game stored before this check, with such a push in it, still loads as played.
-        cost = fail_cost if blocked else win_cost
-        means = hamster.up(SCAMPER) + hamster.traits[METTLE]
-        if means < cost:
-            raise IllegalMoveError(
-                f"{hamster.name} cannot pay for this push: it costs {cost} Scamper chip(s) to "
-                f"flip (a Mettle chip to Fatigue for each one missing), and {hamster.name} "
-                f"has {hamster.up(SCAMPER)} face-up Scamper and {hamster.traits[METTLE]} Mettle."
-            )
+        _can_pay_for_push(hamster, fail_cost if blocked else win_cost)
     if blocked:
         # Pushing into a wall or another hamster fails without a test; both stay put.
         hamster = pay(hamster, fail_cost)

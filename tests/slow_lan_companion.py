@@ -1,0 +1,38 @@
+"""``companion run`` on all addresses with a LAN that is slow to answer who has the name.
+
+Run by ``tests/test_advertise.py`` as ``python -m tests.slow_lan_companion DATA PORT RELEASE``:
+the machine has the address 192.168.1.20, python-zeroconf is the test's stand-in, and
+asking the LAN who has a name waits until the file RELEASE exists (nobody else has it).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import companion.serve
+from companion.advertise import LanName
+from companion.network import NetworkWatch
+from tests.test_advertise import stand_in
+
+
+def main(data: str, port: str, release: str) -> None:
+    module = stand_in()
+
+    def slow_probe(service: Any, host: str) -> set[str]:
+        while not Path(release).exists():
+            time.sleep(0.05)
+        return set()
+
+    here = vars(companion.serve)  # the names `companion run` builds its parts with
+    here["LanName"] = partial(LanName, load=lambda: module, probe=slow_probe)
+    here["NetworkWatch"] = partial(NetworkWatch, lambda: frozenset({"192.168.1.20"}))
+    arguments = ["--data-dir", data, "run", "--simulate", "--host", "0.0.0.0", "--port", port]
+    companion.serve.companion_command(arguments)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
