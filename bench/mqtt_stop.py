@@ -25,8 +25,8 @@ from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
 from companion.store import Store
 from companion.table import Table
-from tests.mosquitto import Mosquitto
-from tests.mute_broker import MuteBroker
+from tests.mqtt.mosquitto import Mosquitto
+from tests.mqtt.mute_broker import MuteBroker
 
 
 def wait_for(check: object, timeout: float = 30.0) -> None:

@@ -45,7 +45,7 @@ from companion.mqtt.topics import Topics
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto
 
 WAIT = 60.0
 MS = 1000.0

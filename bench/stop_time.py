@@ -24,7 +24,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.mosquitto import Mosquitto, free_port
+from tests.mqtt.mosquitto import Mosquitto, free_port
 
 
 class SilentBroker:

@@ -1,7 +1,7 @@
 """Invariants over many random legal games (hypothesis picks seeds, sizes and rule sets).
 
 Replay, undo/redo and saved-file round trips are checked for every game at once in
-``tests/test_game_contract.py``.
+``tests/runtime/test_game_contract.py``.
 """
 
 from __future__ import annotations

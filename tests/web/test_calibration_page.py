@@ -15,7 +15,7 @@ from companion.serve import locked_settings
 from companion.table import Table
 from hardware.camera import CameraOfflineError
 from hardware.simulator import BeltScene, Conditions, render_belt
-from tests.camera_scenes import config_file
+from tests.camera.camera_scenes import config_file
 from tests.web.conftest import PIN
 from web import create_app
 

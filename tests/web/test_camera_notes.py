@@ -15,7 +15,7 @@ from companion.table import Table
 from companion.watch.belt import BeltWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelScene, render_wheel
-from tests.camera_scenes import (
+from tests.camera.camera_scenes import (
     PLACES,
     belt_frame,
     make_calibration,

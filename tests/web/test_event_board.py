@@ -21,8 +21,8 @@ from companion.mqtt.board import BoardClient, board_json
 from companion.mqtt.claim import kept_name
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.table import Table
-from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
-from tests.test_mqtt import PlayedTable, publish
+from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.mqtt.test_mqtt import PlayedTable, publish
 from tests.web.conftest import PIN
 from tests.web.serving import serving
 from web import create_app

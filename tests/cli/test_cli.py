@@ -149,7 +149,9 @@ def test_export_to_a_missing_folder_is_one_sentence(tmp_path: Path) -> None:
 
 
 def test_the_documented_replay_example_runs_as_written(tmp_path: Path) -> None:
-    page = (Path(__file__).parent.parent / "docs" / "terminal.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "terminal.md").read_text(
+        encoding="utf-8"
+    )
     example = page.split('```json\n{"format": "hamster-companion/game"', 1)[1].split("```")[0]
     path = tmp_path / "game.json"
     path.write_text('{"format": "hamster-companion/game"' + example, encoding="utf-8")

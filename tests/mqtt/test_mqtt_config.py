@@ -85,7 +85,7 @@ def test_the_board_without_a_broker_says_how_to_give_one(tmp_path: Path) -> None
 
 
 def test_a_broker_nobody_answers_is_one_sentence(tmp_path: Path) -> None:
-    from tests.mosquitto import free_port
+    from tests.mqtt.mosquitto import free_port
 
     port = free_port()  # nothing listens there
     result = CliRunner().invoke(

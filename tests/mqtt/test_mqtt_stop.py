@@ -15,8 +15,8 @@ from companion.mqtt.board import BoardClient
 from companion.mqtt.connect import Broker
 from companion.mqtt.publisher import STOP_SECONDS, TablePublisher
 from companion.mqtt.topics import Topics
-from tests.mute_broker import MuteBroker
-from tests.test_mqtt import PlayedTable, eventually
+from tests.mqtt.mute_broker import MuteBroker
+from tests.mqtt.test_mqtt import PlayedTable, eventually
 
 
 def test_a_table_leaves_a_broker_that_stopped_answering_within_its_budget(

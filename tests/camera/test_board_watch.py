@@ -23,7 +23,7 @@ from companion.games.run_hamster_run.camera import compare_board
 from companion.table import Table
 from companion.watch.belt import BeltWatcher
 from hardware.camera import CameraSupervisor, SimulatedSource
-from tests.camera_scenes import (
+from tests.camera.camera_scenes import (
     PLACES,
     belt_frame,
     hand_frame,

@@ -9,7 +9,7 @@ from pathlib import Path
 from companion import history
 from companion.history_export import to_csv
 from companion.store import Store
-from tests.test_history import play_to_end
+from tests.runtime.test_history import play_to_end
 
 # Names a player could type; each would be a formula (or a cell that runs one) as typed.
 NAMES = ('=HYPERLINK("http://x.example","win")', "+1+1", "-2+3", "@SUM(1)", "\tTab", "\rCr")

@@ -40,7 +40,7 @@ from companion.serve import companion_command, start_mqtt, table_pin
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto
 from web.tls import authority_certificate, ensure_certificate
 
 pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)

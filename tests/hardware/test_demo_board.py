@@ -29,7 +29,7 @@ from companion.vision.board import read_board
 from companion.watch.belt import BeltWatcher
 from hardware.camera_choice import CameraChoice
 from hardware.demo_board import CALIBRATION_CELLS, DemoBelt, demo_calibration_path, scene_for
-from tests.camera_scenes import PLACES, config_file, place_everyone, rhr_table
+from tests.camera.camera_scenes import PLACES, config_file, place_everyone, rhr_table
 
 STABLE = 2
 WAIT = 20.0

@@ -31,7 +31,7 @@ from companion.watch.dice import DiceWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.dice_twin import DiceTwin
 from hardware.wheel_twin import WheelTwin
-from tests.camera_scenes import config_file
+from tests.camera.camera_scenes import config_file
 
 WAIT = 20.0
 PLAYERS = ("Ann", "Bo")

@@ -19,7 +19,7 @@ from hardware.camera import OpenCVSource, Picamera2Source
 from hardware.camera_choice import CameraChoice
 from hardware.demo_board import DemoBelt
 from hardware.webcam import LOCK_FILE
-from tests.camera_scenes import config_file
+from tests.camera.camera_scenes import config_file
 
 WAIT = 10.0
 

@@ -30,7 +30,7 @@ from click.testing import CliRunner
 from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
 from companion.serve import announce, companion_command
-from tests.camera_scenes import config_file
+from tests.camera.camera_scenes import config_file
 
 
 class StandInZeroconf:
@@ -230,7 +230,7 @@ def test_the_page_answers_while_the_lan_is_still_asked_for_the_name(tmp_path: Pa
         free.bind(("127.0.0.1", 0))
         port = int(free.getsockname()[1])
     release = tmp_path / "release"
-    command = [sys.executable, "-m", "tests.slow_lan_companion", str(tmp_path), str(port)]
+    command = [sys.executable, "-m", "tests.hardware.slow_lan_companion", str(tmp_path), str(port)]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [*command, str(release)],

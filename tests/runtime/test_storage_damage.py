@@ -235,7 +235,7 @@ def open_in_a_read_only_folder(folder: Path) -> str:
         ["unshare", "--mount", "sh", "-c", f"{mount} && exec {shlex.join(probe)}"],
         capture_output=True,
         text=True,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
     if found.returncode != 0 and "mount" in found.stderr:  # pragma: no cover
         pytest.skip(f"this machine cannot mount a folder read-only: {found.stderr.strip()}")

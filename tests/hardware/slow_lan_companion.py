@@ -1,6 +1,7 @@
 """``companion run`` on all addresses with a LAN that is slow to answer who has the name.
 
-Run by ``tests/test_advertise.py`` as ``python -m tests.slow_lan_companion DATA PORT RELEASE``:
+Run by ``tests/hardware/test_advertise.py`` as
+``python -m tests.hardware.slow_lan_companion DATA PORT RELEASE``:
 the machine has the address 192.168.1.20, python-zeroconf is the test's stand-in, and
 asking the LAN who has a name waits until the file RELEASE exists (nobody else has it).
 """
@@ -16,7 +17,7 @@ from typing import Any
 import companion.serve
 from companion.advertise import LanName
 from companion.network import NetworkWatch
-from tests.test_advertise import stand_in
+from tests.hardware.test_advertise import stand_in
 
 
 def main(data: str, port: str, release: str) -> None:

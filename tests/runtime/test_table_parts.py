@@ -1,5 +1,6 @@
 """The table's parts one by one, on the test's own thread: the hub, the public state, the camera
-proposals and the listeners. ``tests/test_table.py`` checks them together behind the worker."""
+proposals and the listeners. ``tests/runtime/test_table.py`` checks them together behind the
+worker."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ from companion.mqtt.board import BoardClient, render
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
-from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
-from tests.test_mqtt import PlayedTable, eventually
+from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.mqtt.test_mqtt import PlayedTable, eventually
 
 pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)
 

@@ -1,6 +1,7 @@
 """Power-cut safety: SIGKILL the table at random points, restart it, lose nothing acknowledged.
 
-tests/crash_worker.py plays random Run, Hamster, Run! v2.1 games through the Table and prints
+tests/runtime/crash_worker.py plays random Run, Hamster, Run! v2.1 games through the Table
+and prints
 ``ACK <game_id> <seq>`` once each event's future resolves. We kill it (seeded, random number
 of acknowledgements later, so the kill lands mid-write, mid-replay or mid-publish), restart
 it, and at the end check the store against everything that was acknowledged.
@@ -25,7 +26,7 @@ from companion.games import find_game
 from companion.store import Store
 
 WORKER = Path(__file__).with_name("crash_worker.py")
-PYTHON = Path(__file__).resolve().parents[1] / ".venv" / "bin" / "python"
+PYTHON = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "python"
 KILLS = 24
 TARGET = 400  # stored events at the end (several games of two hamsters)
 WAIT = 60.0

@@ -19,7 +19,7 @@ from companion.table import Table
 from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
-from tests.camera_scenes import rhr_table
+from tests.camera.camera_scenes import rhr_table
 
 WAIT = 10.0
 STABLE = 2

@@ -1,6 +1,7 @@
 """Plays random Run, Hamster, Run! games through the Table until the store holds enough events.
 
-Run by tests/test_crash_safety.py as ``python tests/crash_worker.py DB TARGET SEED``; the test
+Run by tests/runtime/test_crash_safety.py as
+``python tests/runtime/crash_worker.py DB TARGET SEED``; the test
 kills it with SIGKILL at random points and starts it again. The protocol on stdout (flushed
 line by line, because the killer reads it to decide what was acknowledged):
 
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.session import GameHeader

@@ -28,8 +28,8 @@ from companion.mqtt.export import board_export
 from companion.mqtt.publisher import TablePublisher
 from companion.mqtt.topics import Topics
 from companion.serve import companion_command
-from tests.mosquitto import MISSING, MOSQUITTO, Mosquitto
-from tests.test_mqtt import PlayedTable, eventually
+from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto
+from tests.mqtt.test_mqtt import PlayedTable, eventually
 from web import create_app
 
 pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason=MISSING)

@@ -1,6 +1,7 @@
 """Restores a backup, killing itself with SIGKILL just before its N-th file-system step.
 
-Run by tests/test_restore.py as ``python tests/restore_worker.py DB BACKUP N`` (N < 0: no
+Run by tests/runtime/test_restore.py as
+``python tests/runtime/restore_worker.py DB BACKUP N`` (N < 0: no
 kill). A step is any call that opens, copies, syncs, renames or removes a file on the way
 (``sqlite3.connect``, ``os.replace``, ``os.unlink``, ``os.fsync``, ``shutil.copyfile``), so
 trying every N puts a power cut between every two of them.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.store import restore
 

@@ -156,7 +156,7 @@ def run_worker(path: Path, backup: Path, step: int) -> subprocess.CompletedProce
         capture_output=True,
         text=True,
         timeout=60,
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
     )
 
 
