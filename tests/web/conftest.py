@@ -15,9 +15,9 @@ from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
+from tests.web.serving import PIN as PIN
 from web import create_app
 
-PIN = "246810"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # As root, in a closed network: no sandbox, and no background calls home to be refused.
 CHROMIUM_FLAGS = [

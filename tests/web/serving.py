@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
 from companion.table import Table
-from web import MAX_REQUEST_BYTES
+from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import (
     BODY_STALL_SECONDS,
     AllowedHosts,
@@ -19,6 +20,8 @@ from web.asgi import (
     live_streams,
     loopback_server,
 )
+
+PIN = "246810"  # the table PIN every web test types
 
 
 @contextmanager
@@ -46,3 +49,14 @@ def serving(
             yield port
     finally:
         table.close()
+
+
+@contextmanager
+def serve_table(table: Table, **options: Any) -> Iterator[int]:
+    """The page most browser tests open: ``table`` behind the app, one-second heartbeat.
+
+    A test names only what differs (``camera=...``, ``heartbeat_seconds=...``); yields the port.
+    """
+    options.setdefault("heartbeat_seconds", 1.0)
+    with serving(create_app(table, PIN, **options), table) as port:
+        yield port

@@ -19,10 +19,9 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 from tests.web.tables import new_table
-from web import create_app
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +36,7 @@ SIZES: tuple[ViewportSize, ...] = (
 def test_no_violations_of_any_impact(name: str, browser: Browser, tmp_path: Path) -> None:
     assert AXE.exists(), f"axe-core is missing at {AXE}: run `make test` (it installs it)"
     table = new_table(tmp_path, name)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         for size in SIZES:
             context = browser.new_context(viewport=size, bypass_csp=True)
             page = context.new_page()
@@ -62,7 +61,7 @@ def test_text_and_targets_are_big_enough_across_the_table(browser: Browser, tmp_
     store = Store(tmp_path / "companion.sqlite3")
     table = Table(store, GameDefaults(players=("Ann", "Bo", "Cy")))
     table.new_game(GameHeader("run-hamster-run", "v2.1", ("Ann", "Bo", "Cy"), 7))
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -90,7 +89,7 @@ def test_a_players_phone_page_has_no_violations(
     """The seat page a phone opens from its code, for every game (Rats draws its own panel;
     the others list the seat's moves)."""
     table = new_table(tmp_path, name)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         tablet = browser.new_page()
         tablet.goto(f"http://127.0.0.1:{port}")
         unlock(tablet)

@@ -18,15 +18,14 @@ from companion.engine.events import MOVE, Event
 from companion.table import Table
 from hardware.buttons import TableButtons
 from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def server(table: Table) -> Iterator[str]:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         yield f"http://127.0.0.1:{port}"
 
 

@@ -9,10 +9,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from companion.games import GAMES
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 from tests.web.tables import new_table
-from web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +22,7 @@ def test_fix_it_by_hand_lists_the_games_own_corrections(
 ) -> None:
     spec = GAMES[name]
     table = new_table(tmp_path, name)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)

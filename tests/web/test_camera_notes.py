@@ -22,9 +22,8 @@ from tests.camera.camera_scenes import (
     place_everyone,
     save,
 )
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 
 MOVED = "Camera sees Bob (blue) on row 4, lane 3; the game has Bob on row 5, lane 3."
 
@@ -63,7 +62,7 @@ def test_vision_carries_the_wheel(table: Table, client: FlaskClient) -> None:
 
 @pytest.mark.browser
 def test_the_page_lists_the_differences(disagreeing: Table, browser: Browser) -> None:
-    with serving(create_app(disagreeing, PIN, heartbeat_seconds=1.0), disagreeing) as port:
+    with serve_table(disagreeing) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#board-check")).to_contain_text("Camera disagrees")
@@ -75,7 +74,7 @@ def test_the_page_lists_the_differences(disagreeing: Table, browser: Browser) ->
 def test_one_tap_settles_a_disagreement(disagreeing: Table, browser: Browser) -> None:
     """The camera is right: Bob's piece goes where the camera saw it, as one undoable move;
     the board is right: the tablet forgets the difference until the next change."""
-    with serving(create_app(disagreeing, PIN, heartbeat_seconds=1.0), disagreeing) as port:
+    with serve_table(disagreeing) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)

@@ -12,9 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 # What a player sees of the log and the state, as (text, struck through) and plain text.
 SEEN = """() => ({
@@ -49,7 +47,7 @@ def test_a_page_that_missed_many_changes_shows_the_table_as_it_is(
     browser: Browser, table: Table
 ) -> None:
     table.submit(Event(MOVE, name="place", seat=0, args={"to": [1, 1]})).result(timeout=10)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         server = f"http://127.0.0.1:{port}"
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.clock.install()
@@ -87,7 +85,7 @@ def test_a_page_left_on_the_last_game_at_the_same_change_shows_the_new_one(
     game and reached change 2 there too. It showed game 1 until the next change."""
     for seat, square in enumerate([[1, 1], [1, 2]]):
         table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(10)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.clock.install()
         page.goto(f"http://127.0.0.1:{port}/")
@@ -115,7 +113,7 @@ def test_a_change_the_tablets_own_reply_overtook_still_joins_the_log(
     showing change N (not the older state that came with the entry)."""
     for seat, square in enumerate([[1, 1], [1, 2], [1, 3]]):
         table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(10)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#live.on")).to_have_count(1)

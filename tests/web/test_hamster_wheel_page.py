@@ -15,10 +15,9 @@ from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
+from tests.web.conftest import shots, unlock
+from tests.web.serving import serve_table
 from tests.web.test_accessibility import AXE
-from web import create_app
 
 pytestmark = pytest.mark.browser
 TAPS = 600
@@ -62,7 +61,7 @@ def play(page: Page, rng: random.Random) -> int:
 def test_a_whole_game_is_played_from_the_page(
     browser: Browser, wheel_table: Table, tmp_path: Path
 ) -> None:
-    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+    with serve_table(wheel_table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator(".hw-wheel")).to_be_visible()
@@ -84,7 +83,7 @@ def test_the_by_hand_panel_stays_open_with_what_was_typed_when_the_page_redraws(
     """Anything that changes (a camera note, another phone's move) draws the controls anew:
     a player typing the wheel's lowest compartment kept losing the open panel mid-entry
     (seen as a Set button that vanished in the whole-game test)."""
-    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+    with serve_table(wheel_table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -106,7 +105,7 @@ def test_a_chosen_piece_lying_on_the_table_with_the_others_comes_back_once(
     """The failed-try form counts what lies on the table (as the camera proposes it): when
     the chosen piece fell out too and 'stayed' is unticked, it goes back to the hand once,
     and no other piece of its colour is taken out of the wheel."""
-    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+    with serve_table(wheel_table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -150,7 +149,7 @@ def test_without_a_camera_the_page_asks_the_lowest_and_where_pieces_fell_from(
     wheel_table.submit(
         Event(MOVE, name="fail", seat=2, args={"fell": ["red"], "stayed": True})
     ).result(10)
-    with serving(create_app(wheel_table, PIN, heartbeat_seconds=1.0), wheel_table) as port:
+    with serve_table(wheel_table) as port:
         context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}")

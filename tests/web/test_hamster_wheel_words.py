@@ -16,9 +16,7 @@ from companion.games import find_game
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +26,7 @@ def test_the_wheel_says_nothing_made_up_from_start_to_end(browser: Browser, tmp_
     table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=names))
     table.new_game(GameHeader("hamster-wheel", "standard", names, 15))
     spec, rng = find_game("hamster-wheel"), random.Random(15)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator(".hw-wheel")).to_be_visible()

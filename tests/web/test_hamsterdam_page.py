@@ -23,10 +23,9 @@ from companion.games.hamsterdam import bot, breach
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
+from tests.web.conftest import shots, unlock
+from tests.web.serving import serve_table
 from tests.web.tables import hamsterdam_in_movement
-from web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +47,7 @@ def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def server(table: Table) -> Iterator[str]:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         yield f"http://127.0.0.1:{port}"
 
 
@@ -184,7 +183,7 @@ def test_three_or_four_dams_fit_a_tablet_without_scrolling(
 ) -> None:
     """Compact dams: every dam on one row of cards, all of them above the fold at 1280x800."""
     fit = hamsterdam_in_movement(tmp_path / "fit.sqlite3", ("Ann", "Bo", "Cy", "Di")[:players])
-    with serving(create_app(fit, PIN, heartbeat_seconds=1.0), fit) as port:
+    with serve_table(fit) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator(".dam")).to_have_count(players)
@@ -221,7 +220,7 @@ def test_flood_odds_show_before_the_roll_and_a_table_can_hide_them(
     store = Store(tmp_path / "odds.sqlite3")
     odds = Table(store, GameDefaults(players=names))
     play_to_a_roll(odds, "full", names)
-    with serving(create_app(odds, PIN, heartbeat_seconds=1.0), odds) as port:
+    with serve_table(odds) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         shown = page.locator(".dam-head .odds")
@@ -247,7 +246,7 @@ def test_dice_set_on_a_roll_survive_a_redraw_before_it_is_sent(
     store = Store(tmp_path / "redraw.sqlite3")
     table = Table(store, GameDefaults(players=names))
     play_to_a_roll(table, "classic", names)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -289,7 +288,7 @@ def test_a_breach_due_and_a_cheekster_that_held_a_flood_are_shown(
         snapshot = marks.snapshot
         assert snapshot.state is not None and not snapshot.state.ctx.over
         bot_turn(bot.candidates, snapshot.state, rng, lambda e: marks.submit(e).result(5))
-    with serving(create_app(marks, PIN, heartbeat_seconds=1.0), marks) as port:
+    with serve_table(marks) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator(".dam-head", has_text="breach now")).not_to_have_count(0)

@@ -19,9 +19,8 @@ from companion.games import GAMES
 from companion.simulate import bot_of
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 
 NAMES = ("Ann", "Bo", "Cy")
 STEPS = 400  # bot moves per game: enough to meet each entry at least once
@@ -92,7 +91,7 @@ def test_every_hand_roll_entry_refuses_dice_left_unset(
     table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=NAMES))
     table.new_game(GameHeader(game, rules, NAMES, 5))
     rng, tried = random.Random(5), set[str]()
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)

@@ -18,9 +18,7 @@ from companion.games import find_game
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +42,7 @@ def test_a_roll_shows_at_the_top_and_stays_in_the_recent_list(
 ) -> None:
     store = Store(tmp_path / "companion.sqlite3")
     table = hamsterdam_at_first_roll(store)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#prompt")).to_contain_text("roll")
@@ -77,7 +75,7 @@ def test_the_outcome_is_in_view_wherever_the_page_was_scrolled(
     store = Store(tmp_path / "companion.sqlite3")
     table = hamsterdam_at_first_roll(store)
     phone: ViewportSize = {"width": 390, "height": 844}
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=phone)
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#prompt")).to_contain_text("roll")
@@ -116,7 +114,7 @@ def test_the_result_is_in_view_when_the_last_action_ends_the_game(
                 table.submit(event).result(timeout=10)
             break
     tablet: ViewportSize = {"width": 1280, "height": 800}
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=tablet)
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#prompt")).not_to_have_text("Connecting…")
@@ -147,7 +145,7 @@ def test_the_banner_says_only_what_the_latest_change_did(browser: Browser, tmp_p
             bot_turn(spec.bot, state, rng, lambda e: table.submit(e).result(timeout=10))
 
     play_until("allocate")
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         expect(page.locator("#prompt")).not_to_have_text("Connecting…")

@@ -28,7 +28,7 @@ from companion.simulate import play_session
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
+from tests.web.serving import serve_table, serving
 from web import create_app
 
 pytestmark = pytest.mark.browser
@@ -77,7 +77,7 @@ def history_table(tmp_path: Path) -> Iterator[Table]:
 
 @pytest.fixture
 def site(history_table: Table) -> Iterator[str]:
-    with serving(create_app(history_table, PIN, heartbeat_seconds=1.0), history_table) as port:
+    with serve_table(history_table) as port:
         yield f"http://127.0.0.1:{port}"
 
 

@@ -10,9 +10,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 
 def _fetch(client: FlaskClient, path: str) -> bytes:
@@ -55,7 +53,7 @@ def test_the_service_worker_is_served_for_the_whole_site(client: FlaskClient) ->
 def test_an_installed_page_says_the_table_is_off_when_the_pi_is_away(
     browser: Browser, table: Table
 ) -> None:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         context = browser.new_context()
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/")  # loopback counts as a secure context

@@ -19,7 +19,7 @@ from companion.engine.events import MOVE, NEXT, Event
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN
-from tests.web.serving import serving
+from tests.web.serving import serve_table, serving
 from tests.web.test_hamsterdam_page import play_to_a_roll
 from web import create_app
 
@@ -44,7 +44,7 @@ def test_two_tablets_pressing_next_together_step_the_game_once(tmp_path: Path) -
     table = Table(store, GameDefaults(players=names))
     play_to_a_roll(table, "full", names)
     table.submit(Event(NEXT, given=(3, 4))).result(timeout=5)  # the roll: a 7
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         token = str(post(port, "/api/login", {"pin": PIN})[1]["token"])
         shown = table.public_state()
         assert "press NEXT to flood" in shown["prompt"]

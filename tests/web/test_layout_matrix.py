@@ -24,9 +24,8 @@ from companion.games import GAMES
 from companion.simulate import bot_of
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -130,7 +129,7 @@ def test_the_board_and_the_next_action_are_on_the_first_screen(
     table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=names))
     table.new_game(GameHeader(game, spec.rules_default, names, 11))
     rng, problems = random.Random(11), []
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=SCREENS["tablet"][0])
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -149,7 +148,7 @@ def test_start_on_the_new_game_form_brings_the_new_game_into_view(
     """The page used to stay down on the form after Start, the new game out of sight."""
     table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=NAMES))
     table.new_game(GameHeader("hamster-wheel", "standard", NAMES[:3], 3))
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=SCREENS["tablet"][0])
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)

@@ -20,7 +20,7 @@ from companion.simulate import bot_of
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
+from tests.web.serving import serve_table
 from web import create_app
 from web.auth import TOKEN_HEADER
 
@@ -105,7 +105,7 @@ def test_a_table_that_asked_gets_them_rolled_and_logged(tmp_path: Path) -> None:
 def test_the_page_shows_a_picker_per_die_beside_next(browser: Browser, classic: Table) -> None:
     _to_fatigue_dice(classic)
     due = classic.public_state(with_log=False)["next_dice"]
-    with serving(create_app(classic, PIN, heartbeat_seconds=1.0), classic) as port:
+    with serve_table(classic) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)

@@ -17,9 +17,8 @@ from companion.games import find_game
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 
 
 @pytest.fixture
@@ -49,7 +48,7 @@ def test_only_a_step_with_nothing_to_decide_passes(idle: Table) -> None:
 @pytest.mark.browser
 def test_the_tablet_passes_it_after_a_moment(browser: Browser, idle: Table) -> None:
     seq = idle.public_state(with_log=False)["seq"]
-    with serving(create_app(idle, PIN, heartbeat_seconds=1.0), idle) as port:
+    with serve_table(idle) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -62,7 +61,7 @@ def test_the_tablet_passes_it_after_a_moment(browser: Browser, idle: Table) -> N
 @pytest.mark.browser
 def test_a_table_that_keeps_every_stop_waits_for_next(browser: Browser, idle: Table) -> None:
     seq = idle.public_state(with_log=False)["seq"]
-    with serving(create_app(idle, PIN, heartbeat_seconds=1.0), idle) as port:
+    with serve_table(idle) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script("localStorage.setItem('everyStop', '1')")
         page.goto(f"http://127.0.0.1:{port}")

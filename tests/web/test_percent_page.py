@@ -8,9 +8,7 @@ from playwright.sync_api import Browser
 
 from companion.engine.percent import percent_text
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 CHANCES = [
     0,
@@ -33,7 +31,7 @@ CHANCES = [
 
 @pytest.mark.browser
 def test_the_page_and_the_terminal_write_a_chance_alike(browser: Browser, table: Table) -> None:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{port}")
         page.wait_for_load_state("domcontentloaded")

@@ -20,9 +20,8 @@ from companion.engine.events import MOVE, Event
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import shots, unlock
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 RATS = ("Ann", "Bob", "Cat", "Dan")
@@ -74,7 +73,7 @@ def _act(phone: Page, rng: random.Random) -> bool:
 def test_four_rats_play_a_round_from_their_phones(
     browser: Browser, rats_table: Table, tmp_path: Path
 ) -> None:
-    with serving(create_app(rats_table, PIN, heartbeat_seconds=1.0), rats_table) as port:
+    with serve_table(rats_table) as port:
         base = f"http://127.0.0.1:{port}"
         tablet = browser.new_page(viewport={"width": 1280, "height": 800})
         tablet.goto(base)
@@ -185,7 +184,7 @@ def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
     assert dan["wounds"] == [6, 8, 10] and table.public_state(with_log=False)["current"] == 3
     hate = dan["hate"]
     table.submit(Event(MOVE, name="play", seat=3, args={"card": "Qh"})).result(5)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         phone = _phone(browser, table, port, 3)
         burrow = phone.locator("#mine form.rat-burrow")
         expect(burrow).to_have_count(1)
@@ -230,7 +229,7 @@ def test_a_die_tapped_for_a_reroll_stays_tapped_when_another_rat_passes(
     """The others' "no more re-rolls" redraw every phone; Bob's re-roll panel went back to
     the list of dice between his two taps (die, then what it shows now)."""
     store, table = _hateful_bob_rolls_his_club(tmp_path)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         phone = _phone(browser, table, port, 1)
         panel = phone.locator("#mine .rat-reroll")
         # one "no more re-rolls" (it was drawn twice: the panel's and the offered button)
@@ -257,7 +256,7 @@ def test_a_looting_rat_lowers_its_hate_by_any_amount(browser: Browser, tmp_path:
     table.submit("next").result(5)  # nobody re-rolls
     state = table.public_state(with_log=False)
     assert state["view"]["settle"]["loot_order"] == [1] and state["view"]["rats"][1]["hate"] == 4
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         phone = _phone(browser, table, port, 1)
         form = phone.locator("#mine form.rat-loot-hate")
         expect(form).to_have_count(1)
@@ -287,7 +286,7 @@ def test_run_hamster_run_pluck_is_allocated_in_secret_on_each_phone(
     for seat, square in enumerate([[5, 2], [5, 3], [3, 4], [4, 1]]):
         table.submit(Event(MOVE, name="place", seat=seat, args={"to": square})).result(5)
     table.submit("next").result(5)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         base = f"http://127.0.0.1:{port}"
         tablet = browser.new_page(viewport={"width": 1280, "height": 800})
         tablet.goto(base)
@@ -326,7 +325,7 @@ def test_ending_every_access_locks_the_tablet_and_ends_each_phones_link(
 ) -> None:
     """A phone lost at the café: the tablet's "End every tablet's and phone's access" asks
     first, then locks this tablet, and the lost phone's link says it was ended."""
-    with serving(create_app(rats_table, PIN, heartbeat_seconds=1.0), rats_table) as port:
+    with serve_table(rats_table) as port:
         tablet, addresses = _tablet_with_codes(browser, port, len(RATS))
         address = addresses[1]
         phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

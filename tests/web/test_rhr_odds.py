@@ -20,9 +20,8 @@ from companion.games.run_hamster_run import bot
 from companion.simulate import bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, shots
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import shots
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +64,7 @@ def test_the_page_shows_mettle_and_chomp_odds_where_the_table_decides(
     table = Table(store, GameDefaults(players=NAMES))
     table.new_game(GameHeader("run-hamster-run", rules, NAMES, 11, options={"roll_for_us": True}))
     try:
-        with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+        with serve_table(table) as port:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"http://127.0.0.1:{port}")
             _play_until(table, _adjacent_at_resolve)

@@ -13,9 +13,7 @@ from companion.engine.events import NEXT
 from companion.games import find_game
 from companion.simulate import bot_turn
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +54,7 @@ def _next_and_wait(page: Page, table: Table) -> str:
 def test_the_speak_toggle_sends_each_change_to_speech_synthesis(
     browser: Browser, table: Table
 ) -> None:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page()
         page.add_init_script(STUB)
         page.goto(f"http://127.0.0.1:{port}")

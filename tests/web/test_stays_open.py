@@ -13,9 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Request, expect
 
 from companion.table import Table
-from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import serve_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +31,7 @@ WATCH_OFFLINE = """() => {
 def test_an_idle_page_stays_live_for_three_minutes(browser: Browser, table: Table) -> None:
     # The production heartbeat (10 s), not the tests' quick one: the pings must keep the
     # page live by themselves.
-    with serving(create_app(table, PIN, heartbeat_seconds=10.0), table) as port:
+    with serve_table(table, heartbeat_seconds=10.0) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         streams: list[str] = []
 

@@ -15,10 +15,9 @@ from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 from tests.web.tables import hamsterdam_in_movement, new_table
-from web import create_app
 
 pytestmark = pytest.mark.browser
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -33,7 +32,7 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
 
 @pytest.fixture
 def page_server(table: Table) -> Iterator[str]:
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         yield f"http://127.0.0.1:{port}"
 
 
@@ -44,7 +43,7 @@ def test_every_control_is_big_enough_to_tap_on_a_phone(
     """The unlocked tablet page and a seat's phone page at phone size: no control under
     44 px (Rats' rat forms and a phone's move buttons were 41 px where the root font is 15 px)."""
     table = new_table(tmp_path, name)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -91,7 +90,7 @@ def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Pat
     store = Store(tmp_path / "companion.sqlite3")
     table = Table(store, GameDefaults(players=players))
     table.new_game(GameHeader("hamsterdam", "full", players, 7))
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1024, "height": 768})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -120,7 +119,7 @@ def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path
             )
         ).result(5)
     table.submit(Event(NEXT)).result(5)
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         page = browser.new_page(viewport=PHONE)
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)
@@ -161,7 +160,7 @@ def test_hamsterdams_dam_cards_hold_what_they_show(browser: Browser, tmp_path: P
     """Four dams at 1024x768 and on a phone: a special's name and a card's dots stay on their
     card (at 1024 'Contractster' ran under the next card, on a phone most names did)."""
     table = hamsterdam_in_movement(tmp_path / "companion.sqlite3", ("Ann", "Bo", "Cy", "Di"))
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         tablet: ViewportSize = {"width": 1024, "height": 768}
         for size in (tablet, PHONE):
             page = browser.new_page(viewport=size)

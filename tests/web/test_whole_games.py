@@ -38,9 +38,8 @@ from companion.games import find_game
 from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
 
@@ -485,7 +484,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Table, int, Path]]:
     path = tmp_path / "companion.sqlite3"
     store = Store(path)
     table = Table(store, GameDefaults(players=("Ann", "Bo")))
-    with serving(create_app(table, PIN, heartbeat_seconds=1.0), table) as port:
+    with serve_table(table) as port:
         yield table, port, path
     store.close()
 
