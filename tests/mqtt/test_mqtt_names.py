@@ -121,15 +121,21 @@ def test_a_namesakes_last_will_is_answered_at_once_and_the_table_stays_live(
     first, _ = pair
     holder = started(first, server, "table-1")
     stranger = make_client(Broker("127.0.0.1", server.port), client_id("stranger"))
+    heard: list[str] = []  # every presence word said under table-1, in order
+    stranger.on_connect = lambda client, *_: client.subscribe("hamster/table-1/online", qos=1)
+    stranger.on_message = lambda _client, _data, message: heard.append(message.payload.decode())
     stranger.connect("127.0.0.1", server.port)
     stranger.loop_start()
     try:
         assert eventually(lambda: live(board, "table-1") and holder.claimed)
+        assert eventually(lambda: heard[-1:] == ["online"])
         stranger.publish("hamster/table-1/online", "offline", qos=1, retain=True).wait_for_publish(
             5
         )
+        # The real table answers the stray goodbye at once with its own "online"...
+        assert eventually(lambda: heard[-2:] == ["offline", "online"])
         assert eventually(lambda: live(board, "table-1"))
-        # The broker keeps "online" for a board that opens only now.
+        # ...which the broker keeps for a board that opens only now.
         late = BoardClient(Broker("127.0.0.1", server.port))
         late.start()
         try:
