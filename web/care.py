@@ -12,11 +12,14 @@ leaves a request for the root helper (:mod:`companion.care.requests`).
 from __future__ import annotations
 
 import os
+import re
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from flask import Blueprint, Response, current_app, jsonify, request, send_file
 from flask.typing import ResponseReturnValue
@@ -77,13 +80,35 @@ def _data_dir() -> Path:
     return _database().parent
 
 
+STAMP = re.compile(r"games-(\d{8}-\d{6})")
+SAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]+")
+
+
+def _made(path: Path, modified: float) -> str:
+    """When a backup was made: the time in its name (a copied file's own time is the
+    copy's), else the file's."""
+    found = STAMP.match(path.name)
+    when = (
+        datetime.strptime(found[1], "%Y%m%d-%H%M%S") if found else datetime.fromtimestamp(modified)
+    )
+    return when.strftime("%Y-%m-%d %H:%M")
+
+
 def _listed() -> list[dict[str, Any]]:
     found = []
     for path in reversed(backups(_database())):  # newest first
         info = path.stat()
-        made = datetime.fromtimestamp(info.st_mtime).strftime("%Y-%m-%d %H:%M")
-        found.append({"name": path.name, "bytes": info.st_size, "made": made})
+        uploaded = path.name.endswith("-uploaded.sqlite3")
+        made = _made(path, info.st_mtime)
+        found.append({"name": path.name, "bytes": info.st_size, "made": made, "uploaded": uploaded})
     return found
+
+
+def _upload_name() -> str:
+    """The uploaded file's own name (for the sentences), reduced to plain characters."""
+    given = Path(unquote(request.headers.get("X-File-Name", ""))).name
+    plain = SAFE_NAME.sub("_", given).strip(". ")[:80]
+    return plain or "the uploaded file"
 
 
 @bp.get("/api/care")
@@ -129,8 +154,9 @@ def restore_upload() -> ResponseReturnValue:
     upload = folder / f"games-{stamp}-uploaded.sqlite3"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        checking = care_folder(_data_dir()) / "upload.checking"
-        checking.parent.mkdir(parents=True, exist_ok=True)
+        checking = care_folder(_data_dir()) / "upload" / _upload_name()
+        shutil.rmtree(checking.parent, ignore_errors=True)  # an earlier upload cut short
+        checking.parent.mkdir(parents=True)
         checking.write_bytes(body)
     except OSError as error:
         raise ApiError(

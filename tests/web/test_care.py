@@ -29,8 +29,12 @@ from tests.web.serving import PIN, serve_table
 from web.care import CareSetup
 
 
-def _call(port: int, path: str, body: bytes | None = None, token: str = "") -> tuple[int, bytes]:
+def _call(
+    port: int, path: str, body: bytes | None = None, token: str = "", name: str = ""
+) -> tuple[int, bytes]:
     headers = {"X-Table-Token": token} if token else {}
+    if name:
+        headers["X-File-Name"] = name
     if body is not None:
         headers["Content-Type"] = "application/octet-stream"
     ask = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, headers=headers)
@@ -106,8 +110,9 @@ def test_an_upload_is_refused_in_one_sentence_and_changes_nothing(
     with serve_table(table) as port:
         token = _login(port)
         for body, sentence in refused.items():
-            status, raw = _call(port, "/api/care/restore", body, token)
+            status, raw = _call(port, "/api/care/restore", body, token, "my%20games.sqlite3")
             assert status == 422 and sentence in _said(raw)
+            assert "my games.sqlite3" in _said(raw), "the sentence names the file given"
             assert _said(raw).count(". ") == 0, "one sentence"
         assert backups(table.store.path) == made, "nothing kept, nothing removed"
         assert take_request(tmp_path) is None
@@ -215,8 +220,9 @@ def test_the_table_care_panel(
         assert got.value.suggested_filename.startswith("games-")
         page.on("dialog", lambda dialog: dialog.accept())
         page.set_input_files("#care-upload", str(empty))
-        expect(page.locator("#care-said")).to_contain_text("is empty (0 bytes)")
-        page.locator("#care-box").scroll_into_view_if_needed()
+        said = page.locator("#care-backups-said")
+        expect(said).to_contain_text("The backup empty.sqlite3 is empty (0 bytes)")
+        said.scroll_into_view_if_needed()
         page.screenshot(
             path=str(shots(tmp_path) / f"care-{size[0]}x{size[1]}.png"), full_page=False
         )

@@ -2,8 +2,9 @@
 // stick), one file of logs, and Update; all behind the PIN. Uses app.js's token and api().
 "use strict";
 
-function careSay(text, bad = false) {
-  const said = $("care-said");
+// Each part says what happened right under its own buttons.
+function careSay(text, bad = false, where = "care-backups-said") {
+  const said = $(where);
   said.textContent = text;
   said.classList.toggle("bad", bad);
 }
@@ -30,7 +31,7 @@ function careBackupRow(backup) {
   const fetchIt = () => careDownload(`/api/care/backups/${encodeURIComponent(backup.name)}`, backup.name)
     .then(() => careSay(`Downloaded ${backup.name}.`), (error) => careSay(error.message, true));
   return el("li", {},
-    el("span", { class: "when" }, backup.made),
+    el("span", { class: "when" }, backup.made, backup.uploaded ? el("small", {}, " (uploaded)") : ""),
     el("span", { class: "size" }, careSize(backup.bytes)),
     el("button", { type: "button", "aria-label": `Download the backup of ${backup.made}`, onclick: fetchIt }, "Download"));
 }
@@ -46,9 +47,9 @@ async function careRefresh() {
       ? `Releases come from ${data.update_source}. Update installs the newest, keeps the one before, and puts it back by itself if the checks fail after the restart.`
       : "No release source is set yet: on the Pi run sudo companion update --git <repository> (or --wheels <folder>) once.";
     $("care-update").disabled = !data.update_source || data.waiting;
-    if (data.outcome && !$("care-said").textContent) careSay(data.outcome.sentence, !data.outcome.ok);
+    if (data.outcome && !$("care-update-said").textContent) careSay(data.outcome.sentence, !data.outcome.ok, "care-update-said");
   } catch (error) {
-    careSay(error.message, true);
+    careSay(error.message, true, "care-update-said");
   }
 }
 
@@ -62,7 +63,9 @@ async function careUpload() {
   careSay(`Checking ${file.name}…`);
   try {
     const response = await reach("/api/care/restore", {
-      method: "POST", headers: { "Content-Type": "application/octet-stream", "X-Table-Token": token }, body: file,
+      method: "POST",
+      headers: { "Content-Type": "application/octet-stream", "X-Table-Token": token, "X-File-Name": encodeURIComponent(file.name) },
+      body: file,
     });
     const data = await response.json().catch(() => ({ error: "The companion did not answer." }));
     if (!response.ok) throw new Error(data.error || "The restore was refused.");
@@ -74,21 +77,21 @@ async function careUpload() {
   careRefresh();
 }
 
-function careAct(path, busy) {
-  careSay(busy);
-  return api(path, {}).then((data) => careSay(data.message), (error) => careSay(error.message, true)).then(careRefresh);
+function careAct(path, busy, where) {
+  careSay(busy, false, where);
+  return api(path, {}).then((data) => careSay(data.message, false, where), (error) => careSay(error.message, true, where)).then(careRefresh);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   $("care-box").addEventListener("toggle", () => { if ($("care-box").open) careRefresh(); });
   $("care-upload").addEventListener("change", careUpload);
-  $("care-usb").addEventListener("click", () => careAct("/api/care/usb", "Copying the backups to the stick…"));
+  $("care-usb").addEventListener("click", () => careAct("/api/care/usb", "Copying the backups to the stick…", "care-backups-said"));
   $("care-update").addEventListener("click", () => {
-    if (confirm("Update the companion now? The table restarts; the release before is kept and put back if the checks fail.")) careAct("/api/care/update", "Asking for the update…");
+    if (confirm("Update the companion now? The table restarts; the release before is kept and put back if the checks fail.")) careAct("/api/care/update", "Asking for the update…", "care-update-said");
   });
   $("care-logs").addEventListener("click", () => {
-    careSay("Gathering the logs and running the checks…");
+    careSay("Gathering the logs and running the checks…", false, "care-logs-said");
     careDownload("/api/care/logs.txt?lines=500", "hamster-table-logs.txt")
-      .then(() => careSay("Logs downloaded."), (error) => careSay(error.message, true));
+      .then(() => careSay("Logs downloaded.", false, "care-logs-said"), (error) => careSay(error.message, true, "care-logs-said"));
   });
 });
