@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.care.requests import CareRequest, take_request, write_outcome
+from companion.data_lock import hold_data_folder, refuse_while_served
 from companion.errors import CompanionError
 from companion.store import BACKUP_FOLDER, restore
 from companion.update import ReleaseSource, Updater
@@ -59,7 +60,13 @@ def _carry_out(
     backup = data_dir / BACKUP_FOLDER / Path(request.backup).name
     service.stop()
     try:
-        restored = restore(database, backup)
+        refuse_while_served(data_dir, "restore a backup")  # the stop did not take
+        held = hold_data_folder(data_dir)
+        try:
+            restored = restore(database, backup)
+        finally:
+            if held is not None:
+                held.close()
         _hand_back(database, data_dir)
     finally:
         service.start()

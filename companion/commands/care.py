@@ -7,6 +7,8 @@ leaves a request), do it with :mod:`companion.care.helper` and :mod:`companion.u
 
 from __future__ import annotations
 
+import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
@@ -29,11 +31,20 @@ def _systemctl(action: str) -> None:
 
 
 def _doctor(obj: Context) -> tuple[bool, str]:
-    """`companion doctor` of the release now installed, in a process of its own."""
+    """After the restart: the service must be up (``systemctl restart`` of a notify unit
+    waits for its READY), then `companion doctor` of the release now installed must pass,
+    run as the service's user (the owner of the data folder) so its checks are that
+    user's groups and files, not root's."""
+    active = subprocess.run(["systemctl", "is-active", "--quiet", UNIT], check=False, timeout=60)
+    if active.returncode != 0:
+        return False, f"[FAIL] {UNIT} is not running after the restart"
     command = [sys.executable, "-m", "companion"]
     if obj.config_file:
         command += ["--config", obj.config_file]
     command += ["--data-dir", str(obj.config.data_dir), "doctor"]
+    if os.geteuid() == 0:
+        owner = pwd.getpwuid(obj.config.data_dir.stat().st_uid).pw_name
+        command = ["runuser", "-u", owner, "--", *command]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     return done.returncode == 0, done.stdout + done.stderr
 
@@ -61,8 +72,9 @@ def _updater(obj: Context, source: ReleaseSource | None = None) -> tuple[Updater
     type=click.Path(file_okay=False),
     help="Update from a folder of wheels.",
 )
+@click.option("--remember", is_flag=True, help="Only remember the source for the page's Update.")
 @pass_context
-def update(obj: Context, git_url: str | None, ref: str, wheels: str | None) -> None:
+def update(obj: Context, git_url: str | None, ref: str, wheels: str | None, remember: bool) -> None:
     """Install the newest release (run as root), keep the previous one, restart, and roll
     back by itself if `companion doctor` fails after the restart. The source given is
     remembered for the page's Update."""
@@ -72,6 +84,10 @@ def update(obj: Context, git_url: str | None, ref: str, wheels: str | None) -> N
         )
         if given is not None:
             remember_source(care_folder(obj.config.data_dir), given)
+        if remember:
+            said = given.describe() if given else "nothing (give --git or --wheels)"
+            click.echo(f"The page's Update will fetch from {said}.")
+            return
         updater, source = _updater(obj, given)
         done = updater.update(source)
     except EXPECTED as error:

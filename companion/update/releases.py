@@ -107,7 +107,13 @@ class Updater:
             return Updated(
                 True, f"The companion is already at {new.name}; nothing to do.", new.name
             )
-        self.install(new.artifact)  # raises before anything is recorded
+        try:
+            self.install(new.artifact)
+        except UpdateError as error:
+            self.install(before.artifact)  # pip may have removed the old one first
+            raise UpdateError(
+                f"{error} {before.name} is still installed; try again later."
+            ) from None
         self._write(new, before)
         self.restart()
         passed, said = self.doctor()

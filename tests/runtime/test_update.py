@@ -158,3 +158,22 @@ def test_a_source_with_nothing_to_install_says_so_and_changes_nothing(tmp_path: 
     with pytest.raises(UpdateError, match="git could not fetch the release"):
         updater.update(GitSource(str(tmp_path / "nowhere.git")))
     assert site.restarts == 0
+
+
+def test_a_release_that_fails_to_install_leaves_the_old_one_installed(
+    published: tuple[Path, Path, Site, Updater],
+) -> None:
+    repo, work, site, updater = published
+    _publish(repo, work, "1.1", healthy=True)
+    real = site.install
+
+    def broken(artifact: Path) -> None:
+        if artifact != updater.installed.artifact:
+            shutil.rmtree(site.folder / PACKAGE)  # half-way: the old one already removed
+            raise UpdateError("pip could not install it (no space left).")
+        real(artifact)
+
+    updater.install = broken
+    with pytest.raises(UpdateError, match="installed is still installed"):
+        updater.update(GitSource(str(repo)))
+    assert site.version() == "1.0" and site.restarts == 0
