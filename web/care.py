@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +46,11 @@ from web.context import companion
 from web.errors import ApiError
 
 bp = Blueprint("care", __name__)
-MAX_UPLOAD_BYTES = 512 * 1024 * 1024  # a games file of years of play is a few MiB
+MAX_UPLOAD_BYTES = 64 * 1024 * 1024  # a games file of years of play is a few MiB
+TOO_LARGE = (
+    "That file is over 64 MiB, far larger than any games file: pick the backup itself "
+    "(games-<date>.sqlite3, as Download gives it)."
+)
 
 
 def _helper_note() -> str:
@@ -154,8 +159,7 @@ def restore_upload() -> ResponseReturnValue:
     upload = folder / f"games-{stamp}-uploaded.sqlite3"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        checking = care_folder(_data_dir()) / "upload" / _upload_name()
-        shutil.rmtree(checking.parent, ignore_errors=True)  # an earlier upload cut short
+        checking = care_folder(_data_dir()) / f"upload-{secrets.token_hex(4)}" / _upload_name()
         checking.parent.mkdir(parents=True)
         checking.write_bytes(body)
     except OSError as error:
@@ -165,7 +169,7 @@ def restore_upload() -> ResponseReturnValue:
     try:
         facts = check_backup(checking)
     except StoreError as error:
-        checking.unlink(missing_ok=True)
+        shutil.rmtree(checking.parent, ignore_errors=True)
         raise ApiError(
             422,
             str(error).replace(
@@ -178,8 +182,9 @@ def restore_upload() -> ResponseReturnValue:
         os.replace(checking, upload)
         leave_request(_data_dir(), CareRequest("restore", upload.name, "the page"))
     except CompanionError as error:
-        checking.unlink(missing_ok=True)
         raise ApiError(503, str(error)) from None
+    finally:
+        shutil.rmtree(checking.parent, ignore_errors=True)
     return jsonify(
         message=(
             f"The file holds {facts.games} game{'s' if facts.games != 1 else ''} and passed every "
@@ -187,6 +192,11 @@ def restore_upload() -> ResponseReturnValue:
             f"{_setup().helper_note()}."
         )
     )
+
+
+@bp.errorhandler(413)
+def too_large(_: Exception) -> ResponseReturnValue:
+    return jsonify(error=TOO_LARGE), 413
 
 
 @bp.post("/api/care/usb")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from playwright.sync_api import Browser, expect
 
 from companion import logs
@@ -115,6 +116,7 @@ def test_an_upload_is_refused_in_one_sentence_and_changes_nothing(
             assert "my games.sqlite3" in _said(raw), "the sentence names the file given"
             assert _said(raw).count(". ") == 0, "one sentence"
         assert backups(table.store.path) == made, "nothing kept, nothing removed"
+        assert not list((tmp_path / "care").glob("upload-*")), "no upload left behind"
         assert take_request(tmp_path) is None
 
 
@@ -199,6 +201,7 @@ def test_update_needs_a_source_then_leaves_a_request(table: Table, tmp_path: Pat
     assert found is not None and found.kind == "update"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("size", [(1280, 800), (800, 1280), (390, 844)])
 def test_the_table_care_panel(
     browser: Browser, table: Table, tmp_path: Path, size: tuple[int, int]
@@ -227,3 +230,13 @@ def test_the_table_care_panel(
             path=str(shots(tmp_path) / f"care-{size[0]}x{size[1]}.png"), full_page=False
         )
         page.close()
+
+
+def test_a_file_far_larger_than_a_games_file_is_refused_in_one_sentence(
+    client: FlaskClient, token: str
+) -> None:
+    """Said by the server (the page says it before sending, from the file's size)."""
+    answer = client.post(
+        "/api/care/restore", data=bytes(65 * 1024 * 1024), headers={"X-Table-Token": token}
+    )
+    assert answer.status_code == 413 and "over 64 MiB" in answer.get_json()["error"]

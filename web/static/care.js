@@ -56,6 +56,11 @@ async function careRefresh() {
 async function careUpload() {
   const file = $("care-upload").files[0];
   if (!file) return;
+  if (file.size > 64 * 1048576) {  // web/care.py's TOO_LARGE, said before sending it all
+    careSay("That file is over 64 MiB, far larger than any games file: pick the backup itself (games-<date>.sqlite3, as Download gives it).", true);
+    $("care-upload").value = "";
+    return;
+  }
   if (!confirm(`Restore the games from ${file.name}? The games as they are now are kept as a backup first.`)) {
     $("care-upload").value = "";
     return;
