@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shutil
 import sqlite3
 import urllib.error
@@ -28,6 +29,9 @@ from companion.update.remembered import remember_source
 from tests.web.conftest import shots, unlock
 from tests.web.serving import PIN, serve_table
 from web.care import CareSetup
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(os.environ.get("AXE_JS", ROOT / ".cache/axe/node_modules/axe-core/axe.min.js"))
 
 
 def _call(
@@ -210,7 +214,10 @@ def test_the_table_care_panel(
     empty = tmp_path / "empty.sqlite3"
     empty.write_bytes(b"")
     with serve_table(table) as port:
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, bypass_csp=True
+        )  # bypass: axe-core is injected below, as tests/web/test_accessibility.py does
+        page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         expect(page.locator("#care-box")).to_be_hidden()
         unlock(page)
@@ -229,7 +236,13 @@ def test_the_table_care_panel(
         page.screenshot(
             path=str(shots(tmp_path) / f"care-{size[0]}x{size[1]}.png"), full_page=False
         )
-        page.close()
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            "async () => (await axe.run({include: ['#care-box']})).violations.map("
+            "(v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target).join(', ')}`)"
+        )
+        assert found == []
+        context.close()
 
 
 def test_a_file_far_larger_than_a_games_file_is_refused_in_one_sentence(
@@ -240,3 +253,39 @@ def test_a_file_far_larger_than_a_games_file_is_refused_in_one_sentence(
         "/api/care/restore", data=bytes(65 * 1024 * 1024), headers={"X-Table-Token": token}
     )
     assert answer.status_code == 413 and "over 64 MiB" in answer.get_json()["error"]
+
+
+@pytest.mark.browser
+def test_the_panel_restores_copies_and_downloads_the_logs(
+    browser: Browser, table: Table, tmp_path: Path
+) -> None:
+    made = _backups(table, 1)
+    media = tmp_path / "media"
+    (media / "STICK").mkdir(parents=True)
+    setup = CareSetup(
+        media_roots=[media],
+        is_mount=lambda p: p.name == "STICK",
+        doctor=lambda _config, _data: "[ok  ] the doctor's stand-in",
+        journal=lambda _: None,
+    )
+    with serve_table(table, care_setup=setup) as port:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        unlock(page)
+        page.click("#care-box summary")
+        expect(page.locator("#care-stick")).to_contain_text("STICK")
+        page.click("#care-usb")
+        expect(page.locator("#care-backups-said")).to_contain_text("Copied 1 backup to")
+        with page.expect_download() as got:
+            page.click("#care-logs")
+        text = Path(got.value.path()).read_text(encoding="utf-8")
+        assert "[ok  ] the doctor's stand-in" in text and "== Versions ==" in text
+        expect(page.locator("#care-logs-said")).to_have_text("Logs downloaded.")
+        expect(page.locator("#care-update")).to_be_disabled()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.set_input_files("#care-upload", str(made[0]))
+        expect(page.locator("#care-backups-said")).to_contain_text("passed every check")
+        expect(page.locator("#care-backups li")).to_have_count(3)  # + today's, + the upload
+        expect(page.locator("#care-backups li", has_text="(uploaded)")).to_have_count(1)
+        page.close()
+    assert take_request(tmp_path) is not None
