@@ -96,6 +96,18 @@ def write_outcome(data_dir: Path, ok: bool, sentence: str) -> None:
     (folder / OUTCOME_FILE).write_text(
         json.dumps({"ok": ok, "sentence": sentence}), encoding="utf-8"
     )
+    hand_back(data_dir)
+
+
+def hand_back(data_dir: Path) -> None:
+    """As root, give the care folder and its files to the data folder's owner (the
+    service's user): a folder root made there would refuse the page's next request."""
+    folder = care_folder(data_dir)
+    if os.geteuid() != 0 or not folder.exists():
+        return
+    owner = data_dir.stat()
+    for path in [folder, *(p for p in folder.iterdir() if p.is_file())]:
+        os.chown(path, owner.st_uid, owner.st_gid)  # releases/ stays root's, as /opt is
 
 
 def read_outcome(data_dir: Path) -> dict[str, object] | None:

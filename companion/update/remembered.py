@@ -4,6 +4,7 @@ so the page's *Update* needs no address typed on a tablet."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from companion.update.releases import UpdateError
@@ -26,6 +27,10 @@ def remember_source(folder: Path, source: ReleaseSource) -> None:
     )
     folder.mkdir(parents=True, exist_ok=True)
     (folder / SOURCE_FILE).write_text(json.dumps(data), encoding="utf-8")
+    if os.geteuid() == 0:  # `sudo companion update --git ...`: the page must still write here
+        owner = folder.parent.stat()
+        for path in (folder, folder / SOURCE_FILE):
+            os.chown(path, owner.st_uid, owner.st_gid)
 
 
 def remembered_source(folder: Path) -> ReleaseSource:
