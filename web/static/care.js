@@ -96,7 +96,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   $("care-logs").addEventListener("click", () => {
     careSay("Gathering the logs and running the checks…", false, "care-logs-said");
-    careDownload("/api/care/logs.txt?lines=500", "hamster-table-logs.txt")
+    careDownload(`/api/care/logs.txt?lines=${$("care-lines").value}`, "hamster-table-logs.txt")
       .then(() => careSay("Logs downloaded.", false, "care-logs-said"), (error) => careSay(error.message, true, "care-logs-said"));
   });
 });
