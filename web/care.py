@@ -77,7 +77,10 @@ def _setup() -> CareSetup:
 
 
 def _database() -> Path:
-    return companion().table.store.path
+    """The games file; with a damaged one the table runs in memory, and the file (with its
+    backups, the way out) is the data folder's."""
+    path = companion().table.store.path
+    return companion().data_dir / "companion.sqlite3" if str(path) == ":memory:" else path
 
 
 def _data_dir() -> Path:
@@ -178,17 +181,25 @@ def restore_upload() -> ResponseReturnValue:
         ) from None
     try:
         store = companion().table.store
-        kept = store.backup(keep=len(backups(_database())) + 2)  # never removes an older one
+        kept = (
+            f"kept as {store.backup(keep=len(backups(_database())) + 2).name}"  # none removed
+            if str(store.path) != ":memory:"
+            else "(a damaged file) kept beside it by the restore"
+        )
         os.replace(checking, upload)
         leave_request(_data_dir(), CareRequest("restore", upload.name, "the page"))
     except CompanionError as error:
         raise ApiError(503, str(error)) from None
+    except OSError as error:
+        raise ApiError(
+            507, f"The upload could not be kept ({error.strerror}): free some space on the card."
+        ) from None
     finally:
         shutil.rmtree(checking.parent, ignore_errors=True)
     return jsonify(
         message=(
             f"The file holds {facts.games} game{'s' if facts.games != 1 else ''} and passed every "
-            f"check; the games as they are now are kept as {kept.name}. To restore it, "
+            f"check; the games as they are now are {kept}. To restore it, "
             f"{_setup().helper_note()}."
         )
     )

@@ -22,7 +22,8 @@ from playwright.sync_api import Browser, expect
 from companion import logs
 from companion.care.helper import Service, apply_waiting
 from companion.care.requests import care_folder, take_request
-from companion.store import SCHEMA_VERSION, backups
+from companion.config import GameDefaults
+from companion.store import SCHEMA_VERSION, Store, backups
 from companion.table import Table
 from companion.update import WheelFolder
 from companion.update.remembered import remember_source
@@ -289,3 +290,22 @@ def test_the_panel_restores_copies_and_downloads_the_logs(
         expect(page.locator("#care-backups li", has_text="(uploaded)")).to_have_count(1)
         page.close()
     assert take_request(tmp_path) is not None
+
+
+def test_with_a_damaged_games_file_the_backups_are_still_there_to_restore(
+    table: Table, tmp_path: Path
+) -> None:
+    """A damaged games file leaves the table running in memory: the backups in the data
+    folder are still listed and restorable, the way out."""
+    good = _backups(table, 1)[0]
+    damaged = tmp_path / "damaged"
+    (damaged / "backups").mkdir(parents=True)
+    shutil.copyfile(good, damaged / "backups" / good.name)
+    in_memory = Table(Store(":memory:"), GameDefaults(players=("Ann", "Ben")))
+    with serve_table(in_memory, data_dir=damaged) as port:
+        token = _login(port)
+        listed = json.loads(_call(port, "/api/care", token=token)[1])["backups"]
+        assert [b["name"] for b in listed] == [good.name]
+        status, raw = _call(port, "/api/care/restore", good.read_bytes(), token)
+        assert status == 200 and "(a damaged file) kept beside it by the restore" in _said(raw)
+    assert take_request(damaged) is not None
