@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from companion.care.requests import CareRequest, leave_request, read_outcome
 from companion.commands.tree import main
+from companion.config import GameDefaults
+from companion.store import Store
+from companion.table import Table
 
 
 def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
@@ -38,3 +44,28 @@ def test_care_apply_says_in_one_sentence_what_went_wrong(tmp_path: Path) -> None
     assert code == 0 and "No release source is set" in said
     outcome = read_outcome(tmp_path)
     assert outcome is not None and outcome["ok"] is False, "the page shows it after a reload"
+
+
+def test_care_apply_restores_with_the_service_stopped_around_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's restore request, done by the helper: systemctl (a stub that records its
+    calls) stops the service, the backup comes back, the service starts again."""
+    store = Store(tmp_path / "companion.sqlite3")
+    table = Table(store, GameDefaults(players=("Ann", "Ben")))
+    table.new_game()
+    backup = store.backup()
+    table.new_game()
+    table.close()
+    store.close()
+    stubs, called = tmp_path / "stubs", tmp_path / "called"
+    stubs.mkdir()
+    (stubs / "systemctl").write_text(f'#!/bin/sh\necho "$*" >> "{called}"\n', encoding="utf-8")
+    (stubs / "systemctl").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{stubs}:{os.environ['PATH']}")
+    leave_request(tmp_path, CareRequest("restore", backup.name, "the page"))
+    code, said = _run(tmp_path, "care", "apply")
+    assert code == 0 and said.startswith(f"Restored {backup.name} (1 game)")
+    assert called.read_text().splitlines() == ["stop companion.service", "start companion.service"]
+    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
