@@ -89,8 +89,8 @@ class WheelFolder:
         found = [p for p in _listing(self.folder) if WHEEL.match(p.name)]
         if not found:
             raise UpdateError(
-                f"No hamster_companion wheel in {self.folder}: build one with `make wheel` "
-                "(or `pip wheel --no-deps .`) and copy it there."
+                f"No hamster_companion wheel in {self.folder}: build one with "
+                "`pip wheel --no-deps .` in a checkout and copy it there."
             )
         newest = max(found, key=lambda p: (_version_key(p.name), p.stat().st_mtime))
         version = WHEEL.match(newest.name)
