@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 from companion.update.releases import UpdateError
@@ -26,16 +27,23 @@ def remember_source(folder: Path, source: ReleaseSource) -> None:
         else {}
     )
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / SOURCE_FILE).write_text(json.dumps(data), encoding="utf-8")
-    if os.geteuid() == 0:  # `sudo companion update --git ...`: the page must still write here
+    path = folder / SOURCE_FILE
+    path.unlink(missing_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    path.chmod(0o644)
+    if os.geteuid() == 0:
+        # `sudo companion update --git ...`: the page must still leave requests in the folder,
+        # but the source file stays root's, so the page's user cannot repoint what root installs.
         owner = folder.parent.stat()
-        for path in (folder, folder / SOURCE_FILE):
-            os.chown(path, owner.st_uid, owner.st_gid)
+        os.chown(folder, owner.st_uid, owner.st_gid)
 
 
 def remembered_source(folder: Path) -> ReleaseSource:
+    path = folder / SOURCE_FILE
     try:
-        data = json.loads((folder / SOURCE_FILE).read_text(encoding="utf-8"))
+        if os.geteuid() == 0:
+            _refuse_unless_roots(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise UpdateError(NO_SOURCE) from None
     if isinstance(data, dict) and isinstance(data.get("git"), str):
@@ -43,3 +51,16 @@ def remembered_source(folder: Path) -> ReleaseSource:
     if isinstance(data, dict) and isinstance(data.get("wheels"), str):
         return WheelFolder(Path(data["wheels"]))
     raise UpdateError(NO_SOURCE)
+
+
+def _refuse_unless_roots(path: Path) -> None:
+    """Root installs whatever this file names, so it only trusts a plain file that root
+    wrote and nobody else can change: the service's user (the page) must not be able to
+    point root's helper at code of its choosing."""
+    status = path.lstat()
+    if not stat.S_ISREG(status.st_mode) or status.st_uid != 0 or status.st_mode & 0o022:
+        raise UpdateError(
+            f"The remembered release source {path} was not written by root, so it is not "
+            "used: run `sudo companion update --remember --git <repository>` (or `--wheels "
+            "<folder>`) again on the Pi."
+        )

@@ -29,6 +29,18 @@ def test_update_remembers_its_source_for_the_page(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, as the Pi's care helper runs")
+def test_roots_helper_refuses_a_source_the_pages_user_rewrote(tmp_path: Path) -> None:
+    """The service's user can write the care folder; if it could repoint the remembered
+    source, root's helper would install code of its choosing."""
+    assert _run(tmp_path, "update", "--remember", "--git", str(tmp_path / "repo"))[0] == 0
+    (remembered,) = tmp_path.rglob("update-source.json")
+    assert remembered.stat().st_uid == 0 and not remembered.stat().st_mode & 0o022
+    os.chown(remembered, 65534, 65534)  # as if the page's user had replaced it
+    code, said = _run(tmp_path, "update")
+    assert code == 2 and "was not written by root" in said and "--remember" in said
+
+
 def test_update_with_no_source_says_how_to_set_one(tmp_path: Path) -> None:
     code, said = _run(tmp_path, "update")
     assert code == 2 and "No release source is set" in said and "--git" in said
