@@ -71,7 +71,7 @@ from web.asgi import (
 from web.asgi import run as run_server
 from web.auth import generate_pin
 from web.live import LiveStreams
-from web.systemd_notify import notify, start_watchdog
+from web.systemd_notify import notify, watch_the_service
 from web.tls import (
     CertificateFollower,
     TlsError,
@@ -915,7 +915,7 @@ async def _serve_until_signal(
 
     def ready() -> None:
         notify("READY=1")
-        start_watchdog(table.responsive, lights_stop)
+        watch_the_service(table.responsive, lights_stop)
         if buttons is not None:
             follow_with_lights(table, buttons, lights_stop)
         then()
