@@ -216,7 +216,7 @@ class RecordingLights:
 def test_lights_blink_while_the_table_must_act(tmp_path: Path) -> None:
     from companion.config import GameDefaults
     from companion.engine.events import MOVE, Event
-    from companion.serve import follow_with_lights
+    from companion.startup.buttons import follow_with_lights
     from companion.store import Store
     from companion.table import Table
 

@@ -11,7 +11,7 @@ import pytest
 from companion.config import load_config
 from companion.engine.readings import BELT, DICE, WHEEL
 from companion.engine.session import GameHeader
-from companion.serve import start_camera
+from companion.startup.camera import start_camera
 from companion.store import Store
 from companion.table import Table
 from companion.watch.wheel import WheelWatcher

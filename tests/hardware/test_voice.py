@@ -249,7 +249,7 @@ def test_companion_run_wires_the_voice_only_when_asked_and_able(
     """Off by default; asked for (config or --voice) it is one status line either way."""
     import hardware.voice
     from companion.config import Config, VoiceConfig
-    from companion.serve import start_voice
+    from companion.startup.voice import start_voice
 
     table = Table(Store(tmp_path / "g.sqlite3"))
     try:

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from calibration.geometry import CameraSettings, load_calibration
 from companion.config import CALIBRATION_FILE, load_config
-from companion.serve import locked_settings
+from companion.startup.camera import locked_settings
 from companion.table import Table
 from hardware.camera import CameraOfflineError
 from hardware.simulator import BeltScene, Conditions, render_belt
@@ -93,7 +93,7 @@ def test_calibrating_locks_the_camera_first_and_every_start_applies_it(
     table: Table, tmp_path: Path
 ) -> None:
     """The values saved are the ones the camera chose (hardware/camera_lock.py), and the
-    Pi camera is given them at the next start (companion/serve.py locked_settings)."""
+    Pi camera is given them at the next start (companion/startup/camera.py locked_settings)."""
     locks: list[str] = []
 
     def lock() -> dict[str, Any]:
