@@ -225,7 +225,8 @@ def test_a_game_whose_cues_fail_still_publishes_the_change(
     it, the tablets still get the change."""
     from dataclasses import replace
 
-    from tests.runtime.test_table import TALLY, TALLY_HEADER, add
+    from tests.runtime.tally import TALLY, TALLY_HEADER
+    from tests.runtime.test_table import add
 
     def broken(*args: Any) -> tuple[str, ...]:
         raise RuntimeError("a bug in a game's cues")
