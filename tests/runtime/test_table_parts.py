@@ -25,7 +25,7 @@ def add(n: int) -> Event:
     return Event(MOVE, name="add", seat=0, args={"n": n})
 
 
-def snapshot(game: Session[Tally], notes: dict[str, Note] | None = None) -> Snapshot:
+def snapshot(game: Session[Tally], notes: dict[str, Note] | None = None) -> Snapshot[Tally]:
     return snapshot_of(
         7,
         game,
@@ -86,7 +86,7 @@ def test_a_closed_stream_is_let_go() -> None:
 # ---------------------------------------------------------------------- the public state
 def test_with_no_game_the_page_is_told_why() -> None:
     assert public_state(Snapshot()) == {"game": None, "prompt": NO_GAME, "log": []}
-    broken = Snapshot(no_game="The last game could not be rebuilt.")
+    broken: Snapshot[Tally] = Snapshot(no_game="The last game could not be rebuilt.")
     assert public_state(broken)["prompt"] == "The last game could not be rebuilt."
 
 
