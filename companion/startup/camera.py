@@ -30,6 +30,9 @@ log = logging.getLogger("companion")
 # FreezeCheck); no new picture at all for this long means the reader hung in the driver.
 FROZEN_AFTER = 10.0
 STALE_AFTER = 15.0
+# Stopping waits this long for a camera still starting (imports, a driver opening): well
+# inside systemd's TimeoutStopSec=20 with the rest of the stop.
+STARTING_PATIENCE = 10.0
 
 
 class LateCamera:
@@ -48,10 +51,12 @@ class LateCamera:
         self.line = "camera starting (once the page is served)"
         self._stopped = False
         self._lock = threading.Lock()
+        self._starting: threading.Thread | None = None
 
     def start(self) -> None:
         """On the server's loop once it serves: start the camera on a thread of its own."""
-        threading.Thread(target=self._run, name="camera-start", daemon=True).start()
+        self._starting = threading.Thread(target=self._run, name="camera-start", daemon=True)
+        self._starting.start()
 
     def _run(self) -> None:
         try:
@@ -91,11 +96,17 @@ class LateCamera:
         return rig.lock_exposure() if rig is not None else None
 
     def stop(self) -> None:
+        """Stop the rig; one still starting is waited for (``STARTING_PATIENCE`` at most)
+        and stops itself, so the process never exits while that thread is inside OpenCV's
+        or a camera driver's native code (glibc aborted the exit: status -6, SIGABRT)."""
         with self._lock:
             self._stopped = True
             rig = self.rig
         if rig is not None:
             rig.stop()
+        starting = self._starting
+        if starting is not None and starting is not threading.current_thread():
+            starting.join(STARTING_PATIENCE)
 
 
 def start_camera(
