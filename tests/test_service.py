@@ -89,8 +89,10 @@ def test_watchdog_stops_while_the_page_loop_is_blocked_and_resumes_after(
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
 
+    feeders: list[threading.Thread | None] = []
+
     def ready() -> None:  # on the server's loop, as `companion run` calls it
-        watch_the_service(lambda: True, stop, timeout=0.2)
+        feeders.append(watch_the_service(lambda: True, stop, timeout=0.2))
 
     answers: list[int] = []
     with loopback_server(app, max_body=1024, on_ready=ready) as port:
@@ -108,6 +110,9 @@ def test_watchdog_stops_while_the_page_loop_is_blocked_and_resumes_after(
         caller.join(60)
     assert answers == [200]
     stop.set()
+    (feeder,) = feeders
+    assert feeder is not None
+    feeder.join(timeout=10)  # no ping may go to the socket once the test closed it
     notify_socket.close()
 
 
