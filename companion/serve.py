@@ -35,7 +35,7 @@ from companion.data_lock import hold_data_folder
 from companion.joining import page_url, tablet_url, terminal_qr
 from companion.mqtt.export import board_export
 from companion.network import NetworkWatch
-from companion.startup.buttons import follow_with_lights
+from companion.startup.buttons import Light, follow_with_lights
 from companion.startup.devices import Devices, start_devices
 from companion.startup.games import Games, open_games, table_pin
 from companion.startup.lan import LateLanName, follow_the_network, lan_name_for
@@ -169,7 +169,7 @@ async def _serve_until_signal(
     streams: LiveStreams,
     table: Table,
     lights_stop: threading.Event,
-    buttons: Any,
+    buttons: Light | None,
     then: Callable[[], None] = lambda: None,
 ) -> None:
     """Serve until SIGTERM (``systemctl stop``) or SIGINT; streams end first, then the rest.

@@ -9,15 +9,25 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
 from companion.config import Config
 from companion.table import Table
 
+if TYPE_CHECKING:
+    from hardware.buttons import TableButtons
 
-def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[Any | None, str]:
+
+class Light(Protocol):
+    """What the game-following LED needs of the buttons (``TableButtons`` or a test's)."""
+
+    def set_light(self, mode: str) -> None: ...
+
+
+def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[TableButtons | None, str]:
     """gpiozero buttons on the configured pins (MockFactory twin when no GPIO is found)."""
     from hardware.buttons import TableButtons
     from hardware.pins import choose_pin_factory
@@ -65,7 +75,7 @@ def light_mode(state: dict[str, Any]) -> str:
     return "steady" if state.get("pending") or disagrees else "blink"
 
 
-def follow_with_lights(table: Table, buttons: Any, stop: threading.Event) -> threading.Thread:
+def follow_with_lights(table: Table, buttons: Light, stop: threading.Event) -> threading.Thread:
     """The LED follows the game: blink while the table must act, steady while something
     waits for a person. Runs on its own subscription so the worker never waits for it; the
     buzzer's sounds come from the game's cues (``Table.on_cues``)."""
@@ -90,7 +100,7 @@ def _press(table: Table, intent: str) -> None:
     table.submit_intent(intent, source="button").add_done_callback(_report)
 
 
-def _report(future: Any) -> None:
+def _report(future: Future[Any]) -> None:
     error = future.exception()
     if error is not None:
         click.secho(str(error), fg="red")

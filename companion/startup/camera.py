@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from companion.watch.rig import CameraRig
     from hardware.camera import CameraSettings
     from hardware.camera_choice import CameraChoice
+    from hardware.demo_board import DemoBelt
+    from hardware.table_twin import Table as OnTheTable
 
 
 log = logging.getLogger("companion")
@@ -160,7 +162,7 @@ def start_camera(
     return rig, rig.status_line
 
 
-def table_now(table: Table) -> Callable[[], Any]:
+def table_now(table: Table) -> Callable[[], OnTheTable]:
     """What the table twin draws, as plain data: the kinds the game in play reads with the
     camera, the dice it waits for, its public view, and which game and moment it is."""
     from hardware.table_twin import Table as OnTheTable
@@ -194,7 +196,7 @@ def demo_belt_file(config: Config) -> Path:
     return path
 
 
-def demo_belt(table: Table, rig: CameraRig) -> Any:
+def demo_belt(table: Table, rig: CameraRig) -> DemoBelt:
     """The belt twin: draws the game's belt and hands each picture to the belt watcher."""
     from hardware.demo_board import DemoBelt
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.advertise import LanName, remember
 from companion.config import Config
@@ -20,16 +20,20 @@ from companion.startup.voice import start_voice
 from companion.table import Table
 from hardware.power_watch import power_lines
 
+if TYPE_CHECKING:
+    from hardware.buttons import TableButtons
+    from hardware.voice import Speaker
+
 
 @dataclass
 class Devices:
     """The parts started around the table, each with the line the page shows about it,
     and one :meth:`close` that stops them in the right order."""
 
-    buttons: Any | None
+    buttons: TableButtons | None
     button_status: str
     keyboard_status: str
-    speaker: Any | None
+    speaker: Speaker | None
     voice_status: str
     publisher: TablePublisher | None
     mqtt_status: str

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.config import Config
 from companion.table import Table
 
+if TYPE_CHECKING:
+    from hardware.voice import Speaker
 
-def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Any | None, str]:
+
+def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Speaker | None, str]:
     """espeak-ng saying each change's sentence (``Table.on_speech``), if asked for and able.
 
     Off by default; a missing espeak-ng or speaker is the one-line status, never an error
