@@ -7,8 +7,8 @@ the install, the restart, the check and the rollback, with each of those steps h
 so a test runs the whole thing against a bare git repository with no network.
 """
 
-from companion.update.releases import Release, Updated, UpdateError, Updater
-from companion.update.sources import GitSource, ReleaseSource, WheelFolder
+from companion.update.releases import Release, ReleaseSource, Updated, UpdateError, Updater
+from companion.update.sources import GitSource, WheelFolder
 
 __all__ = [
     "GitSource",

@@ -17,12 +17,9 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from companion.errors import CompanionError
-
-if TYPE_CHECKING:
-    from companion.update.sources import ReleaseSource
 
 RECORD = "releases.json"
 
@@ -37,6 +34,16 @@ class Release:
 
     name: str
     artifact: Path
+
+
+class ReleaseSource(Protocol):
+    def describe(self) -> str:
+        """Where releases come from, for the page and the log."""
+        ...
+
+    def fetch(self, releases: Path) -> Release:
+        """The newest release, fetched into a folder under ``releases``."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ import os
 import stat
 from pathlib import Path
 
-from companion.update.releases import UpdateError
-from companion.update.sources import GitSource, ReleaseSource, WheelFolder
+from companion.update.releases import ReleaseSource, UpdateError
+from companion.update.sources import GitSource, WheelFolder
 
 SOURCE_FILE = "update-source.json"
 NO_SOURCE = (

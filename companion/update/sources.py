@@ -14,21 +14,10 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from companion.update.releases import Release, UpdateError
 
 WHEEL = re.compile(r"^hamster_companion-(?P<version>[^-]+)-.*\.whl$")
-
-
-class ReleaseSource(Protocol):
-    def describe(self) -> str:
-        """Where releases come from, for the page and the log."""
-        ...
-
-    def fetch(self, releases: Path) -> Release:
-        """The newest release, fetched into a folder under ``releases``."""
-        ...
 
 
 @dataclass(frozen=True)
