@@ -41,6 +41,7 @@ from companion.proposals import Proposals, Stamp
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
 from companion.saved import NOT_RESUMED, default_header, resume_game, start_game
 from companion.store import Store, StoreError
+from companion.table_settings import TableSettings
 from companion.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,9 @@ class Table:
         self._spoken = ""  # the last change's sentence aloud, published with its snapshot
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = Hub()
-        self._snapshot = Snapshot(no_game=refuse_writes or NO_GAME)
+        self.settings = TableSettings(store, every_stop=self.defaults.every_stop)
+        self._every_stop = self.defaults.every_stop if refuse_writes else self.settings.every_stop()
+        self._snapshot = Snapshot(no_game=refuse_writes or NO_GAME, every_stop=self._every_stop)
         #: The public state (no log) of the last game that was over when the table moved on
         #: to another: a reader that was slow to look (the event broker's publisher) still
         #: sees how it ended, though the table already shows the next game.
@@ -139,6 +142,18 @@ class Table:
         camera's proposed roll (READ) or types a roll while one is proposed (a correction):
         the dice teacher's labelled examples. Never block (hand the work to a thread)."""
         self._listeners.rolls.append(listener)
+
+    def keep_every_stop(self, on: bool) -> Future[None]:
+        """Keep every stop (no step passes on its own) or not, for every tablet: stored with
+        the table, then in the next snapshot each page reads."""
+        return self._enqueue(lambda: self._keep_every_stop(on))
+
+    def _keep_every_stop(self, on: bool) -> None:
+        if self.refuse_writes:
+            raise StoreError(self.refuse_writes)
+        self.settings.keep_every_stop(on)
+        self._every_stop = on
+        self._refresh()
 
     def current_stamp(self) -> Stamp:
         """The game and event number a reading taken now is judged against."""
@@ -297,4 +312,5 @@ class Table:
             put_back=self._put_back,
             spoken=self._spoken,
             no_game=self.resume_error or NO_GAME,
+            every_stop=self._every_stop,
         )

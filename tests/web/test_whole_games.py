@@ -483,7 +483,7 @@ def stored_dice(path: Path) -> list[int]:
 def served(tmp_path: Path) -> Iterator[tuple[Table, int, Path]]:
     path = tmp_path / "companion.sqlite3"
     store = Store(path)
-    table = Table(store, GameDefaults(players=("Ann", "Bo")))
+    table = Table(store, GameDefaults(players=("Ann", "Bo"), every_stop=True))
     with serve_table(table) as port:
         yield table, port, path
     store.close()

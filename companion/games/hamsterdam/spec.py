@@ -153,6 +153,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         next=_to(Phase.ROLL),
         on_begin=turns.begin_round,
         new_round=True,
+        passes=_always,
     ),
     Phase.ROLL: PhaseSpec(
         name=Phase.ROLL,
@@ -205,6 +206,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
             **_specials(MOVEMENT),
         },
         on_begin=movement.begin_movement,
+        passes=_always,  # nobody has a hamster that can move
     ),
     Phase.SKIPS: PhaseSpec(
         name=Phase.SKIPS,
@@ -216,6 +218,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         turn=whoever(movement.first_skipper),
         on_turn_end=movement.pass_skip,
         on_end=movement.finish_skips,
+        passes=_always,  # no special left to use instead of moving
     ),
     Phase.REDEPLOY: PhaseSpec(
         name=Phase.REDEPLOY,
@@ -238,6 +241,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         },
         on_begin=movement.begin_redeploy,
         on_end=movement.finish_redeploy,
+        passes=_always,  # nothing left to redeploy
     ),
 }
 
