@@ -140,12 +140,19 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
                 setup.place, "stacks=[plain per position], specials=[[name, at]]", any_seat=True
             ),
             **STANDING,
+            "arrange_all": MoveSpec(
+                setup.arrange_all, "everyone with specials kept: the rest in order", any_seat=True
+            ),
+            "spread_all": MoveSpec(
+                setup.spread_all, "everyone placing: the rest the plain way", any_seat=True
+            ),
             "roll_off": MoveSpec(
                 setup.roll_off, "everyone rolls two dice for first (or first=seat)", any_seat=True
             ),
         },
         blocker=setup.blocker,
         on_end=setup.finish,
+        passes=_always,  # every dam ready and the first player named: on to the first roll
     ),
     Phase.ROUND: PhaseSpec(
         name=Phase.ROUND,
