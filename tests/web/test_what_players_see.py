@@ -88,7 +88,7 @@ def test_a_counters_sentence_reads_as_a_sentence(browser: Browser, tmp_path: Pat
     heading starts with a capital ('what happened on the table?' did not)."""
     players = ("Ann", "Bo", "Cy")
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
+    table = Table(store, GameDefaults(players=players, every_stop=True))
     table.new_game(GameHeader("hamsterdam", "full", players, 7))
     with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1024, "height": 768})
@@ -107,7 +107,7 @@ def test_the_round_stays_on_one_line_on_a_phone(browser: Browser, tmp_path: Path
     Played in Run, Hamster, Run!: Hamster Wheel, with turns but no rounds, shows no pill."""
     players = ("Ann", "Bo", "Cy")
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=players))
+    table = Table(store, GameDefaults(players=players, every_stop=True))
     table.new_game(GameHeader("run-hamster-run", "v2.1", players, 7, given=([0, 1, 2],)))
     for seat in range(3):
         table.submit(
