@@ -233,6 +233,9 @@ class GameDefaults:
     game: str = ""  # empty: the first game the companion knows (``companion games``)
     rules: str = ""
     players: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green")
+    # true: no step passes on its own, the table presses NEXT at every stop; the page behind
+    # the PIN changes it for the table (kept in the games file, over this default)
+    every_stop: bool = False
 
 
 @dataclass(frozen=True)

@@ -161,3 +161,15 @@ def demo_rule(session: Session[G], verdict: Verdict, reading: Reading) -> Verdic
         return verdict if verdict.event.kind == NEXT else replace(verdict, sure=True)
     note = verdict.note or Note("info")
     return Verdict(note=replace(note, lines=(*note.lines, DEMO_ONLY)))
+
+
+def refuse_if_stale(intent: str | Event, shown: Stamp, now: Stamp) -> None:
+    """Refuse a press made on a page that showed an older table (game None: not said): of
+    two presses made at once on two tablets only the first applies."""
+    if shown[1] != now[1] or shown[0] not in (None, now[0]):
+        name = intent.upper() if isinstance(intent, str) else (intent.name or intent.kind)
+        raise IllegalMoveError(
+            f"The game changed just now (another tablet, phone or button), so this "
+            f"{name} was not applied: check the board and press again if it is still "
+            "needed."
+        )

@@ -54,6 +54,7 @@ class Snapshot(Generic[G]):
     spoken: str = ""  # what the last change says aloud (the tablet speaks it when asked to)
     notes: Mapping[str, Note] = field(default_factory=dict)  # read-only, by reading kind
     no_game: str = NO_GAME  # with no game: why (the last game could not be resumed), or NO_GAME
+    every_stop: bool = False  # the table keeps every stop: no step passes on its own
     # The public states already worked out from this snapshot, by (seat, with_log, control).
     built: dict[tuple[int | None, bool, bool], dict[str, Any]] = field(
         default_factory=dict, init=False, compare=False, repr=False
@@ -74,10 +75,11 @@ def snapshot_of(
     put_back: str,
     spoken: str,
     no_game: str,
+    every_stop: bool = False,
 ) -> Snapshot[G]:
     """The snapshot of a session right after a change (no session: no game, and why)."""
     if session is None:
-        return Snapshot(pending=pending, notes=notes, no_game=no_game)
+        return Snapshot(pending=pending, notes=notes, no_game=no_game, every_stop=every_stop)
     return Snapshot(
         game_id=game_id,
         header=session.header,
@@ -92,6 +94,7 @@ def snapshot_of(
         put_back=put_back,
         spoken=spoken,
         notes=notes,
+        every_stop=every_stop,
     )
 
 
@@ -161,8 +164,10 @@ def _build(snap: Snapshot[G], seat: int | None, with_log: bool, control: bool) -
         "pending_kind": None if snap.pending is None else snap.pending.kind,
         # the dice the players roll that NEXT takes now (a picker each beside NEXT)
         "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
-        # nobody decides anything in this step: the tablet may press NEXT by itself
+        # nobody decides anything in this step: the tablet may press NEXT by itself, unless
+        # the table keeps every stop (a table setting, the same on every tablet)
         "passes": passes_itself(spec, state),
+        "every_stop": snap.every_stop,
         "by_hand": list(spec.presentation.by_hand),
         "put_back": snap.put_back or None,
         "camera": camera_notes(snap),

@@ -37,10 +37,11 @@ from companion.engine.session import GameHeader, Session
 from companion.hub import Hub, Subscription
 from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
 from companion.listeners import CueListener, Listeners, RollListener, SpeechListener, sounds
-from companion.proposals import Proposals, Stamp
+from companion.proposals import Proposals, Stamp, refuse_if_stale
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
 from companion.saved import NOT_RESUMED, default_header, resume_game, start_game
 from companion.store import Store, StoreError
+from companion.table_settings import TableSettings
 from companion.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,12 @@ class Table:
         self._spoken = ""  # the last change's sentence aloud, published with its snapshot
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = Hub()
-        self._snapshot: Snapshot[Any] = Snapshot(no_game=refuse_writes or NO_GAME)
+        self.settings = TableSettings(
+            store, every_stop=self.defaults.every_stop, refuse_writes=refuse_writes
+        )
+        self._snapshot: Snapshot[Any] = Snapshot(
+            no_game=refuse_writes or NO_GAME, every_stop=self.settings.every_stop
+        )
         #: The public state (no log) of the last game that was over when the table moved on
         #: to another: a reader that was slow to look (the event broker's publisher) still
         #: sees how it ended, though the table already shows the next game.
@@ -102,14 +108,7 @@ class Table:
         return self._enqueue(lambda: self._apply_if_shown(intent, source, shown))
 
     def _apply_if_shown(self, intent: Intent, source: str, shown: Stamp) -> Event:
-        game_id, seq = self._stamp()
-        if shown[1] != seq or shown[0] not in (None, game_id):
-            name = intent.upper() if isinstance(intent, str) else (intent.name or intent.kind)
-            raise IllegalMoveError(
-                f"The game changed just now (another tablet, phone or button), so this "
-                f"{name} was not applied: check the board and press again if it is still "
-                "needed."
-            )
+        refuse_if_stale(intent, shown, self._stamp())
         return self._apply(intent, source)
 
     def submit_intent(self, name: str, source: str = "button") -> Future[Event]:
@@ -139,6 +138,15 @@ class Table:
         camera's proposed roll (READ) or types a roll while one is proposed (a correction):
         the dice teacher's labelled examples. Never block (hand the work to a thread)."""
         self._listeners.rolls.append(listener)
+
+    def keep_every_stop(self, on: bool) -> Future[None]:
+        """Keep every stop (no step passes on its own) or not, for every tablet: stored with
+        the table, then in the next snapshot each page reads."""
+        return self._enqueue(lambda: self._keep_every_stop(on))
+
+    def _keep_every_stop(self, on: bool) -> None:
+        self.settings.keep_every_stop(on)
+        self._refresh()
 
     def current_stamp(self) -> Stamp:
         """The game and event number a reading taken now is judged against."""
@@ -297,4 +305,5 @@ class Table:
             put_back=self._put_back,
             spoken=self._spoken,
             no_game=self.resume_error or NO_GAME,
+            every_stop=self.settings.every_stop,
         )

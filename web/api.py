@@ -46,6 +46,7 @@ NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
     "(docs/event-board.md), or run `companion board --broker HOST`."
 )
+KEEPS_EVERY_STOP = "This table keeps every stop: press NEXT when the table is ready."
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
 
@@ -294,6 +295,12 @@ def intent() -> ResponseReturnValue:
     chosen: str | Event = str(name)
     if given is not None and name == "next":  # dice the players rolled, for NEXT to take
         chosen = Event(NEXT, given=_checked_dice(given))
+    auto = body.get("auto", False)
+    if not isinstance(auto, bool):
+        raise ApiError(400, "'auto' is true (the page passes a step nobody decides in) or false.")
+    if auto and companion().table.snapshot.every_stop:
+        # a page that had not yet heard of the table's choice: the table's choice holds
+        raise ApiError(409, KEEPS_EVERY_STOP)
     at, game = body.get("at"), body.get("game")
     if at is None:
         return _apply(chosen)
@@ -302,6 +309,25 @@ def intent() -> ResponseReturnValue:
     if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
         raise ApiError(400, "'game' is the number of the game the page shows.")
     return _apply(chosen, shown=(game, at))
+
+
+@bp.post("/settings")
+def settings() -> ResponseReturnValue:
+    """Change how the whole table plays (every tablet and phone): ``every_stop`` true keeps
+    every stop for NEXT, false lets a step nobody decides in pass on its own."""
+    _require_control()
+    every_stop = _body().get("every_stop")
+    if not isinstance(every_stop, bool):
+        raise ApiError(400, "'every_stop' is true (press NEXT at every stop) or false.")
+    try:
+        companion().table.keep_every_stop(every_stop).result(timeout=WAIT_SECONDS)
+    except TableClosedError:
+        raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
+    except CompanionError as error:  # the games file: full card, read-only, damaged
+        raise ApiError(503, str(error)) from None
+    except FutureTimeout:
+        raise ApiError(503, "The companion is busy; try again in a moment.") from None
+    return jsonify(state=_state_for_requester(with_log=False))
 
 
 def _checked_dice(given: object) -> tuple[int, ...]:

@@ -54,6 +54,9 @@ class MoveSpec(Generic[G]):
     secret: bool = False
     # the rule sets that have this move (Run, Hamster, Run!'s Bite only in v2.1); empty: all
     rules: tuple[str, ...] = ()
+    # offered at every step (Rats' card bought for 1 Hate "at any time"): it is no decision
+    # that holds a step which otherwise passes on its own, as the players may make it later
+    any_time: bool = False
 
 
 @dataclass(frozen=True)

@@ -118,3 +118,42 @@ def test_the_lay_the_rest_button_names_the_cards_in_the_hand() -> None:
         s.move(0, "keep_special", special=special.id)
     labels = [c["label"] for c in legal_moves(SPEC, s.state) if c["name"] == "arrange"]
     assert "Ann: the rest in order 3→11" in labels
+
+
+def test_one_tap_lines_up_and_stands_every_dam_the_plain_way() -> None:
+    """Set-up took about sixty taps for three players: the plain steps left to several
+    players are one button for the table (the choices the rules give stay each player's)."""
+    from companion.engine.events import MOVE as _MOVE
+    from companion.engine.events import NEXT as _NEXT
+    from companion.engine.events import Event as _Event
+    from companion.engine.legal import legal_moves
+    from companion.engine.passing import passes_itself
+    from companion.engine.session import GameHeader as _Header
+    from companion.engine.session import Session as _Session
+    from companion.games import GAMES as _GAMES
+
+    spec = _GAMES["hamsterdam"]
+    session = _Session(spec, _Header("hamsterdam", "full", ("Ann", "Bo", "Cy"), 2))
+    grouped = set()
+    while not passes_itself(spec, session.state):
+        legal = legal_moves(spec, session.state)
+        # the players' own choices first, then the table's one-tap steps
+        for name in ("pass_card", "keep_special", "arrange_all", "spread_all", "roll_off"):
+            found = [c for c in legal if c["name"] == name]
+            if found:
+                choice = found[0]
+                break
+        else:
+            raise AssertionError(f"no plain step offered: {[c['name'] for c in legal]}")
+        if choice["name"].endswith("_all"):
+            assert "the rest" in choice["label"]  # named by who: "Everyone", "Ann and Bo"
+            grouped.add(choice["name"])
+        session.dispatch(
+            _Event(_MOVE, name=choice["name"], seat=choice["seat"], args=choice["args"])
+        )
+    assert grouped == {"arrange_all", "spread_all"}
+    game = session.state.G
+    assert all(len(p.dam) == 11 and p.stage == "ready" for p in game.players)
+    assert all([s.value for s in p.dam] == sorted(s.value for s in p.dam) for p in game.players)
+    session.dispatch(_Event(_NEXT))  # what the tablet presses by itself
+    assert session.state.ctx.phase != "setup"

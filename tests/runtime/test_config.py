@@ -29,11 +29,12 @@ def test_values_override_defaults(tmp_path: Path) -> None:
         write(
             tmp_path,
             "[web]\nport = 9000\n[buttons]\nled_pin = 23\nbounce_time = 0.1\n"
-            '[game]\nplayers = ["Ann", "Bo"]\n',
+            '[game]\nplayers = ["Ann", "Bo"]\nevery_stop = true\n',
         )
     )
     assert config.web.port == 9000 and config.buttons.led_pin == 23
     assert config.buttons.bounce_time == 0.1 and config.game.players == ("Ann", "Bo")
+    assert config.game.every_stop and not load_config(None).game.every_stop
 
 
 @pytest.mark.parametrize(

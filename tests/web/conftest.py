@@ -35,7 +35,7 @@ PLAYERS = ("Alice", "Bob", "Cathleen", "Dave")
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
+    table = Table(store, GameDefaults(players=PLAYERS, every_stop=True))
     table.new_game(GameHeader("run-hamster-run", "v2.1", PLAYERS, 7, given=([0, 1, 2, 3],)))
     yield table
     table.close()

@@ -217,3 +217,21 @@ def test_the_join_code_is_a_qr_of_the_page_address(client: FlaskClient) -> None:
     answer = client.get("/join.svg")
     assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
     assert b"<svg" in answer.data
+
+
+def test_keeping_every_stop_is_the_tables_and_needs_the_pin(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    refused = post(client, "/api/settings", {"every_stop": False})
+    assert refused.status_code == 401
+    bad = post(client, "/api/settings", {"every_stop": "yes"}, token)
+    assert bad.status_code == 400 and "every_stop" in bad.get_json()["error"]
+    changed = post(client, "/api/settings", {"every_stop": False}, token)
+    assert changed.status_code == 200 and changed.get_json()["state"]["every_stop"] is False
+    assert client.get("/api/state").get_json()["every_stop"] is False  # every page reads it
+    post(client, "/api/settings", {"every_stop": True}, token)
+    seq = table.public_state()["seq"]
+    # a page that had not heard yet passes a step on its own: the table's choice holds
+    auto = post(client, "/api/intent", {"intent": "next", "auto": True}, token)
+    assert auto.status_code == 409 and "keeps every stop" in auto.get_json()["error"]
+    assert table.public_state()["seq"] == seq

@@ -17,7 +17,7 @@ from companion.config import ButtonsConfig
 from companion.engine.events import MOVE, Event
 from companion.table import Table
 from hardware.buttons import TableButtons
-from tests.web.conftest import PIN, shots, unlock
+from tests.web.conftest import PIN, PLAYERS, shots, unlock
 from tests.web.serving import serve_table
 
 pytestmark = pytest.mark.browser
@@ -79,13 +79,14 @@ def test_a_full_round_from_the_page_with_screenshots(
     press_next(page)
     expect(page.locator("#phases li.now")).to_have_text("1 Allocate Pluck")
     splits = [(0, 6, 1), (0, 3, 4), (4, 2, 1), (4, 2, 1)]
-    for index, (s, m, f) in enumerate(splits):
-        form = page.locator("#allocate form").nth(index)
+    for name, (s, m, f) in zip(PLAYERS, splits, strict=True):
+        form = page.locator("#allocate form.alloc")  # one hamster's split at a time
+        expect(form.locator("b")).to_have_text(name)
         form.locator('input[name="scamper"]').fill(str(s))
         form.locator('input[name="mettle"]').fill(str(m))
         form.locator('input[name="friskiness"]').fill(str(f))
         form.locator("button").click()
-        expect(page.locator("#allocate form").nth(index)).to_contain_text("✓")
+        expect(page.locator("#allocate .alloc-who button", has_text=name)).to_contain_text("✓")
     press_next(page)
     expect(page.locator("#phases li.now")).to_have_text("2 Initiative")
     press_next(page)

@@ -37,7 +37,7 @@ TAPS = 1500  # far more than a game needs; a stuck page fails instead of hanging
 @pytest.fixture(params=["full", "classic"])
 def table(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Table]:
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
+    table = Table(store, GameDefaults(players=PLAYERS, every_stop=True))
     variant = str(request.param)
     table.new_game(GameHeader("hamsterdam", variant, PLAYERS, SEEDS[variant]))
     yield table
@@ -244,7 +244,7 @@ def test_dice_set_on_a_roll_survive_a_redraw_before_it_is_sent(
     (seen as a wrong stored die in the whole-game test)."""
     names = ("Ann", "Bo")
     store = Store(tmp_path / "redraw.sqlite3")
-    table = Table(store, GameDefaults(players=names))
+    table = Table(store, GameDefaults(players=names, every_stop=True))
     play_to_a_roll(table, "classic", names)
     with serve_table(table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})

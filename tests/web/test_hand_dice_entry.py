@@ -88,7 +88,9 @@ def _try_entries(page: Page, phone: Page | None, state: dict[str, Any], tried: s
 def test_every_hand_roll_entry_refuses_dice_left_unset(
     browser: Browser, tmp_path: Path, game: str, rules: str
 ) -> None:
-    table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=NAMES))
+    table = Table(
+        Store(tmp_path / "companion.sqlite3"), GameDefaults(players=NAMES, every_stop=True)
+    )
     table.new_game(GameHeader(game, rules, NAMES, 5))
     rng, tried = random.Random(5), set[str]()
     with serve_table(table) as port:

@@ -95,6 +95,8 @@ def _problems(found: dict[str, Any], screen: ViewportSize, phone: bool, over: bo
         problems.append(f"prompt off the first screen: {found['prompt']}")
     if not over and found["action"] is not None and not on_screen(found["action"]):
         problems.append(f"main action off the first screen: {found['action']}")
+    if not phone and not all(on_screen(f) for f in found["forms"]):
+        problems.append(f"a split's form off the first screen: {found['forms']}")
     least = 16 if phone else 18
     small = [t for t in found["texts"] if t[3] < least - 0.01]
     if small:
@@ -126,7 +128,9 @@ def test_the_board_and_the_next_action_are_on_the_first_screen(
 ) -> None:
     spec = GAMES[game]
     names = NAMES[: max(spec.min_players, 3)]
-    table = Table(Store(tmp_path / "companion.sqlite3"), GameDefaults(players=names))
+    table = Table(
+        Store(tmp_path / "companion.sqlite3"), GameDefaults(players=names, every_stop=True)
+    )
     table.new_game(GameHeader(game, spec.rules_default, names, 11))
     rng, problems = random.Random(11), []
     with serve_table(table) as port:

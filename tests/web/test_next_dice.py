@@ -47,7 +47,7 @@ def _to_fatigue_dice(table: Table) -> None:
 @pytest.fixture
 def classic(tmp_path: Path) -> Iterator[Table]:
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
+    table = Table(store, GameDefaults(players=PLAYERS, every_stop=True))
     table.new_game(GameHeader("run-hamster-run", "classic", PLAYERS, 5))
     yield table
     table.close()
@@ -75,7 +75,7 @@ def test_next_waits_for_the_fatigue_dice_and_takes_them(classic: Table) -> None:
 
 def test_a_table_that_asked_gets_them_rolled_and_logged(tmp_path: Path) -> None:
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=PLAYERS))
+    table = Table(store, GameDefaults(players=PLAYERS, every_stop=True))
     table.new_game(GameHeader("run-hamster-run", "classic", PLAYERS, 5, {"roll_for_us": True}))
     try:
         spec, rng = find_game("run-hamster-run"), random.Random(2)

@@ -31,7 +31,7 @@ STEPS = 900
 @pytest.fixture
 def rats_table(tmp_path: Path) -> Iterator[Table]:
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=RATS))
+    table = Table(store, GameDefaults(players=RATS, every_stop=True))
     table.new_game(GameHeader("rats", "standard", RATS, 11, {"deck": "phone", "rounds": 1}))
     yield table
     table.close()
@@ -177,7 +177,7 @@ def test_a_burrowing_rat_heals_only_the_wound_dice_it_taps(
     """The rule heals *any* of the wound dice, a Hate each; the phone offered only "all"
     or "nothing", so Dan could not take back his d10 alone without paying for the rest."""
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=RATS))
+    table = Table(store, GameDefaults(players=RATS, every_stop=True))
     table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
     _wounded_three_times(table)
     dan = table.public_state(with_log=False)["view"]["rats"][3]
@@ -202,7 +202,7 @@ def _hateful_bob_rolls_his_club(tmp_path: Path) -> tuple[Store, Table]:
     """Bob takes 4 Hate for his 1s failing Ann's club, then plays the 2 of clubs and
     everyone's dice are in (he alone passes it): the Hate window is open."""
     store = Store(tmp_path / "companion.sqlite3")
-    table = Table(store, GameDefaults(players=RATS))
+    table = Table(store, GameDefaults(players=RATS, every_stop=True))
     table.new_game(GameHeader("rats", "standard", RATS, 11, {"rounds": 1}))
     for seat in range(4):
         _move(table, seat, "create", bonus=[8, 10])  # d4 d6 d8 d8 d10 d10

@@ -31,7 +31,7 @@ class Companion:
 
     def __init__(self, path: Path, *, new_game: bool = False) -> None:
         self.store = Store(path)
-        self.table = Table(self.store, GameDefaults(players=RATS))
+        self.table = Table(self.store, GameDefaults(players=RATS, every_stop=True))
         if new_game:
             self.new_game(11)
         self.access = AccessStore(self.store)

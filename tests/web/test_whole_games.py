@@ -279,6 +279,8 @@ def _rhr_controls(player: Player, event: Event, state: dict[str, Any], page: Pag
     args = event.args
 
     def allocate() -> None:
+        if page is player.page:  # the tablet shows one split at a time: pick whose
+            page.locator("#allocate .alloc-who button", has_text=name).click()
         for trait in ("scamper", "mettle", "friskiness"):
             form.locator(f"input[name={trait}]").fill(str(args[trait]))
         if "against_alligators" in args:
@@ -483,7 +485,7 @@ def stored_dice(path: Path) -> list[int]:
 def served(tmp_path: Path) -> Iterator[tuple[Table, int, Path]]:
     path = tmp_path / "companion.sqlite3"
     store = Store(path)
-    table = Table(store, GameDefaults(players=("Ann", "Bo")))
+    table = Table(store, GameDefaults(players=("Ann", "Bo"), every_stop=True))
     with serve_table(table) as port:
         yield table, port, path
     store.close()

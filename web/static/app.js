@@ -182,6 +182,9 @@ function render() {
   }));
   const unlocked = Boolean(token) && state.control !== false;
   $("lock").textContent = unlocked ? "Lock" : "Unlock";
+  // how the table plays is the PIN holder's to change; the button shows it to everyone
+  $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
+  $("auto").disabled = !unlocked;
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
   $("calibration-box").hidden = !unlocked;
@@ -203,9 +206,11 @@ function render() {
 // A step where nobody has a decision (the game says it passes, no move is offered, NEXT
 // takes no dice): once the outcome has been on screen a moment, this tablet presses NEXT
 // itself, naming the change it saw, so a second tablet doing the same changes nothing.
-// "Auto" off (remembered per tablet) keeps every stop for NEXT.
+// "Auto" off keeps every stop for NEXT: a table setting (state.every_stop, changed behind the
+// PIN), so every tablet and phone of the table does the same, and the companion refuses an
+// automatic NEXT from a page that had not heard of it yet.
 const PASS_AFTER_MS = 3000;
-function keepsEveryStop() { return localStorage.getItem("everyStop") === "1"; }
+function keepsEveryStop() { return Boolean(state && state.every_stop); }
 
 function passOnItsOwn(unlocked) {
   clearTimeout(passOnItsOwn.timer);
@@ -215,9 +220,11 @@ function passOnItsOwn(unlocked) {
   const at = shownAt();
   passOnItsOwn.timer = setTimeout(() => {
     if (shownAt() !== at || keepsEveryStop()) return;
-    inOrder(() => api("/api/intent", { intent: "next", at, game: shownGame() })
+    inOrder(() => api("/api/intent", { intent: "next", at, game: shownGame(), auto: true })
       .then((data) => { if (data.state) applyState(data.state, data.event); })
-      .catch(() => {}));  // another tablet passed it first, or a person did: nothing to say
+      // another tablet passed it first, a person did, or the table now keeps every stop
+      // (set on another tablet): nothing to say, but read the table's state afresh
+      .catch(() => refresh()));
   }, PASS_AFTER_MS);
 }
 
@@ -485,12 +492,10 @@ function setup() {
     else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
   });
   if (localStorage.getItem("speak")) $("speak").setAttribute("aria-pressed", "true");
-  $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
-  $("auto").addEventListener("click", () => {
-    localStorage.setItem("everyStop", keepsEveryStop() ? "" : "1");
-    $("auto").setAttribute("aria-pressed", String(!keepsEveryStop()));
-    render();
-  });
+  $("auto").addEventListener("click", () => inOrder(() =>
+    api("/api/settings", { every_stop: !keepsEveryStop() })
+      .then((data) => { if (data.state) applyState(data.state); })
+      .catch((error) => toast(error.message))));
   // Odds on or off for this tablet (some groups find them spoilers); on by default.
   const showOdds = (on) => {
     document.body.classList.toggle("no-odds", !on);

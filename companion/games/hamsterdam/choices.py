@@ -49,6 +49,7 @@ from companion.games.hamsterdam.model import (
 )
 from companion.games.hamsterdam.naming import card
 from companion.games.hamsterdam.phases import Phase
+from companion.games.hamsterdam.setup import ready_to_line_up
 
 Choice = dict[str, Any]
 COPY = f"{COPYCATSTER} as "  # how powers.usable names an imitation
@@ -56,7 +57,17 @@ COPY_LABEL = "Copycat as "  # shorter, for buttons
 
 
 # Group order on the page: what the table must answer, then shortcuts, then the rest.
-FIRST = ("roll", "keep_roll", "roll_off", "spread", "arrange", "redeploy", "pass_card")
+FIRST = (
+    "roll",
+    "keep_roll",
+    "roll_off",
+    "spread_all",
+    "arrange_all",
+    "spread",
+    "arrange",
+    "redeploy",
+    "pass_card",
+)
 LAST = ("move", "clear", "lift", "lay_card", "stand")
 RANK = {name: i for i, name in enumerate(FIRST)} | {name: 90 + i for i, name in enumerate(LAST)}
 
@@ -133,9 +144,22 @@ def _setup(game: Hamsterdam) -> Iterator[Choice]:
                 yield _choice(seat, "arrange", label, order=order, keep=[])
         elif player.stage == PLACE:
             yield from _standing(seat, player)
+    # the whole table at once, where two or more players have the same plain step left
+    lining = [s for s, p in enumerate(game.players) if ready_to_line_up(p)]
+    if len(lining) > 1:
+        yield _choice(lining[0], "arrange_all", _everyone(game, lining, "the rest in order"))
+    placing = [s for s, p in enumerate(game.players) if p.stage == PLACE]
+    if len(placing) > 1:
+        yield _choice(placing[0], "spread_all", _everyone(game, placing, "spread the rest"))
     if all(p.stage == READY for p in game.players) and game.first < 0:
         for seat, player in enumerate(game.players):
             yield _choice(seat, "roll_off", f"{player.name} won the roll-off", first=seat)
+
+
+def _everyone(game: Hamsterdam, seats: list[int], what: str) -> str:
+    names = [game.players[s].name for s in seats]
+    who = "Everyone" if len(seats) == len(game.players) else " and ".join(names)
+    return f"{who}: {what}"
 
 
 def _resting(player: Player) -> list[tuple[str, int | None]]:

@@ -315,6 +315,34 @@ def spread(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> H
     return placed(lay_out(game, seat, stacks, specials), ctx, seat)
 
 
+def ready_to_line_up(player: Player) -> bool:
+    """Every special kept and cards still in hand: the rest of the dam can go down at once."""
+    return player.stage == ARRANGE and not player.keep and len(player.hand) > 1
+
+
+def arrange_all(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Every player who has kept their specials lays the rest of their dam in rising order
+    (the plain order, one tap for the table instead of one per player)."""
+    seats = [s for s, p in enumerate(game.players) if ready_to_line_up(p)]
+    if not seats:
+        raise IllegalMoveError("Nobody has cards left to line up with every special kept.")
+    for each in seats:
+        order = sorted(c.value for c in game.players[each].hand)
+        game = arrange(game, ctx, each, {"order": order, "keep": []}, draws)
+    return game
+
+
+def spread_all(game: Hamsterdam, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Hamsterdam:
+    """Every player still placing stands the rest of their hamsters the plain way (one tap
+    for the table instead of one per player)."""
+    seats = [s for s, p in enumerate(game.players) if p.stage == PLACE]
+    if not seats:
+        raise IllegalMoveError("Nobody has hamsters left to stand.")
+    for each in seats:
+        game = spread(game, ctx, each, {}, draws)
+    return game
+
+
 def place_default(game: Hamsterdam, seat: int) -> Hamsterdam:
     stacks, specials = default_layout(game.players[seat])
     return lay_out(game, seat, stacks, specials)

@@ -140,12 +140,19 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
                 setup.place, "stacks=[plain per position], specials=[[name, at]]", any_seat=True
             ),
             **STANDING,
+            "arrange_all": MoveSpec(
+                setup.arrange_all, "everyone with specials kept: the rest in order", any_seat=True
+            ),
+            "spread_all": MoveSpec(
+                setup.spread_all, "everyone placing: the rest the plain way", any_seat=True
+            ),
             "roll_off": MoveSpec(
                 setup.roll_off, "everyone rolls two dice for first (or first=seat)", any_seat=True
             ),
         },
         blocker=setup.blocker,
         on_end=setup.finish,
+        passes=_always,  # every dam ready and the first player named: on to the first roll
     ),
     Phase.ROUND: PhaseSpec(
         name=Phase.ROUND,
@@ -153,6 +160,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         next=_to(Phase.ROLL),
         on_begin=turns.begin_round,
         new_round=True,
+        passes=_always,
     ),
     Phase.ROLL: PhaseSpec(
         name=Phase.ROLL,
@@ -205,6 +213,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
             **_specials(MOVEMENT),
         },
         on_begin=movement.begin_movement,
+        passes=_always,  # nobody has a hamster that can move
     ),
     Phase.SKIPS: PhaseSpec(
         name=Phase.SKIPS,
@@ -216,6 +225,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         turn=whoever(movement.first_skipper),
         on_turn_end=movement.pass_skip,
         on_end=movement.finish_skips,
+        passes=_always,  # no special left to use instead of moving
     ),
     Phase.REDEPLOY: PhaseSpec(
         name=Phase.REDEPLOY,
@@ -238,6 +248,7 @@ PHASES: dict[str, PhaseSpec[Hamsterdam]] = {
         },
         on_begin=movement.begin_redeploy,
         on_end=movement.finish_redeploy,
+        passes=_always,  # nothing left to redeploy
     ),
 }
 

@@ -21,8 +21,20 @@ from companion.engine.state import Ctx
 from companion.engine.turns import once_round, whoever
 from companion.games.rats import bot, nest, poker, setup, table, tunnel
 from companion.games.rats.choices import choices
-from companion.games.rats.deck import buy_card, drop
-from companion.games.rats.model import DEFAULT_ROUNDS, PHONE, PHYSICAL, RULE_SETS, Rats
+from companion.games.rats.deck import buy_card, drop, over_limit
+from companion.games.rats.model import (
+    CHALLENGES,
+    DEFAULT_ROUNDS,
+    DONE,
+    MATE,
+    PHONE,
+    PHYSICAL,
+    RULE_SETS,
+    SCRAP,
+    STEAL,
+    Rats,
+)
+from companion.games.rats.nest import waiting as nest_waiting
 from companion.games.rats.phases import Phase
 from companion.games.rats.view import odds_lines, prompt, render, view
 
@@ -39,8 +51,30 @@ def discard(game: Rats, ctx: Ctx, seat: int, args: Mapping[str, Any], draws: Dra
     return drop(game, seat, args.get("card"))
 
 
+def _made(game: Rats, ctx: Ctx) -> bool:
+    """Every rat is made (NEXT deals the hands): nothing left to choose."""
+    return True
+
+
+def _turn_over(game: Rats, ctx: Ctx) -> bool:
+    """A rat's turn is settled (or every rat has had one): NEXT only moves the table on.
+    A rat with no card is not: buying one or skipping is its choice."""
+    return ctx.current is None or (game.turn.stage == DONE and not over_limit(game))
+
+
+def _nest_settled(game: Rats, ctx: Ctx) -> bool:
+    """The nest has nothing left to pick, challenge, mate or steal (the Mate is optional,
+    so its stop holds: NEXT there is the Dominant Rat's choice to skip it)."""
+    nest = game.nest
+    if nest is None or nest_waiting(game):
+        return False
+    if nest.fight is not None and not nest.fight.result:
+        return False  # the re-roll window
+    return nest.stage not in (SCRAP, CHALLENGES, MATE, STEAL)
+
+
 HATE_MOVES: dict[str, MoveSpec[Rats]] = {
-    "draw": MoveSpec(draw, "spend 1 Hate on a card", any_seat=True),
+    "draw": MoveSpec(draw, "spend 1 Hate on a card", any_seat=True, any_time=True),
     "discard": MoveSpec(discard, "card=Qh (phone deck)", any_seat=True, secret=True),
 }
 
@@ -52,6 +86,7 @@ PHASES: dict[str, PhaseSpec[Rats]] = {
         moves={"create": MoveSpec(setup.create, "name=..., bonus=[8, 10]", any_seat=True)},
         blocker=setup.blocker,
         on_end=setup.deal_hands,
+        passes=_made,  # every rat made (the blocker holds it till then)
     ),
     Phase.TUNNEL: PhaseSpec(
         name=Phase.TUNNEL,
@@ -73,6 +108,7 @@ PHASES: dict[str, PhaseSpec[Rats]] = {
         on_turn_end=tunnel.end_turn,
         on_begin=tunnel.on_begin,
         new_round=True,
+        passes=_turn_over,
     ),
     Phase.NEST: PhaseSpec(
         name=Phase.NEST,
@@ -96,6 +132,7 @@ PHASES: dict[str, PhaseSpec[Rats]] = {
         on_turn_end=nest.advance,
         on_begin=nest.on_begin,
         on_end=nest.on_end,
+        passes=_nest_settled,
     ),
     Phase.END: PhaseSpec(name=Phase.END, title="Game over", next=lambda game: Phase.END),
 }

@@ -156,6 +156,17 @@ def reveal(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
 
 
 # ----------------------------------------------------------------------------- initiative
+HUNGRY = "Nobody is in the Pit: the alligators go hungry."
+NOBODY_TIRES = "Nobody tires this round."
+
+
+def nothing_to_move(game: Belt, ctx: Ctx) -> bool:
+    """Alligators or Fatigue changed nothing on the table (ruling: phases 5-8 wait for NEXT
+    while the players have chips, hamsters or alligators to move; with nothing to move, the
+    step is only an outcome to read and passes on its own)."""
+    return all(note in (HUNGRY, NOBODY_TIRES) for note in game.notes)
+
+
 def draw_initiative(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     """Draw Friskiness chips one at a time; hamsters without any go last in random order."""
     bag = {s: h.traits[FRISK] for s, h in enumerate(game.hamsters) if h.in_play and h.traits[FRISK]}
@@ -243,7 +254,7 @@ def _alligators_classic(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
     notes, so the table sees the roll behind each Chomp!, not only its result."""
     pit = game.in_pit()
     if not pit:
-        return game.note("Nobody is in the Pit: the alligators go hungry.")
+        return game.note(HUNGRY)
     arrival = draws.die("does another alligator arrive?")
     if arrival <= len(pit):
         game = replace(game, alligators=game.alligators + 1).note(
@@ -388,7 +399,7 @@ def fatigue(game: Belt, ctx: Ctx, draws: Draws) -> Belt:
             f"{hamster.name} tires{rolled}: one Pluck chip to Fatigue."
         )
     if not game.notes:
-        game = game.note("Nobody tires this round.")
+        game = game.note(NOBODY_TIRES)
     return game
 
 

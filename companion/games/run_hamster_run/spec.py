@@ -47,6 +47,11 @@ def _to(name: str) -> Any:
     return lambda game: name
 
 
+def _always(game: Belt, ctx: Ctx) -> bool:
+    """Nothing to change on the table: once nobody is offered a move, the step passes."""
+    return True
+
+
 V21 = ("v2.1",)  # moves only the v2.1 rules have
 
 RESOLVE_MOVES: dict[str, MoveSpec[Belt]] = {
@@ -73,6 +78,7 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         turn=whoever(rounds.placement_first),
         on_turn_end=_must_place,
         blocker=rounds.placement_blocker,
+        passes=_always,  # every hamster placed
     ),
     Phase.ALLOCATE: PhaseSpec(
         name=Phase.ALLOCATE,
@@ -87,12 +93,14 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         on_end=rounds.reveal,
         blocker=rounds.allocation_blocker,
         new_round=True,
+        passes=_always,  # every allocation in: the reveal is only an outcome
     ),
     Phase.INITIATIVE: PhaseSpec(
         name=Phase.INITIATIVE,
         title="2 Initiative",
         next=_to(Phase.DECLARE),
         on_begin=rounds.draw_initiative,
+        passes=_always,  # the digital HAT's order, nothing to move on the table
     ),
     Phase.DECLARE: PhaseSpec(
         name=Phase.DECLARE,
@@ -107,6 +115,7 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         on_end=rounds.end_declarations,
         turn=in_order(lambda game: game.initiative[::-1]),  # the last in initiative first
         on_turn_end=_must_declare,
+        passes=_always,  # every action declared
     ),
     Phase.RESOLVE: PhaseSpec(
         name=Phase.RESOLVE,
@@ -115,6 +124,7 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         moves=RESOLVE_MOVES,
         turn=in_order(lambda game: game.initiative),
         on_turn_end=_finish_current,
+        passes=_always,  # every hamster has resolved
     ),
     Phase.BELT: PhaseSpec(
         name=Phase.BELT,
@@ -127,18 +137,28 @@ PHASES: dict[str, PhaseSpec[Belt]] = {
         title="6 Alligators",
         next=_to(Phase.FATIGUE),
         on_begin=rounds.alligators,
+        passes=rounds.nothing_to_move,
     ),
     Phase.FATIGUE: PhaseSpec(
-        name=Phase.FATIGUE, title="7 Fatigue", next=_to(Phase.TALLY), on_begin=rounds.fatigue
+        name=Phase.FATIGUE,
+        title="7 Fatigue",
+        next=_to(Phase.TALLY),
+        on_begin=rounds.fatigue,
+        passes=rounds.nothing_to_move,
     ),
     Phase.TALLY: PhaseSpec(
-        name=Phase.TALLY, title="8 Tally", next=_to(Phase.NEW_ROUND), on_begin=rounds.tally
+        name=Phase.TALLY,
+        title="8 Tally",
+        next=_to(Phase.NEW_ROUND),
+        on_begin=rounds.tally,
+        passes=_always,
     ),
     Phase.NEW_ROUND: PhaseSpec(
         name=Phase.NEW_ROUND,
         title="9 New Round",
         next=_to(Phase.ALLOCATE),
         on_begin=rounds.new_round,
+        passes=_always,
     ),
 }
 

@@ -2,6 +2,17 @@
 // Registered under the spec's board name.
 "use strict";
 
+// On a phone a dam's row of cards slides inside the dam: bring the card the roll floods
+// into view, so the water is never on a card out of sight.
+function showFloodingCards() {
+  for (const row of document.querySelectorAll("#belt .dam-cards")) {
+    const hit = row.querySelector(".dam-card.flooding");
+    if (!hit || row.scrollWidth <= row.clientWidth) continue;
+    const off = hit.getBoundingClientRect().left - row.getBoundingClientRect().left;
+    if (off < 0 || off + hit.offsetWidth > row.clientWidth) row.scrollLeft += off - 8;
+  }
+}
+
 function renderDams(view) {
   const table = view.table || {};
   const tracker = view.tracker || {};
@@ -45,6 +56,7 @@ function renderDams(view) {
         ? el("div", { class: "meta usable" }, `can use now: ${player.usable.join(", ")}`)
         : "");
   }));
+  showFloodingCards();
   const rollText = roll.value
     ? `Roll: ${roll.dice ? roll.dice.join(" + ") : ""} = ${roll.value}${roll.dry ? " (nobody floods: roll again)" : ""}`
     : "Waiting for the roll";

@@ -109,12 +109,27 @@ function renderHamsters(view) {
   $("hamsters").replaceChildren(...rows);
 }
 
+// The shared tablet shows one hamster's secret form at a time (the first still to allocate,
+// or the one picked by name): all of them at once ran below the first screen of a 1280x800
+// tablet, and only one player types at a time anyway. A phone shows its own hamster's.
 function renderAllocation(view, panel, seat = null) {
-  const forms = (view.hamsters || []).filter((h) => !h.eaten && (seat === null || h.seat === seat)).map((h) =>
-    keep(panel, `alloc-${h.seat}-${state.round}-${h.allocated ? "done" : "open"}`, () => allocationForm(h)));
-  const title = seat === null ? "Allocate in secret: each player types their own split, then hides the screen."
-    : "Allocate your Pluck: nobody else sees it until every hamster has allocated.";
-  panel.replaceChildren(el("h2", {}, title), ...forms);
+  const alive = (view.hamsters || []).filter((h) => !h.eaten && (seat === null || h.seat === seat));
+  if (seat !== null) {
+    panel.replaceChildren(el("h2", {}, "Allocate your Pluck: nobody else sees it until every hamster has allocated."),
+      ...alive.map((h) => keep(panel, `alloc-${h.seat}-${state.round}-${h.allocated ? "done" : "open"}`, () => allocationForm(h))));
+    return;
+  }
+  const picked = alive.find((h) => String(h.seat) === panel.dataset.pick && panel.dataset.round === String(state.round));
+  const shown = picked || alive.find((h) => !h.allocated);
+  const names = el("div", { class: "alloc-who", role: "group", "aria-label": "Whose split" }, ...alive.map((h) =>
+    el("button", { type: "button", class: `big${h === shown ? " now" : ""}`, "aria-pressed": String(h === shown),
+      onclick: () => { panel.dataset.pick = String(h.seat); panel.dataset.round = String(state.round); renderAllocation(view, panel); } },
+    `${h.name} ${h.allocated ? "✓" : "…"}`)));
+  const waiting = alive.filter((h) => !h.allocated).length;
+  const title = waiting ? `Allocate in secret, one player at a time (then hide the screen): ${waiting} to go.`
+    : "Every hamster has allocated: NEXT reveals the splits.";
+  const form = shown ? [keep(panel, `alloc-${shown.seat}-${state.round}-${shown.allocated ? "done" : "open"}`, () => allocationForm(shown))] : [];
+  panel.replaceChildren(el("h2", {}, title), names, ...form);
 }
 
 function allocationForm(h) {
@@ -123,7 +138,7 @@ function allocationForm(h) {
   // How many chips this hamster splits: every chip not on its Fatigue pile.
   const chips = 7 - (h.fatigue || 0);
   const form = el("form", { class: "alloc" }, el("b", {}, `${h.name}${h.allocated ? " ✓" : ""}`),
-    el("span", { class: "meta" }, `${chips} chips to split`), ...inputs,
+    el("span", { class: "meta" }, `${chips} chips to split`), el("div", { class: "alloc-traits" }, ...inputs),
     ...(state.rules === "v2.1" ? [el("label", {}, "against the alligators ",
       el("select", { name: "against" }, ...["largest", "scamper", "mettle", "friskiness"].map((t) =>
         el("option", { value: t }, t))))] : []),
