@@ -78,8 +78,13 @@ MAX_WORK_STRETCH = 1.25
 # beyond the camera's own resolution. The first look locates dice with the lower COARSE
 # threshold (at 0.2, 98 % of 28 px dice and 72 % of 16 px ones are located); each find
 # opens a window REGION_MARGIN die sizes around it (dice beside it the first look missed),
-# overlapping windows are one region, at most REGION_PIXELS are read in all (~3x a
+# overlapping windows are one region, at most REGION_PIXELS are read in all (~1.3x a
 # 640x480 frame), and only if FINER times finer than the first look.
+# REGION_PIXELS was 1,000,000; the closer look then cost most of the p95 time (a whole
+# 1280x960 frame read again at ~0.9x). Picked on the held-out frames of the calibrate and
+# pick parts (bench/dice_canvas.py; 500k/400k/350k/300k tried, 400k found and read the
+# most there, more than 1,000,000 did), reported on the report part's:
+# ``python -m bench.vision_dice found``.
 SMALL = 36.0
 # A first look's find at least this big (working pixels; ~95 % found at 28 px) is as
 # trustworthy as a closer look's: where both see one die the stronger is kept.
@@ -87,7 +92,7 @@ RELIABLE = 28.0
 CLOSE_SIZE = 48.0
 COARSE = 0.2
 REGION_MARGIN = 2.0
-REGION_PIXELS = 1_000_000
+REGION_PIXELS = 400_000
 FINER = 1.25
 # A closer look's find whose centre lies within this many of its sizes of a region's cut
 # edge (not the frame's) may be half a die: the neighbouring region, or the first look,
