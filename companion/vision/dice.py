@@ -38,7 +38,14 @@ from numpy.typing import NDArray
 from companion.vision.confidence import AUTO_ACCEPT as AUTO_ACCEPT  # the bar, where readers look
 from companion.vision.confidence import temper
 from companion.vision.side_faces import side_faces
-from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_fingerprint
+from companion.vision.teach import (
+    FINDER_FILE,
+    HEAD_FILE,
+    TaughtHead,
+    head_for,
+    load_detect,
+    model_fingerprint,
+)
 
 # The close-up classifier's logits are divided by this before its confidence is used
 # (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
@@ -78,12 +85,13 @@ MAX_WORK_STRETCH = 1.25
 # beyond the camera's own resolution. The first look locates dice with the lower COARSE
 # threshold (at 0.2, 98 % of 28 px dice and 72 % of 16 px ones are located); each find
 # opens a window REGION_MARGIN die sizes around it (dice beside it the first look missed),
-# overlapping windows are one region, at most REGION_PIXELS are read in all (~1.3x a
+# overlapping windows are one region, at most REGION_PIXELS are read in all (~2x a
 # 640x480 frame), and only if FINER times finer than the first look.
 # REGION_PIXELS was 1,000,000; the closer look then cost most of the p95 time (a whole
-# 1280x960 frame read again at ~0.9x). Picked on the held-out frames of the calibrate and
-# pick parts (bench/dice_canvas.py; 500k/400k/350k/300k tried, 400k found and read the
-# most there, more than 1,000,000 did), reported on the report part's:
+# 1280x960 frame read again at ~0.9x). On the held-out frames of the calibrate and pick
+# parts (bench/dice_canvas.py) 300k-600k all found at least as many dice as 1,000,000;
+# 400k and 500k each lost a die on the real 1920x1080 photos of datasets/dice-skovy
+# (which so were looked at for this choice), 600k none. Report part's frames:
 # ``python -m bench.vision_dice found``.
 SMALL = 36.0
 # A first look's find at least this big (working pixels; ~95 % found at 28 px) is as
@@ -92,7 +100,7 @@ RELIABLE = 28.0
 CLOSE_SIZE = 48.0
 COARSE = 0.2
 REGION_MARGIN = 2.0
-REGION_PIXELS = 400_000
+REGION_PIXELS = 600_000
 FINER = 1.25
 # A closer look's find whose centre lies within this many of its sizes of a region's cut
 # edge (not the frame's) may be half a die: the neighbouring region, or the first look,
@@ -249,6 +257,9 @@ class DiceReader:
         #: This table's own dice, taught from confirmed rolls (``companion dice teach``):
         #: when set, it reads the face of every close-up instead of the shipped last layer.
         self.head: TaughtHead | None = None
+        #: The first look's "die here" threshold: DETECT, or this table's own, learned
+        #: from rolls fixed on the picture (companion/vision/teach_finder.py).
+        self.detect = DETECT
 
     def grid(self, image: Image) -> NDArray[np.float32]:
         """The raw CHANNELS x rows x cols output for a padded BGR image."""
@@ -355,7 +366,7 @@ class DiceReader:
         (``python -m bench.vision_dice found``)."""
         work, scale = _work_image(frame)
         grid = self.grid(work)
-        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
+        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2], self.detect)]
         regions = closer_regions(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
         if not regions:
             return first
@@ -644,6 +655,7 @@ def use_taught_head(data_dir: Path) -> str | None:
     a sentence for the player when the head there was taught on another model."""
     reader = _reader()
     reader.head, why = head_for(data_dir / HEAD_FILE, reader.fingerprint)
+    reader.detect = load_detect(data_dir / FINDER_FILE, reader.fingerprint) or DETECT
     return why
 
 
