@@ -27,7 +27,7 @@ from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
-from companion.vision.dice import AUTO_ACCEPT, DiceReader, shared_reader
+from companion.vision.dice import AUTO_ACCEPT, DETECT, DiceReader, shared_reader
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore, teach
 from companion.watch.dice import DiceWatcher
 from tests.vision.odd_dice import odd_roll
@@ -116,6 +116,7 @@ def fix_rolls(folder: Path, rolls: int) -> tuple[int, int, int]:
 def main(rolls: int = 10) -> None:
     reader = shared_reader()
     reader.head = None
+    reader.detect = DETECT
     print(f"30 new rolls (seed {NEW_ROLLS_SEED}), shipped reader: {read_whole(reader)}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -129,6 +130,7 @@ def main(rolls: int = 10) -> None:
         print("\n".join(report.lines()))
     print(f"30 new rolls (seed {NEW_ROLLS_SEED}), taught reader: {read_whole(reader)}")
     reader.head = None
+    reader.detect = DETECT
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 EXAMPLES_DIR = "dice-examples"
 INDEX_FILE = "index.json"
 HEAD_FILE = "dice-head.npz"
+# This table's first-look threshold, learned from rolls fixed on the picture
+# (companion/vision/teach_finder.py).
+FINDER_FILE = "dice-finder.json"
 # At most this many die crops are kept (a 32x32 PNG is ~2 KB: a few MB at most); the
 # oldest rolls go first, so the examples follow the dice the table uses now.
 MAX_EXAMPLES = 2000
@@ -319,6 +322,24 @@ def head_for(path: Path, model: str) -> tuple[TaughtHead | None, str | None]:
     return head, None
 
 
+def save_detect(path: Path, detect: float, model: str) -> None:
+    """Keep this table's first-look threshold, with the models it was learned on."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"detect": detect, "model": model}))
+    os.replace(temporary, path)
+
+
+def load_detect(path: Path, model: str) -> float | None:
+    """This table's first-look threshold, or None when there is none learned on ``model``."""
+    try:
+        saved = json.loads(path.read_text())
+        detect = float(saved["detect"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return detect if saved.get("model") == model and 0.0 < detect <= 1.0 else None
+
+
 def model_fingerprint(paths: Sequence[Path]) -> str:
     """A short digest of the close-up classifier files, to tell a head which it was
     taught on (a retrained model has the same layers and a different meaning)."""
@@ -375,6 +396,7 @@ class TeachReport:
     accepted: float  # share of held-out dice that head was sure enough of to apply unasked
     accepted_wrong: int  # of those, how many it read wrong
     kept: bool = True  # False: the head read the held-out dice worse, so none is used
+    finder: str = ""  # what the finder learned from the fixed pictures (teach_finder)
 
     def lines(self) -> list[str]:
         if not self.kept:
@@ -396,6 +418,7 @@ class TeachReport:
             f"(shipped model), after {self.after:.0%} (taught without them); "
             f"{self.accepted:.0%} sure enough to apply without asking, "
             f"{self.accepted_wrong} of them wrong.",
+            *([self.finder] if self.finder else []),
             last,
         ]
 
@@ -466,7 +489,12 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     else:
         (data_dir / HEAD_FILE).unlink(missing_ok=True)
         reader.head = None
+    # Imported here: the finder reads frames with the reader, whose module imports this one.
+    from companion.vision.teach_finder import teach_finder
+
+    finder = teach_finder(reader, data_dir)
     return TeachReport(
+        finder=finder.line(),
         rolls=len(rolls),
         dice=len(examples),
         before=before,
