@@ -474,7 +474,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
         head = fit_head(features[~held], turned[~held], shipped[~held])
         rows = held[::TURNS]
         values[rows], confidence[rows] = taught_reading(
-            head, features[::TURNS][rows], shipped[::TURNS][rows], reader.temperature
+            head, features[held], shipped[held], reader.temperature, TURNS
         )
     after = float(np.mean(values == truth))
     sure = confidence >= AUTO_ACCEPT
@@ -510,21 +510,27 @@ def taught_reading(
     features: NDArray[np.float64],
     shipped: NDArray[np.float64],
     temperature: float,
+    turns: int = 1,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Each close-up's value and confidence as the reader with ``head`` gives them, from
-    the shipped classifiers' reading of it (``shipped``, ``features``).
+    the shipped classifiers' reading of it (``shipped``, ``features``; with ``turns`` > 1,
+    rows in groups of each close-up's quarter turns, as cut first, as the reader reads them).
 
     The same sums as the reader's with a taught head: the value is the head's (the first
     look's faces do not count), and the confidence is the smaller of the head's and the
     shipped close-up's for that value (the "not a die" share and the temperature
     included), so the accepted share is the one the table would see for these dice.
     """
-    probabilities = shipped.copy()
-    probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
+    from companion.vision.dice import turned_together  # the reader's module imports this one
+
+    cut = shipped[::turns]
+    probabilities = cut.copy()
+    faces = turned_together(head.probabilities(features, shipped), turns)
+    probabilities[:, 1:] = (1.0 - cut[:, :1]) * faces
     best = np.argmax(probabilities[:, 1:], axis=1)
-    rows = np.arange(len(shipped))
+    rows = np.arange(len(cut))
     taught = _confidences(probabilities, temperature)[rows, best]
-    agree = _confidences(shipped, temperature)[rows, best]  # the shipped reader's
+    agree = _confidences(cut, temperature)[rows, best]  # the shipped reader's
     values: NDArray[np.int64] = (best + 1).astype(np.int64)
     return values, np.asarray(np.minimum(taught, agree), np.float64)
 

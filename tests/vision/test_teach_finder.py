@@ -9,7 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.vision.dice import DETECT, DiceReader, face_crop, shared_reader, use_taught_head
+from companion.vision.dice import (
+    DETECT,
+    DiceReader,
+    face_crop,
+    shared_reader,
+    turned_together,
+    use_taught_head,
+)
 from companion.vision.teach import EXAMPLES_DIR, FINDER_FILE, ExampleStore, load_detect
 from companion.vision.teach_finder import teach_finder
 from tests.vision.odd_dice import odd_roll
@@ -77,3 +84,14 @@ def test_no_fixed_pictures_keep_the_shipped_finder(tmp_path: Path) -> None:
     reader = DiceReader()
     assert teach_finder(reader, tmp_path).detect == DETECT
     assert reader.detect == DETECT
+
+
+def test_a_taught_head_trusts_what_most_turns_of_a_die_agree_on() -> None:
+    """One quarter turn of a die looks like a 6 to the head; the other three say 5 (rows of
+    pips read across or along): the die is read as a 5."""
+    five, six = [0.02, 0.02, 0.02, 0.02, 0.8, 0.12], [0.02, 0.02, 0.02, 0.02, 0.3, 0.62]
+    faces = np.array([six, five, five, five, five, five, five, five])
+    together = turned_together(faces, 4)
+    assert together.shape == (2, 6)
+    assert list(np.argmax(together, axis=1) + 1) == [5, 5]
+    assert np.allclose(together.sum(axis=1), 1.0)
