@@ -52,6 +52,11 @@ class FinderReport:
     not_dice: int  # finds on no fixed die at FLOOR that the close-up did not veto
 
     def line(self) -> str:
+        if not self.frames:
+            return (
+                "Finder: no roll was fixed on its picture yet (Fix on the picture), so "
+                "the shipped threshold stays."
+            )
         if self.detect >= DETECT:
             return (
                 f"Finder: on {self.frames} fixed pictures no lower threshold finds more of "

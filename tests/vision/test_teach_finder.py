@@ -82,7 +82,9 @@ def test_a_learned_finder_is_used_after_a_restart_but_not_on_other_models(
 
 def test_no_fixed_pictures_keep_the_shipped_finder(tmp_path: Path) -> None:
     reader = DiceReader()
-    assert teach_finder(reader, tmp_path).detect == DETECT
+    report = teach_finder(reader, tmp_path)
+    assert report.detect == DETECT
+    assert "no roll was fixed on its picture" in report.line()
     assert reader.detect == DETECT
 
 
