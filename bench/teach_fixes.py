@@ -1,6 +1,6 @@
 """Teach the reader from rolls fixed on the page's picture, and measure before and after.
 
-    python -m bench.teach_fixes [ROLLS]
+    python -m bench.teach_fixes [ROLLS] [NEW_ROLLS_SEED]
 
 An unfamiliar drawn set (tests/vision/odd_dice.py: dark blue dice with yellow pips in
 rows, which the shipped reader misreads) is rolled ROLLS times (10 by default) under a
@@ -27,7 +27,7 @@ from companion.config import GameDefaults
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
-from companion.vision.dice import AUTO_ACCEPT, DiceReader, shared_reader
+from companion.vision.dice import AUTO_ACCEPT, DETECT, DiceReader, shared_reader
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore, teach
 from companion.watch.dice import DiceWatcher
 from tests.vision.odd_dice import odd_roll
@@ -39,9 +39,9 @@ PIN = "2468"
 NEAR = 15.0
 
 
-def read_whole(reader: DiceReader, rolls: int = 30) -> str:
+def read_whole(reader: DiceReader, rolls: int = 30, seed: int = NEW_ROLLS_SEED) -> str:
     """What the camera would make of new rolls: found, right, applied unasked, wrong."""
-    rng = np.random.default_rng(NEW_ROLLS_SEED)
+    rng = np.random.default_rng(seed)
     total = found = right = applied = wrong = 0
     for _ in range(rolls):
         frame, spots, values = odd_roll(rng)
@@ -113,10 +113,11 @@ def fix_rolls(folder: Path, rolls: int) -> tuple[int, int, int]:
     return right, added, removed
 
 
-def main(rolls: int = 10) -> None:
+def main(rolls: int = 10, seed: int = NEW_ROLLS_SEED) -> None:
     reader = shared_reader()
     reader.head = None
-    print(f"30 new rolls (seed {NEW_ROLLS_SEED}), shipped reader: {read_whole(reader)}")
+    reader.detect = DETECT
+    print(f"30 new rolls (seed {seed}), shipped reader: {read_whole(reader, seed=seed)}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         right, added, removed = fix_rolls(folder, rolls)
@@ -127,9 +128,10 @@ def main(rolls: int = 10) -> None:
         )
         report = teach(reader, folder)
         print("\n".join(report.lines()))
-    print(f"30 new rolls (seed {NEW_ROLLS_SEED}), taught reader: {read_whole(reader)}")
+    print(f"30 new rolls (seed {seed}), taught reader: {read_whole(reader, seed=seed)}")
     reader.head = None
+    reader.detect = DETECT
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    main(*(int(argument) for argument in sys.argv[1:3]))

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from bench.dice_canvas import frames
+from companion.vision import dice_split
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import (
     ImageResult,
@@ -75,18 +76,24 @@ def enlarged_figures(data: Path, factor: float) -> dict[str, object]:
 
 
 def found_figures(data: Path, first_look: tuple[float, float]) -> dict[str, object]:
-    """Dice found and read right, false dice and ms per frame on the composed 12 MP frames."""
-    labelled = found = right = false = 0
+    """Dice found and read right, false dice and ms per frame on the composed 12 MP frames,
+    over all of them and for each part (``report``'s photos picked no setting)."""
+    counts: dict[str, list[int]] = {}
     times = []
-    for _, frame, dice in frames(data, first_look):
+    parts = dice_split.parts([name for name, _ in load_labels(data / "labels.json")])
+    for name, frame, dice in frames(data, first_look):
         start = time.process_time()
         seen = read_dice(frame)
         times.append((time.process_time() - start) * 1000.0)
         pairs = match(dice, seen)
-        labelled += len(dice)
-        found += len(pairs)
-        false += len(seen) - len(pairs)
-        right += sum(seen[f].value == dice[li].value for li, f in pairs)
+        right = sum(seen[f].value == dice[li].value for li, f in pairs)
+        for key in ("all", parts[name.split("#")[0]]):
+            tally = counts.setdefault(key, [0, 0, 0, 0])
+            tally[0] += len(dice)
+            tally[1] += len(pairs)
+            tally[2] += right
+            tally[3] += len(seen) - len(pairs)
+    labelled, found, right, false = counts.pop("all", [0, 0, 0, 0])
     times.sort()
     return {
         "frames": len(times),
@@ -96,6 +103,10 @@ def found_figures(data: Path, first_look: tuple[float, float]) -> dict[str, obje
         "false_dice": false,
         "ms_median": round(statistics.median(times), 1),
         "ms_p95": round(times[min(len(times) - 1, int(0.95 * len(times)))], 1),
+        "by_part": {
+            part: {"dice": t[0], "found": round(t[1] / max(1, t[0]), 4), "false_dice": t[3]}
+            for part, t in sorted(counts.items())
+        },
     }
 
 

@@ -28,6 +28,11 @@ bp = Blueprint("dice_fix", __name__)
 
 # How long the page waits for the table to take the fixed roll.
 WAIT_SECONDS = 10.0
+# The picture is sent no larger than this on its longest side: a 12 MP photo whole is ~3 MB
+# over the table's Wi-Fi to a phone, and a finger's tap is no finer than a few of these
+# pixels. Dice are placed in the frame's own pixels (``/api/dice/proposal``), so the page
+# is unaffected by the shrink.
+PICTURE_SIDE = 1600
 NO_PROPOSAL = "There is no camera roll to fix: roll the dice under the camera first."
 
 
@@ -76,8 +81,13 @@ def proposal() -> ResponseReturnValue:
 
 @bp.get("/dice/proposal.jpg")
 def proposal_picture() -> ResponseReturnValue:
-    """The last proposed roll's picture, unmarked (the page draws the dice over it)."""
-    ok, encoded = cv2.imencode(".jpg", _proposal().frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    """The last proposed roll's picture, unmarked (the page draws the dice over it), at
+    most PICTURE_SIDE pixels on its longest side."""
+    frame: Any = _proposal().frame
+    scale = PICTURE_SIDE / max(frame.shape[:2])
+    if scale < 1.0:
+        frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise ApiError(500, "The camera's picture could not be encoded; try again.")
     return Response(bytes(encoded), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

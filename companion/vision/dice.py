@@ -38,7 +38,14 @@ from numpy.typing import NDArray
 from companion.vision.confidence import AUTO_ACCEPT as AUTO_ACCEPT  # the bar, where readers look
 from companion.vision.confidence import temper
 from companion.vision.side_faces import side_faces
-from companion.vision.teach import HEAD_FILE, TaughtHead, head_for, model_fingerprint
+from companion.vision.teach import (
+    FINDER_FILE,
+    HEAD_FILE,
+    TaughtHead,
+    head_for,
+    load_detect,
+    model_fingerprint,
+)
 
 # The close-up classifier's logits are divided by this before its confidence is used
 # (temperature scaling; ``judge`` keeps the value and the "not a die" veto untempered).
@@ -78,8 +85,14 @@ MAX_WORK_STRETCH = 1.25
 # beyond the camera's own resolution. The first look locates dice with the lower COARSE
 # threshold (at 0.2, 98 % of 28 px dice and 72 % of 16 px ones are located); each find
 # opens a window REGION_MARGIN die sizes around it (dice beside it the first look missed),
-# overlapping windows are one region, at most REGION_PIXELS are read in all (~3x a
+# overlapping windows are one region, at most REGION_PIXELS are read in all (~2x a
 # 640x480 frame), and only if FINER times finer than the first look.
+# REGION_PIXELS was 1,000,000; the closer look then cost most of the p95 time (a whole
+# 1280x960 frame read again at ~0.9x). On the held-out frames of the calibrate and pick
+# parts (bench/dice_canvas.py) 300k-600k all found at least as many dice as 1,000,000;
+# 400k and 500k each lost a die on the real 1920x1080 photos of datasets/dice-skovy
+# (which so were looked at for this choice), 600k none. Report part's frames:
+# ``python -m bench.vision_dice found``.
 SMALL = 36.0
 # A first look's find at least this big (working pixels; ~95 % found at 28 px) is as
 # trustworthy as a closer look's: where both see one die the stronger is kept.
@@ -87,7 +100,7 @@ RELIABLE = 28.0
 CLOSE_SIZE = 48.0
 COARSE = 0.2
 REGION_MARGIN = 2.0
-REGION_PIXELS = 1_000_000
+REGION_PIXELS = 600_000
 FINER = 1.25
 # A closer look's find whose centre lies within this many of its sizes of a region's cut
 # edge (not the frame's) may be half a die: the neighbouring region, or the first look,
@@ -118,6 +131,11 @@ FACE_MODEL_PATHS = (MODEL_PATH.with_name("dice_face.onnx"),)
 # How many symmetric views of each close-up are read and their readings averaged
 # (``views``): 1 reads the crop as cut.
 FACE_VIEWS = 1
+# A taught head reads each close-up in its TAUGHT_VIEWS quarter turns (it learned every
+# kept crop in all four) and their readings are multiplied: on bench/teach_fixes.py's 30
+# new rolls 61 -> 69 of 79 found dice read right (an idea tried on those rolls, so that
+# figure is on seen data; teaching's own held-out parts agree: ``dice teach`` "after").
+TAUGHT_VIEWS = 4
 # The close-up classifier's layer whose output (128 pooled features) a taught head reads
 # (``companion dice teach``, companion/vision/teach.py).
 FEATURE_LAYER = "onnx_node!/body/body.16/Flatten"
@@ -244,6 +262,9 @@ class DiceReader:
         #: This table's own dice, taught from confirmed rolls (``companion dice teach``):
         #: when set, it reads the face of every close-up instead of the shipped last layer.
         self.head: TaughtHead | None = None
+        #: The first look's "die here" threshold: DETECT, or this table's own, learned
+        #: from rolls fixed on the picture (companion/vision/teach_finder.py).
+        self.detect = DETECT
 
     def grid(self, image: Image) -> NDArray[np.float32]:
         """The raw CHANNELS x rows x cols output for a padded BGR image."""
@@ -291,15 +312,18 @@ class DiceReader:
         return total / len(self._faces), found
 
     def with_head(
-        self, shipped: NDArray[np.float64], features: NDArray[np.float64]
+        self, shipped: NDArray[np.float64], features: NDArray[np.float64], turns: int = 1
     ) -> NDArray[np.float64]:
         """The shipped P(not a die, 1..6) with the faces read by this table's taught head,
-        when there is one (``shipped`` is left as it is)."""
+        when there is one (``shipped`` is left as it is). With ``turns`` > 1 the rows are
+        each close-up's quarter turns, as cut first, and the head's readings of them are
+        multiplied (see TAUGHT_VIEWS); one row per close-up comes back."""
         head = self.head
         if head is None:
-            return shipped
-        result = shipped.copy()
-        result[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
+            return shipped[::turns]
+        result = shipped[::turns].copy()
+        faces = turned_together(head.probabilities(features, shipped), turns)
+        result[:, 1:] = (1.0 - result[:, :1]) * faces
         return result
 
     def read(self, frame: Image) -> list[Die]:
@@ -320,8 +344,10 @@ class DiceReader:
         if head is None:
             shipped = taught = self.face_probabilities(crops)
         else:
-            shipped, features = self.face_readings(crops)
-            taught = self.with_head(shipped, features)
+            turned = [view for crop in crops for view in views(crop, TAUGHT_VIEWS)]
+            every, features = self.face_readings(turned)
+            shipped = every[::TAUGHT_VIEWS]
+            taught = self.with_head(every, features, TAUGHT_VIEWS)
         kept = []
         for candidate, faces, plain in zip(candidates, taught, shipped, strict=True):
             if head is None:
@@ -350,7 +376,7 @@ class DiceReader:
         (``python -m bench.vision_dice found``)."""
         work, scale = _work_image(frame)
         grid = self.grid(work)
-        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2])]
+        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2], self.detect)]
         regions = closer_regions(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
         if not regions:
             return first
@@ -533,6 +559,15 @@ def judge(
     )
 
 
+def turned_together(faces: NDArray[np.float64], turns: int) -> NDArray[np.float64]:
+    """P(face 1..6) per close-up from the readings of its ``turns`` quarter turns (rows in
+    groups of ``turns``): their product, normalised (one row when ``turns`` is 1)."""
+    if turns == 1:
+        return faces
+    logs = np.log(np.clip(faces, 1e-12, 1.0)).reshape(-1, turns, faces.shape[1]).mean(axis=1)
+    return _softmax(logs)
+
+
 def face_confidences(
     candidate: Candidate,
     second: NDArray[np.float64],
@@ -639,6 +674,7 @@ def use_taught_head(data_dir: Path) -> str | None:
     a sentence for the player when the head there was taught on another model."""
     reader = _reader()
     reader.head, why = head_for(data_dir / HEAD_FILE, reader.fingerprint)
+    reader.detect = load_detect(data_dir / FINDER_FILE, reader.fingerprint) or DETECT
     return why
 
 

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 EXAMPLES_DIR = "dice-examples"
 INDEX_FILE = "index.json"
 HEAD_FILE = "dice-head.npz"
+# This table's first-look threshold, learned from rolls fixed on the picture
+# (companion/vision/teach_finder.py).
+FINDER_FILE = "dice-finder.json"
 # At most this many die crops are kept (a 32x32 PNG is ~2 KB: a few MB at most); the
 # oldest rolls go first, so the examples follow the dice the table uses now.
 MAX_EXAMPLES = 2000
@@ -319,6 +322,24 @@ def head_for(path: Path, model: str) -> tuple[TaughtHead | None, str | None]:
     return head, None
 
 
+def save_detect(path: Path, detect: float, model: str) -> None:
+    """Keep this table's first-look threshold, with the models it was learned on."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"detect": detect, "model": model}))
+    os.replace(temporary, path)
+
+
+def load_detect(path: Path, model: str) -> float | None:
+    """This table's first-look threshold, or None when there is none learned on ``model``."""
+    try:
+        saved = json.loads(path.read_text())
+        detect = float(saved["detect"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return detect if saved.get("model") == model and 0.0 < detect <= 1.0 else None
+
+
 def model_fingerprint(paths: Sequence[Path]) -> str:
     """A short digest of the close-up classifier files, to tell a head which it was
     taught on (a retrained model has the same layers and a different meaning)."""
@@ -375,6 +396,7 @@ class TeachReport:
     accepted: float  # share of held-out dice that head was sure enough of to apply unasked
     accepted_wrong: int  # of those, how many it read wrong
     kept: bool = True  # False: the head read the held-out dice worse, so none is used
+    finder: str = ""  # what the finder learned from the fixed pictures (teach_finder)
 
     def lines(self) -> list[str]:
         if not self.kept:
@@ -396,6 +418,7 @@ class TeachReport:
             f"(shipped model), after {self.after:.0%} (taught without them); "
             f"{self.accepted:.0%} sure enough to apply without asking, "
             f"{self.accepted_wrong} of them wrong.",
+            *([self.finder] if self.finder else []),
             last,
         ]
 
@@ -451,7 +474,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
         head = fit_head(features[~held], turned[~held], shipped[~held])
         rows = held[::TURNS]
         values[rows], confidence[rows] = taught_reading(
-            head, features[::TURNS][rows], shipped[::TURNS][rows], reader.temperature
+            head, features[held], shipped[held], reader.temperature, TURNS
         )
     after = float(np.mean(values == truth))
     sure = confidence >= AUTO_ACCEPT
@@ -466,7 +489,12 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     else:
         (data_dir / HEAD_FILE).unlink(missing_ok=True)
         reader.head = None
+    # Imported here: the finder reads frames with the reader, whose module imports this one.
+    from companion.vision.teach_finder import teach_finder
+
+    finder = teach_finder(reader, data_dir)
     return TeachReport(
+        finder=finder.line(),
         rolls=len(rolls),
         dice=len(examples),
         before=before,
@@ -482,21 +510,27 @@ def taught_reading(
     features: NDArray[np.float64],
     shipped: NDArray[np.float64],
     temperature: float,
+    turns: int = 1,
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """Each close-up's value and confidence as the reader with ``head`` gives them, from
-    the shipped classifiers' reading of it (``shipped``, ``features``).
+    the shipped classifiers' reading of it (``shipped``, ``features``; with ``turns`` > 1,
+    rows in groups of each close-up's quarter turns, as cut first, as the reader reads them).
 
     The same sums as the reader's with a taught head: the value is the head's (the first
     look's faces do not count), and the confidence is the smaller of the head's and the
     shipped close-up's for that value (the "not a die" share and the temperature
     included), so the accepted share is the one the table would see for these dice.
     """
-    probabilities = shipped.copy()
-    probabilities[:, 1:] = (1.0 - shipped[:, :1]) * head.probabilities(features, shipped)
+    from companion.vision.dice import turned_together  # the reader's module imports this one
+
+    cut = shipped[::turns]
+    probabilities = cut.copy()
+    faces = turned_together(head.probabilities(features, shipped), turns)
+    probabilities[:, 1:] = (1.0 - cut[:, :1]) * faces
     best = np.argmax(probabilities[:, 1:], axis=1)
-    rows = np.arange(len(shipped))
+    rows = np.arange(len(cut))
     taught = _confidences(probabilities, temperature)[rows, best]
-    agree = _confidences(shipped, temperature)[rows, best]  # the shipped reader's
+    agree = _confidences(cut, temperature)[rows, best]  # the shipped reader's
     values: NDArray[np.int64] = (best + 1).astype(np.int64)
     return values, np.asarray(np.minimum(taught, agree), np.float64)
 

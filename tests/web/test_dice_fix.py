@@ -6,15 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from companion.table import Table
+from companion.vision.dice import Die
 from companion.vision.teach import EXAMPLES_DIR, INDEX_FILE, NOT_A_DIE, ExampleStore, align
+from companion.watch import dice as watch_dice
 from companion.watch.dice import DiceWatcher
 from tests.vision.test_teach import _watch_a_roll, table_at_roll
 from tests.web.conftest import PIN, shots, unlock
 from tests.web.serving import page_client, serve_table
+from web.dice_fix import PICTURE_SIDE
 
 __all__ = ["table_at_roll"]  # the fixture, shared with the teaching tests
 
@@ -54,6 +59,26 @@ def test_a_roll_fixed_on_the_picture_is_played_and_kept_whatever_the_count(
     assert again.status_code == 409, "each proposal is fixed once"
 
 
+def test_a_phone_is_sent_a_12_mp_roll_as_a_picture_it_can_load(
+    table_at_roll: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 4032x3024 camera roll reaches the page as a picture at most PICTURE_SIDE wide
+    (not ~3 MB), and the dice are still placed in the camera's own pixels."""
+    dice = [Die(3, (2000.0, 1500.0), 200.0, 0.3)]
+    monkeypatch.setattr(watch_dice, "read_dice", lambda _frame: dice)
+    watcher = DiceWatcher(table_at_roll, stable_frames=1, examples=ExampleStore(tmp_path))
+    future = watcher.process(np.full((3024, 4032, 3), 128, np.uint8))
+    assert future is not None
+    future.result(timeout=10)
+    client = page_client(table_at_roll, camera=watcher, data_dir=tmp_path)
+    shown = client.get("/api/dice/proposal").get_json()
+    assert (shown["width"], shown["height"]) == (4032, 3024)
+    assert shown["dice"][0]["x"] == 2000.0
+    picture = client.get("/dice/proposal.jpg")
+    decoded = cv2.imdecode(np.frombuffer(picture.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape[:2] == (1200, PICTURE_SIDE)
+
+
 def test_a_fix_without_faces_is_refused_in_one_sentence(
     table_at_roll: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -67,6 +92,32 @@ def test_a_fix_without_faces_is_refused_in_one_sentence(
         headers={"X-Table-Token": token},
     )
     assert bad.status_code == 400 and "face from 1 to 6" in bad.get_json()["error"]
+
+
+TOUCH = 44  # px: the smallest target a finger hits reliably
+
+
+def assert_touch_sized(page: Page, selector: str) -> None:
+    """Every element ``selector`` matches is at least TOUCH px wide and tall."""
+    for box in page.eval_on_selector_all(
+        selector,
+        "all => all.map((e) => [e.offsetWidth, e.offsetHeight])",
+    ):
+        assert box[0] >= TOUCH and box[1] >= TOUCH, f"{selector} is {box[0]:.0f}x{box[1]:.0f} px"
+
+
+def assert_fits_the_screen(page: Page, width: int, height: int) -> None:
+    """The whole picture and the Confirm button are on the screen without scrolling, nothing
+    is wider than the screen, and every die and button is big enough to tap."""
+    for selector in ("#fix-picture", "#fix-confirm", "#fix-cancel"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["y"] >= 0, f"{selector} starts off the screen"
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (
+            f"{selector} does not fit a {width}x{height} screen"
+        )
+    assert page.evaluate("document.getElementById('dice-fix').scrollWidth") <= width
+    assert_touch_sized(page, ".fix-die, #fix-cancel, #fix-confirm")
 
 
 @pytest.mark.browser
@@ -90,11 +141,15 @@ def test_players_fix_a_roll_by_tapping_its_picture(
             page.click("#btn-fix-dice")
             expect(page.locator(".fix-die")).to_have_count(2)
             page.screenshot(path=str(pictures / f"dice-fix-{width}x{height}.png"))
+            assert_fits_the_screen(page, width, height)
             if width != 390:
                 page.click("#fix-cancel")
                 page.close()
                 continue
             page.click(".fix-die:has-text('3')")
+            assert_touch_sized(page, "#fix-faces button")
+            assert_fits_the_screen(page, width, height)  # the faces shown too
+            page.screenshot(path=str(pictures / "dice-fix-faces-390x844.png"))
             page.click("#fix-faces button[data-face='4']")
             page.click(".fix-die:has-text('5')")
             page.click("#fix-faces button[data-face='0']")
