@@ -28,7 +28,8 @@ from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from companion.vision.dice import AUTO_ACCEPT, DETECT, DiceReader, shared_reader
-from companion.vision.teach import EXAMPLES_DIR, ExampleStore, teach
+from companion.vision.teach import EXAMPLES_DIR, ExampleStore
+from companion.vision.teaching import teach
 from companion.watch.dice import DiceWatcher
 from tests.vision.odd_dice import odd_roll
 from web import create_app

@@ -30,7 +30,8 @@ import cv2
 
 from companion.vision.dice import DiceReader, face_crop
 from companion.vision.dice_eval import ImageResult, LabelledDie, Report, load_labels, match
-from companion.vision.teach import EXAMPLES_DIR, ExampleStore, teach
+from companion.vision.teach import EXAMPLES_DIR, ExampleStore
+from companion.vision.teaching import teach
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "datasets" / "dice-skovy"
 

@@ -202,7 +202,8 @@ def calibrate() -> ResponseReturnValue:
 def teach_dice() -> ResponseReturnValue:
     """Teach the reader the confirmed rolls' dice; the figures are on held-out rolls."""
     from companion.vision.dice import shared_reader
-    from companion.vision.teach import TeachError, teach
+    from companion.vision.teach import TeachError
+    from companion.vision.teaching import teach
 
     _require_control()
     try:

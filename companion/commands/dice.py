@@ -19,7 +19,8 @@ from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
 from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
 from companion.vision.dice_review import SURE, contact_sheet, disagreements
 from companion.vision.dice_split import PARTS
-from companion.vision.teach import TeachError, teach
+from companion.vision.teach import TeachError
+from companion.vision.teaching import teach
 
 
 @click.group(name="dice")

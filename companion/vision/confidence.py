@@ -28,3 +28,14 @@ def temper(probabilities: NDArray[np.float64], temperature: float) -> NDArray[np
     soft = np.power(np.clip(probabilities, 1e-300, 1.0), 1.0 / temperature)
     result: NDArray[np.float64] = soft / soft.sum(axis=-1, keepdims=True)
     return result
+
+
+def turned_together(faces: NDArray[np.float64], turns: int) -> NDArray[np.float64]:
+    """P(face 1..6) per close-up from the readings of its ``turns`` quarter turns (rows in
+    groups of ``turns``): their product, normalised (one row when ``turns`` is 1)."""
+    if turns == 1:
+        return faces
+    logs = np.log(np.clip(faces, 1e-12, 1.0)).reshape(-1, turns, faces.shape[1]).mean(axis=1)
+    exp = np.exp(logs - logs.max(axis=-1, keepdims=True))
+    result: NDArray[np.float64] = exp / exp.sum(axis=-1, keepdims=True)
+    return result

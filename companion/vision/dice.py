@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.confidence import AUTO_ACCEPT as AUTO_ACCEPT  # the bar, where readers look
-from companion.vision.confidence import temper
+from companion.vision.confidence import temper, turned_together
 from companion.vision.side_faces import side_faces
 from companion.vision.teach import (
     FINDER_FILE,
@@ -557,15 +557,6 @@ def judge(
         size=candidate.size / scale,
         confidence=round(confidence, 3),
     )
-
-
-def turned_together(faces: NDArray[np.float64], turns: int) -> NDArray[np.float64]:
-    """P(face 1..6) per close-up from the readings of its ``turns`` quarter turns (rows in
-    groups of ``turns``): their product, normalised (one row when ``turns`` is 1)."""
-    if turns == 1:
-        return faces
-    logs = np.log(np.clip(faces, 1e-12, 1.0)).reshape(-1, turns, faces.shape[1]).mean(axis=1)
-    return _softmax(logs)
 
 
 def face_confidences(

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import CompanionError
-from companion.vision.confidence import AUTO_ACCEPT, temper
+from companion.vision.confidence import AUTO_ACCEPT, temper, turned_together
 
 log = logging.getLogger(__name__)
 
@@ -442,8 +442,9 @@ NO_EXAMPLES = (
 )
 
 
-def teach(reader: Any, data_dir: Path) -> TeachReport:
-    """Fit, measure and save the taught head for the examples in ``data_dir``.
+def teach_head(reader: Any, data_dir: Path) -> TeachReport:
+    """Fit, measure and save the taught head for the examples in ``data_dir`` (the finder
+    is taught beside it by :func:`companion.vision.teaching.teach`).
 
     ``reader`` is a :class:`companion.vision.dice.DiceReader` (``face_readings``); the
     head it should use from now on is set on it.
@@ -489,12 +490,7 @@ def teach(reader: Any, data_dir: Path) -> TeachReport:
     else:
         (data_dir / HEAD_FILE).unlink(missing_ok=True)
         reader.head = None
-    # Imported here: the finder reads frames with the reader, whose module imports this one.
-    from companion.vision.teach_finder import teach_finder
-
-    finder = teach_finder(reader, data_dir)
     return TeachReport(
-        finder=finder.line(),
         rolls=len(rolls),
         dice=len(examples),
         before=before,
@@ -521,8 +517,6 @@ def taught_reading(
     shipped close-up's for that value (the "not a die" share and the temperature
     included), so the accepted share is the one the table would see for these dice.
     """
-    from companion.vision.dice import turned_together  # the reader's module imports this one
-
     cut = shipped[::turns]
     probabilities = cut.copy()
     faces = turned_together(head.probabilities(features, shipped), turns)

@@ -31,8 +31,8 @@ from companion.vision.teach import (
     TeachError,
     align,
     load_head,
-    teach,
 )
+from companion.vision.teaching import teach
 from companion.watch import dice as watch_dice
 from companion.watch.dice import DiceWatcher
 from tests.vision.odd_dice import FEATURES, blank_head, confirm_rolls, odd_roll

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.vision.confidence import turned_together
 from companion.vision.dice import (
     DETECT,
     DiceReader,
     face_crop,
     shared_reader,
-    turned_together,
     use_taught_head,
 )
 from companion.vision.teach import EXAMPLES_DIR, FINDER_FILE, ExampleStore, load_detect
