@@ -76,9 +76,9 @@ def chromaticity(image: Image) -> NDArray[np.float32]:
     for hue and saturation windows but enough here.
     """
     pixels = image.astype(np.float32) + 1.0
-    total = pixels.sum(axis=2)
-    shares = np.stack([pixels[..., 2] / total, pixels[..., 1] / total], axis=2) * 100.0
-    return np.asarray(shares, np.float32)
+    blue, green, red = cv2.split(pixels)
+    scale = 100.0 / (blue + green + red)
+    return np.asarray(cv2.merge([red * scale, green * scale]), np.float32)
 
 
 def table_colour(rectified: Image, where: Image) -> NDArray[np.float32]:
@@ -93,7 +93,10 @@ def table_colour(rectified: Image, where: Image) -> NDArray[np.float32]:
 
 def colour_distance(rectified: Image, cloth: NDArray[np.float32]) -> NDArray[np.float32]:
     """Each pixel's chromaticity distance from the cloth's (:func:`table_colour`)."""
-    return np.asarray(np.linalg.norm(chromaticity(rectified) - cloth, axis=2), np.float32)
+    red, green = cv2.split(chromaticity(rectified))
+    red -= cloth[0]
+    green -= cloth[1]
+    return np.asarray(cv2.magnitude(red, green), np.float32)
 
 
 def sharpness(frame: Image) -> float:
