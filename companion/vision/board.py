@@ -12,6 +12,7 @@ because the vision, the marker sheets and the simulator must agree on them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -224,6 +225,10 @@ def find_asterisk_row(gray: Image, pixels_per_cell: int) -> int | None:
 
 
 HAND_OVER_BOARD = "a hand is over the board"
+SLEEVE_OVER_BOARD = "a sleeve is over the board"
+# Of the arm reaching in (as the wheel reader measures it), more than this share not skin
+# is a sleeve: bare arms with their shadow measured <= 0.2, coloured sleeves 0.46-0.68.
+SLEEVE_SHARE = 0.35
 # A belt cell counts as covered when more of it than this differs from the belt's own
 # colour (a piece covers about 30 %, the grid lines another 10 %).
 COVERED_FRACTION = 0.6
@@ -263,8 +268,12 @@ def read_board(
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
     if _hand_over_belt(rectified, hsv, belt):
         covered = _covered_rows(rectified[belt], profiles)
-        where = f" (it or its sleeve covers {covered})" if covered else ""
-        return BoardReading(blocked=True, reason=HAND_OVER_BOARD + where)
+        if _in_a_sleeve(frame, image_to_board, gains, bounds):
+            where = f"; it covers {covered}" if covered else ""
+            reason = f"{SLEEVE_OVER_BOARD} (an arm reaching in{where})"
+        else:
+            reason = HAND_OVER_BOARD + (f" (it or its sleeve covers {covered})" if covered else "")
+        return BoardReading(blocked=True, reason=reason)
     unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
     if unseen:
         return BoardReading(
@@ -340,6 +349,77 @@ def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> 
     return bool(len(areas) and areas.max() >= MIN_HAND_CELLS * ppc * ppc)
 
 
+def _in_a_sleeve(
+    frame: Image,
+    image_to_board: NDArray[np.float64],
+    gains: NDArray[np.float32] | None,
+    bounds: tuple[float, float, float, float],
+) -> bool:
+    """Whether the hand over the belt comes in a sleeve: most of the arm it belongs to,
+    from the picture's edge to the hand, is neither skin nor tablecloth.
+
+    The arm is mostly off the belt, so this looks at the whole picture (at half size; it
+    only runs when a hand is already seen): skin and what stands out from the cloth,
+    leaving out the belt and the markers' paper, which stand out from any cloth.
+    """
+    small = cv2.resize(
+        frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA
+    )
+    small = balanced(np.asarray(small, np.uint8), gains)
+    hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
+    board = np.zeros(small.shape[:2], np.uint8)
+    to_image = np.diag([0.5, 0.5, 1.0]) @ np.linalg.inv(image_to_board)
+    x0, y0, x1, y1 = bounds
+    areas = [(x0, y0, x1, y1)]
+    areas += [
+        (x - 0.3, y - 0.3, x + side + 0.3, y + side + 0.3)
+        for x, y, side in BOARD_MARKER_LAYOUT.values()
+    ]
+    for ax0, ay0, ax1, ay1 in areas:
+        quad = np.array([[[ax0, ay0], [ax1, ay0], [ax1, ay1], [ax0, ay1]]], np.float64)
+        corners = cv2.perspectiveTransform(quad, to_image)[0]
+        cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), (255,))
+    table = table_colour(small, 255 - board)
+    foreign = (colour_distance(small, table) > STANDS_OUT).astype(np.uint8) * 255
+    skin = np.asarray(
+        cv2.morphologyEx(skin_mask(hsv) & foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+        np.uint8,
+    )
+    count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    if count < 2:
+        return False
+    areas_found = stats[1:count, cv2.CC_STAT_AREA]
+    hands = [i + 1 for i, area in enumerate(areas_found) if area >= 0.4 * areas_found.max()]
+    # A black or white sleeve has the cloth's colour but not its lightness (shadows
+    # darken the cloth less than this).
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    cloth_gray = float(np.median(gray[board == 0]))
+    unlike = (gray < 0.45 * cloth_gray) | (gray > 1.35 * cloth_gray)
+    foreign |= unlike.astype(np.uint8) * 255
+    reaching_in = np.asarray((foreign & (255 - board)) | skin, np.uint8)
+    _, labels = cv2.connectedComponents(reaching_in, connectivity=8)
+    edge = np.zeros(labels.shape, bool)
+    edge[:2, :], edge[-2:, :], edge[:, :2], edge[:, -2:] = True, True, True, True
+    from_edge = set(np.unique(labels[edge & (reaching_in > 0)]).tolist()) - {0}
+    # The sleeve's end over the belt is left out with the belt: an arm ending a square or so
+    # short of the hand is still its arm.
+    ends = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [LANES, ROWS]]]), to_image)[0]
+    square = float(np.linalg.norm(ends[1] - ends[0])) / math.hypot(LANES, ROWS)
+    near = np.ones((2 * round(1.5 * square) + 1,) * 2, np.uint8)
+    arms = [
+        a
+        for i in hands
+        for a in from_edge
+        & set(np.unique(labels[cv2.dilate((patches == i).astype(np.uint8), near) > 0]))
+    ]
+    if not arms:
+        return False
+    arm = np.isin(labels, arms) | np.isin(patches, hands)
+    covered = float(np.count_nonzero(arm))
+    bare = float(np.count_nonzero(arm & (skin > 0)))
+    return covered - bare > SLEEVE_SHARE * covered
+
+
 def _rows_out_of_view(
     frame: Image,
     image_to_board: NDArray[np.float64],
@@ -371,7 +451,7 @@ def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
         own = np.median(lab[part][::3, ::3].reshape(-1, 3), axis=0)  # every 9th pixel
         # Light falls unevenly and shadows darken, so lightness gets a wide margin;
         # colour (a, b) hardly changes with light and gets a narrow one.
-        chroma = np.linalg.norm(lab[part][..., 1:] - own[1:], axis=2)
+        chroma = cv2.magnitude(lab[part][..., 1] - own[1], lab[part][..., 2] - own[2])
         lightness = np.abs(lab[part][..., 0] - own[0])
         differs = (chroma > DIFFERS) | (lightness > LIGHTER_OR_DARKER)
         other[part] = differs.astype(np.uint8) * 255
