@@ -241,13 +241,15 @@ def read_board(
     frame: Image,
     image_to_board: NDArray[np.float64] | None,
     profiles: Mapping[str, ColourProfile],
+    cloth: tuple[float, float] | None = None,
 ) -> BoardReading:
     """Where each coloured hamster is, which are in the Pit, and where the asterisk strip is.
 
     ``image_to_board`` is None when the corner markers could not be found (a hand over them,
     or the board moved): the view is then blocked rather than guessed. So is a blurred
     picture, a hand, and a belt partly out of the picture or covered (a sleeve, a card):
-    each refusal says which.
+    each refusal says which. ``cloth`` is the table cloth's colour sampled at calibration
+    (nothing on the table then); without it the cloth round the belt in this frame is used.
     """
     if image_to_board is None:
         reason = "board markers not visible"
@@ -266,7 +268,7 @@ def read_board(
     pad = round(margin * ppc)
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
-    if _hand_over_belt(rectified, hsv, belt):
+    if _hand_over_belt(rectified, hsv, belt, cloth):
         covered = _covered_rows(rectified[belt], profiles)
         if _in_a_sleeve(frame, image_to_board, gains, bounds):
             where = f"; it covers {covered}" if covered else ""
@@ -330,16 +332,22 @@ def _rows(rows: list[int]) -> str:
     return f"row {rows[0]}"
 
 
-def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> bool:
-    """Skin over the belt, told from the cloth round it: on a wooden table under a lamp
-    the cloth itself is skin-coloured, so only skin that differs from the cloth counts."""
+def _hand_over_belt(
+    rectified: Image, hsv: Image, belt: tuple[slice, slice], cloth: tuple[float, float] | None
+) -> bool:
+    """Skin over the belt, told from the cloth (sampled at calibration, else round the belt
+    in this frame): on a wooden table under a lamp the cloth itself is skin-coloured, so
+    only skin that differs from the cloth counts."""
     ppc = PIXELS_PER_CELL
     skin = skin_mask(hsv)
     if cv2.countNonZero(skin) < MIN_HAND_CELLS * ppc * ppc:
         return False
-    cloth = np.full(rectified.shape[:2], 255, np.uint8)
-    cloth[belt] = 0
-    table = table_colour(rectified, cloth)
+    if cloth is None:
+        around = np.full(rectified.shape[:2], 255, np.uint8)
+        around[belt] = 0
+        table = table_colour(rectified, around)
+    else:
+        table = np.array(cloth, np.float32)
     foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
     skin = np.asarray(
         cv2.morphologyEx(skin & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8

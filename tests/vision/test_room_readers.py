@@ -144,7 +144,9 @@ def belt_reading(room: Room, seed: int, scene: BeltScene) -> tuple[object, np.nd
     frame = render_belt_room(BeltScene(CALIBRATION_CELLS), np.random.default_rng(90), calm).frame
     calibration = calibrate_board(frame, CALIBRATION_CELLS)
     shot = render_belt_room(scene, np.random.default_rng(seed), room).frame
-    return read_board(shot, locate_board(shot), calibration.colour_profiles), shot
+    assert calibration.cloth is not None  # the readers use the cloth sampled at calibration
+    cloth = calibration.cloth.chroma
+    return read_board(shot, locate_board(shot), calibration.colour_profiles, cloth), shot
 
 
 @pytest.mark.parametrize("table", ["light wood", "dark wood", "green felt"])
