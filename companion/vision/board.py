@@ -375,18 +375,8 @@ def _in_a_sleeve(
     )
     small = balanced(np.asarray(small, np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
-    board = np.zeros(small.shape[:2], np.uint8)
     to_image = np.diag([0.5, 0.5, 1.0]) @ np.linalg.inv(image_to_board)
-    x0, y0, x1, y1 = bounds
-    areas = [(x0, y0, x1, y1)]
-    areas += [
-        (x - 0.3, y - 0.3, x + side + 0.3, y + side + 0.3)
-        for x, y, side in BOARD_MARKER_LAYOUT.values()
-    ]
-    for ax0, ay0, ax1, ay1 in areas:
-        quad = np.array([[[ax0, ay0], [ax1, ay0], [ax1, ay1], [ax0, ay1]]], np.float64)
-        corners = cv2.perspectiveTransform(quad, to_image)[0]
-        cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), (255,))
+    board = _board_area(small.shape[:2], to_image, bounds)
     table = table_colour(small, 255 - board)
     foreign = (colour_distance(small, table) > STANDS_OUT).astype(np.uint8) * 255
     skin = np.asarray(
@@ -426,6 +416,25 @@ def _in_a_sleeve(
     covered = float(np.count_nonzero(arm))
     bare = float(np.count_nonzero(arm & (skin > 0)))
     return covered - bare > SLEEVE_SHARE * covered
+
+
+def _board_area(
+    shape: tuple[int, ...], to_image: NDArray[np.float64], bounds: tuple[float, float, float, float]
+) -> Image:
+    """A mask of the belt (``bounds``) and the markers with their white border, in a
+    picture of ``shape`` that ``to_image`` maps the board into."""
+    board = np.zeros(shape[:2], np.uint8)
+    x0, y0, x1, y1 = bounds
+    areas = [(x0, y0, x1, y1)]
+    areas += [
+        (x - 0.3, y - 0.3, x + side + 0.3, y + side + 0.3)
+        for x, y, side in BOARD_MARKER_LAYOUT.values()
+    ]
+    for ax0, ay0, ax1, ay1 in areas:
+        quad = np.array([[[ax0, ay0], [ax1, ay0], [ax1, ay1], [ax0, ay1]]], np.float64)
+        corners = cv2.perspectiveTransform(quad, to_image)[0]
+        cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), (255,))
+    return board
 
 
 def _rows_out_of_view(
