@@ -289,7 +289,7 @@ def read_board(
             reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
-    labels = colour_labels(hsv, profiles)[belt]
+    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing = _places(labels, profiles)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
     asterisk_row = find_asterisk_row(gray, ppc)
