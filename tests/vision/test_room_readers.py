@@ -73,9 +73,10 @@ def test_a_poor_fit_is_refused_never_reported(monkeypatch: pytest.MonkeyPatch) -
     assert reading.blocked and "do not agree on one angle" in reading.reason
 
 
-@pytest.mark.parametrize("table", ["green felt", "black felt", "light wood", "white"])
+@pytest.mark.parametrize("table", ["green felt", "blue felt", "light wood", "dark wood"])
 def test_fallen_pieces_are_counted_on_any_cloth_under_a_warm_lamp(table: str) -> None:
-    """A green felt table read as ~790 green pieces before; a wooden one as a hand."""
+    """A green felt table read as ~790 green pieces before; a wooden one as a hand. (A
+    white table and black felt hide a piece colour: refused, see below.)"""
     reading = read_wheel(wheel_frame(Room(table=table, light="warm"), 2), camera_height_cm=70.0)
     assert not reading.blocked, reading.reason
     assert reading.fallen["red"] == 1
@@ -236,3 +237,21 @@ def test_a_belt_partly_out_of_the_picture_blocks_and_names_the_rows() -> None:
     moved = np.asarray(cv2.warpAffine(shot, move, (640, 480)), np.uint8)
     reading = read_board(moved, locate_board(moved), calibration.colour_profiles)
     assert reading.blocked and "out of the picture" in reading.reason
+
+
+@pytest.mark.parametrize(
+    ("table", "hidden"),
+    [("white", "white"), ("black felt", "black"), ("grey cloth", ""), ("light wood", "")],
+)
+def test_a_cloth_that_hides_a_piece_colour_refuses_to_count_fallen_pieces(
+    table: str, hidden: str
+) -> None:
+    """A white piece on a white table (a black one on black felt) was not seen, and the
+    wheel said fewer pieces had fallen than had: now the frame is refused, naming the
+    colour and the fix; other cloths are read as before."""
+    reading = read_wheel(wheel_frame(Room(table=table, light="warm"), 2), camera_height_cm=70.0)
+    if hidden:
+        assert reading.blocked
+        assert reading.reason == wheel_reader.CLOTH_HIDES.format(hidden), reading.reason
+    else:
+        assert not reading.blocked, reading.reason
