@@ -113,8 +113,9 @@ def belt_row(room: Room, frames: int, seed: int) -> Tally:
             frame_room = replace(room, sleeve=SLEEVES[int(rng.integers(len(SLEEVES)))])
         scene = random_belt_scene(rng)
         rendered = render_belt_room(scene, rng, frame_room)
+        cloth = calibration.cloth.chroma if calibration.cloth else None
         reading = read_board(
-            rendered.frame, locate_board(rendered.frame), calibration.colour_profiles
+            rendered.frame, locate_board(rendered.frame), calibration.colour_profiles, cloth
         )
         if reading.blocked:
             tally.refused[reading.reason] += 1

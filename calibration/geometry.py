@@ -3,8 +3,10 @@
 The printed corner markers are found with OpenCV's ArUco detector; their known positions
 on the board give the image-to-board homography, recomputed on every frame when the
 markers are visible (a nudged camera then costs nothing). The calibration file keeps what
-cannot be re-measured per frame: the colour of each hamster under this light, the camera's
-fixed exposure, white balance and focus, and the homography to fall back on.
+cannot be re-measured per frame: the colour of each hamster under this light, the table
+cloth's colour (sampled round the belt with nothing on it; a cloth close to skin colour is
+said so, :data:`~companion.vision.room_light.CLOSE_TO_SKIN`), the camera's fixed exposure,
+white balance and focus, and the homography to fall back on.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from numpy.typing import NDArray
 
 from calibration.markers import CORNER_NAMES
 from companion.errors import CompanionError
+from companion.tabletop import BELT_X0, BELT_X1, BELT_Y0, BELT_Y1
 from companion.vision.board import (
     ASTERISK_MARKER_IDS,
     BOARD_MARKER_LAYOUT,
@@ -33,6 +36,7 @@ from companion.vision.board import (
     MarkerLayout,
     hue_distance,
     profile_from_pixels,
+    skin_mask,
     warp_plane,
 )
 from companion.vision.markers import (
@@ -56,7 +60,13 @@ from companion.vision.markers import (
 from companion.vision.markers import (
     marker_corners,
 )
-from companion.vision.room_light import balanced, paper_gains
+from companion.vision.room_light import (
+    CLOSE_TO_SKIN,
+    balanced,
+    close_to_skin,
+    paper_gains,
+    table_colour,
+)
 from companion.vision.wheel import DEFAULT_DIVISIONS, PIECE_HUES
 
 CALIBRATION_VERSION = 1
@@ -140,6 +150,21 @@ class CameraSettings:
 
 
 @dataclass(frozen=True)
+class ClothColour:
+    """The table cloth round the belt at calibration, with the lamp divided out: its
+    chromaticity (r, g shares of R + G + B, times 100) and the share of it that passes the
+    readers' skin test."""
+
+    chroma: tuple[float, float]
+    skin_share: float
+
+    @property
+    def warning(self) -> str:
+        """One sentence when a hand on this cloth could go unseen, else ""."""
+        return CLOSE_TO_SKIN if close_to_skin(self.chroma, self.skin_share) else ""
+
+
+@dataclass(frozen=True)
 class Calibration:
     """Everything the board and wheel readers need to know about this table and camera."""
 
@@ -149,6 +174,7 @@ class Calibration:
     colour_profiles: dict[str, ColourProfile]
     camera: CameraSettings = field(default_factory=CameraSettings)
     wheel_divisions: int = DEFAULT_DIVISIONS  # the seed does not say; players count theirs
+    cloth: ClothColour | None = None  # None in files from before the cloth was sampled
     created: str = ""
     version: int = CALIBRATION_VERSION
 
@@ -175,6 +201,36 @@ def sample_colour_profiles(
                 "hamster should stand; stand it there in good light and calibrate again."
             ) from error
     return profiles
+
+
+# The cloth is sampled this far (belt squares) round the belt, leaving out the first
+# quarter square (the belt's shadow and edge) and the markers with their white border.
+CLOTH_REACH = 1.5
+CLOTH_GAP = 0.25
+
+
+def sample_cloth(frame: Image, image_to_board: Homography) -> ClothColour:
+    """The cloth's colour round the belt (``frame`` with the lamp already divided out)."""
+    ppc = PIXELS_PER_CELL
+    reach = CLOTH_REACH
+    bounds = (BELT_X0 - reach, BELT_Y0 - reach, BELT_X1 + reach, BELT_Y1 + reach)
+    rectified = warp_plane(frame, image_to_board, bounds, ppc)
+    where = np.full(rectified.shape[:2], 255, np.uint8)
+    inner = round((reach - CLOTH_GAP) * ppc)
+    where[inner:-inner, inner:-inner] = 0
+    for x0, y0, side in BOARD_MARKER_LAYOUT.values():
+        quiet = side / 6.0 + CLOTH_GAP
+        left, top = round((x0 - quiet - bounds[0]) * ppc), round((y0 - quiet - bounds[1]) * ppc)
+        size = round((side + 2 * quiet) * ppc)
+        where[max(top, 0) : top + size, max(left, 0) : left + size] = 0
+    chroma = table_colour(rectified, where)
+    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
+    skin_share = float(np.count_nonzero(skin_mask(hsv)[where > 0])) / max(
+        1, int(np.count_nonzero(where))
+    )
+    return ClothColour(
+        (round(float(chroma[0]), 2), round(float(chroma[1]), 2)), round(skin_share, 3)
+    )
 
 
 def _swapped_hamsters(
@@ -265,6 +321,7 @@ def calibrate_board(
     if swapped:
         raise CalibrationError(swapped)
     return Calibration(
+        cloth=sample_cloth(frame, homography),
         image_size=(width, height),
         homography=tuple(tuple(float(v) for v in row) for row in homography),
         marker_ids=tuple(sorted(layout)),
@@ -397,6 +454,7 @@ def _from_json(
         )
     settings = CameraSettings.from_camera(camera) if camera.get("measured") is True else None
     return Calibration(
+        cloth=_cloth(data.get("cloth")),
         image_size=(width, height),
         homography=homography,
         marker_ids=tuple(int(v) for v in data["marker_ids"]),
@@ -406,6 +464,14 @@ def _from_json(
         created=str(data["created"]),
         version=int(data["version"]),
     )
+
+
+def _cloth(value: Any) -> ClothColour | None:
+    """The cloth sampled at calibration; None in a file from before it was sampled."""
+    if value is None:
+        return None
+    red, green = (float(v) for v in value["chroma"])
+    return ClothColour((red, green), float(value["skin_share"]))
 
 
 def _divisions(value: Any, path: Path) -> int:

@@ -147,9 +147,12 @@ def status() -> ResponseReturnValue:
         return jsonify(
             calibrated=False, message=str(error), cells=_cells_from_game(), dice=_dice_teaching()
         )
+    warning = calibration.cloth.warning if calibration.cloth else ""
+    colours = len(calibration.colour_profiles)
     return jsonify(
         calibrated=True,
-        message=f"Calibrated {calibration.created} for {len(calibration.colour_profiles)} colours.",
+        message=f"Calibrated {calibration.created} for {colours} colours. {warning}".strip(),
+        warning=warning,
         created=calibration.created,
         colours=sorted(calibration.colour_profiles),
         cells=_cells_from_game(),
@@ -192,9 +195,11 @@ def calibrate() -> ResponseReturnValue:
     previous = keep_previous(path)
     save_calibration(calibration, path)
     kept = "" if previous is None else f"; the one it replaces is kept as {previous.name}"
+    warning = calibration.cloth.warning if calibration.cloth else ""
     return jsonify(
         calibrated=True,
-        message=f"Saved: {len(cells)} hamster colours sampled; {held}{kept}.",
+        message=f"Saved: {len(cells)} hamster colours sampled; {held}{kept}. {warning}".strip(),
+        warning=warning,
     )
 
 

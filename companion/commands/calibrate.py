@@ -135,6 +135,8 @@ def board(obj: Any, image: str, cells: str) -> None:
         f"Saved {path}: {len(calibration.colour_profiles)} hamster colours, "
         f"{calibration.image_size[0]}x{calibration.image_size[1]} pictures{kept}."
     )
+    if calibration.cloth and calibration.cloth.warning:
+        click.secho(calibration.cloth.warning, fg="yellow")
 
 
 @calibrate.command()

@@ -12,6 +12,7 @@ because the vision, the marker sheets and the simulator must agree on them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -224,6 +225,10 @@ def find_asterisk_row(gray: Image, pixels_per_cell: int) -> int | None:
 
 
 HAND_OVER_BOARD = "a hand is over the board"
+SLEEVE_OVER_BOARD = "a sleeve is over the board"
+# Of the arm reaching in (as the wheel reader measures it), more than this share not skin
+# is a sleeve: bare arms with their shadow measured <= 0.2, coloured sleeves 0.46-0.68.
+SLEEVE_SHARE = 0.35
 # A belt cell counts as covered when more of it than this differs from the belt's own
 # colour (a piece covers about 30 %, the grid lines another 10 %).
 COVERED_FRACTION = 0.6
@@ -236,13 +241,15 @@ def read_board(
     frame: Image,
     image_to_board: NDArray[np.float64] | None,
     profiles: Mapping[str, ColourProfile],
+    cloth: tuple[float, float] | None = None,
 ) -> BoardReading:
     """Where each coloured hamster is, which are in the Pit, and where the asterisk strip is.
 
     ``image_to_board`` is None when the corner markers could not be found (a hand over them,
     or the board moved): the view is then blocked rather than guessed. So is a blurred
     picture, a hand, and a belt partly out of the picture or covered (a sleeve, a card):
-    each refusal says which.
+    each refusal says which. ``cloth`` is the table cloth's colour sampled at calibration
+    (nothing on the table then); without it the cloth round the belt in this frame is used.
     """
     if image_to_board is None:
         reason = "board markers not visible"
@@ -261,10 +268,14 @@ def read_board(
     pad = round(margin * ppc)
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
-    if _hand_over_belt(rectified, hsv, belt):
+    if _hand_over_belt(rectified, hsv, belt, cloth):
         covered = _covered_rows(rectified[belt], profiles)
-        where = f" (it or its sleeve covers {covered})" if covered else ""
-        return BoardReading(blocked=True, reason=HAND_OVER_BOARD + where)
+        if _in_a_sleeve(frame, image_to_board, gains, bounds):
+            where = f"; it covers {covered}" if covered else ""
+            reason = f"{SLEEVE_OVER_BOARD} (an arm reaching in{where})"
+        else:
+            reason = HAND_OVER_BOARD + (f" (it or its sleeve covers {covered})" if covered else "")
+        return BoardReading(blocked=True, reason=reason)
     unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
     if unseen:
         return BoardReading(
@@ -278,7 +289,7 @@ def read_board(
             reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
-    labels = colour_labels(hsv, profiles)[belt]
+    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing = _places(labels, profiles)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
     asterisk_row = find_asterisk_row(gray, ppc)
@@ -321,16 +332,22 @@ def _rows(rows: list[int]) -> str:
     return f"row {rows[0]}"
 
 
-def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> bool:
-    """Skin over the belt, told from the cloth round it: on a wooden table under a lamp
-    the cloth itself is skin-coloured, so only skin that differs from the cloth counts."""
+def _hand_over_belt(
+    rectified: Image, hsv: Image, belt: tuple[slice, slice], cloth: tuple[float, float] | None
+) -> bool:
+    """Skin over the belt, told from the cloth (sampled at calibration, else round the belt
+    in this frame): on a wooden table under a lamp the cloth itself is skin-coloured, so
+    only skin that differs from the cloth counts."""
     ppc = PIXELS_PER_CELL
     skin = skin_mask(hsv)
     if cv2.countNonZero(skin) < MIN_HAND_CELLS * ppc * ppc:
         return False
-    cloth = np.full(rectified.shape[:2], 255, np.uint8)
-    cloth[belt] = 0
-    table = table_colour(rectified, cloth)
+    if cloth is None:
+        around = np.full(rectified.shape[:2], 255, np.uint8)
+        around[belt] = 0
+        table = table_colour(rectified, around)
+    else:
+        table = np.array(cloth, np.float32)
     foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
     skin = np.asarray(
         cv2.morphologyEx(skin & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8
@@ -338,6 +355,86 @@ def _hand_over_belt(rectified: Image, hsv: Image, belt: tuple[slice, slice]) -> 
     count, _, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     areas = stats[1:count, cv2.CC_STAT_AREA]
     return bool(len(areas) and areas.max() >= MIN_HAND_CELLS * ppc * ppc)
+
+
+def _in_a_sleeve(
+    frame: Image,
+    image_to_board: NDArray[np.float64],
+    gains: NDArray[np.float32] | None,
+    bounds: tuple[float, float, float, float],
+) -> bool:
+    """Whether the hand over the belt comes in a sleeve: most of the arm it belongs to,
+    from the picture's edge to the hand, is neither skin nor tablecloth.
+
+    The arm is mostly off the belt, so this looks at the whole picture (at half size; it
+    only runs when a hand is already seen): skin and what stands out from the cloth,
+    leaving out the belt and the markers' paper, which stand out from any cloth.
+    """
+    small = cv2.resize(
+        frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA
+    )
+    small = balanced(np.asarray(small, np.uint8), gains)
+    hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
+    to_image = np.diag([0.5, 0.5, 1.0]) @ np.linalg.inv(image_to_board)
+    board = _board_area(small.shape[:2], to_image, bounds)
+    table = table_colour(small, 255 - board)
+    foreign = (colour_distance(small, table) > STANDS_OUT).astype(np.uint8) * 255
+    skin = np.asarray(
+        cv2.morphologyEx(skin_mask(hsv) & foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+        np.uint8,
+    )
+    count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    if count < 2:
+        return False
+    areas_found = stats[1:count, cv2.CC_STAT_AREA]
+    hands = [i + 1 for i, area in enumerate(areas_found) if area >= 0.4 * areas_found.max()]
+    # A black or white sleeve has the cloth's colour but not its lightness (shadows
+    # darken the cloth less than this).
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    cloth_gray = float(np.median(gray[board == 0]))
+    unlike = (gray < 0.45 * cloth_gray) | (gray > 1.35 * cloth_gray)
+    foreign |= unlike.astype(np.uint8) * 255
+    reaching_in = np.asarray((foreign & (255 - board)) | skin, np.uint8)
+    _, labels = cv2.connectedComponents(reaching_in, connectivity=8)
+    edge = np.zeros(labels.shape, bool)
+    edge[:2, :], edge[-2:, :], edge[:, :2], edge[:, -2:] = True, True, True, True
+    from_edge = set(np.unique(labels[edge & (reaching_in > 0)]).tolist()) - {0}
+    # The sleeve's end over the belt is left out with the belt: an arm ending a square or so
+    # short of the hand is still its arm.
+    ends = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [LANES, ROWS]]]), to_image)[0]
+    square = float(np.linalg.norm(ends[1] - ends[0])) / math.hypot(LANES, ROWS)
+    near = np.ones((2 * round(1.5 * square) + 1,) * 2, np.uint8)
+    arms = [
+        a
+        for i in hands
+        for a in from_edge
+        & set(np.unique(labels[cv2.dilate((patches == i).astype(np.uint8), near) > 0]))
+    ]
+    if not arms:
+        return False
+    arm = np.isin(labels, arms) | np.isin(patches, hands)
+    covered = float(np.count_nonzero(arm))
+    bare = float(np.count_nonzero(arm & (skin > 0)))
+    return covered - bare > SLEEVE_SHARE * covered
+
+
+def _board_area(
+    shape: tuple[int, ...], to_image: NDArray[np.float64], bounds: tuple[float, float, float, float]
+) -> Image:
+    """A mask of the belt (``bounds``) and the markers with their white border, in a
+    picture of ``shape`` that ``to_image`` maps the board into."""
+    board = np.zeros(shape[:2], np.uint8)
+    x0, y0, x1, y1 = bounds
+    areas = [(x0, y0, x1, y1)]
+    areas += [
+        (x - 0.3, y - 0.3, x + side + 0.3, y + side + 0.3)
+        for x, y, side in BOARD_MARKER_LAYOUT.values()
+    ]
+    for ax0, ay0, ax1, ay1 in areas:
+        quad = np.array([[[ax0, ay0], [ax1, ay0], [ax1, ay1], [ax0, ay1]]], np.float64)
+        corners = cv2.perspectiveTransform(quad, to_image)[0]
+        cv2.fillConvexPoly(board, np.round(corners).astype(np.int32), (255,))
+    return board
 
 
 def _rows_out_of_view(
@@ -371,7 +468,7 @@ def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
         own = np.median(lab[part][::3, ::3].reshape(-1, 3), axis=0)  # every 9th pixel
         # Light falls unevenly and shadows darken, so lightness gets a wide margin;
         # colour (a, b) hardly changes with light and gets a narrow one.
-        chroma = np.linalg.norm(lab[part][..., 1:] - own[1:], axis=2)
+        chroma = cv2.magnitude(lab[part][..., 1] - own[1], lab[part][..., 2] - own[2])
         lightness = np.abs(lab[part][..., 0] - own[0])
         differs = (chroma > DIFFERS) | (lightness > LIGHTER_OR_DARKER)
         other[part] = differs.astype(np.uint8) * 255

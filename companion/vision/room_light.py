@@ -76,9 +76,9 @@ def chromaticity(image: Image) -> NDArray[np.float32]:
     for hue and saturation windows but enough here.
     """
     pixels = image.astype(np.float32) + 1.0
-    total = pixels.sum(axis=2)
-    shares = np.stack([pixels[..., 2] / total, pixels[..., 1] / total], axis=2) * 100.0
-    return np.asarray(shares, np.float32)
+    blue, green, red = cv2.split(pixels)
+    scale = 100.0 / (blue + green + red)
+    return np.asarray(cv2.merge([red * scale, green * scale]), np.float32)
 
 
 def table_colour(rectified: Image, where: Image) -> NDArray[np.float32]:
@@ -91,9 +91,41 @@ def table_colour(rectified: Image, where: Image) -> NDArray[np.float32]:
     return np.asarray(np.median(chosen, axis=0), np.float32)
 
 
+# Skin with the lamp divided out, as (r, g) shares of R + G + B times 100 (the simulator's
+# light, middle and dark skin tones measure (39.8, 31.8), (42.8, 31.6), (45.0, 31.0); the
+# window is those with a margin for other skins).
+SKIN_RED = (38.0, 50.0)
+SKIN_GREEN = (29.0, 34.0)
+# A cloth is close to skin when its colour lies nearer the skin window than the distance
+# that makes a hand stand out from it (``STANDS_OUT`` of the readers, 3) and most of it
+# passes the readers' skin test (hue, saturation, brightness: dark or grey cloth does not).
+SKIN_NEAR = 3.0
+SKIN_SHARE = 0.3
+CLOSE_TO_SKIN = (
+    "The table cloth is close to skin colour, so a hand over the belt may go unseen: lay a "
+    "mat or a cloth of another colour (grey, green, blue or white) under the belt and "
+    "calibrate again."
+)
+
+
+def distance_from_skin(cloth: NDArray[np.float32] | tuple[float, float]) -> float:
+    """How far (chromaticity) the cloth's colour lies from the skin window; 0 inside it."""
+    red = max(SKIN_RED[0] - float(cloth[0]), 0.0, float(cloth[0]) - SKIN_RED[1])
+    green = max(SKIN_GREEN[0] - float(cloth[1]), 0.0, float(cloth[1]) - SKIN_GREEN[1])
+    return float(np.hypot(red, green))
+
+
+def close_to_skin(cloth: tuple[float, float], skin_share: float) -> bool:
+    """Whether a hand on this cloth could pass for cloth (see ``CLOSE_TO_SKIN``)."""
+    return distance_from_skin(cloth) < SKIN_NEAR and skin_share >= SKIN_SHARE
+
+
 def colour_distance(rectified: Image, cloth: NDArray[np.float32]) -> NDArray[np.float32]:
     """Each pixel's chromaticity distance from the cloth's (:func:`table_colour`)."""
-    return np.asarray(np.linalg.norm(chromaticity(rectified) - cloth, axis=2), np.float32)
+    red, green = cv2.split(chromaticity(rectified))
+    red -= cloth[0]
+    green -= cloth[1]
+    return np.asarray(cv2.magnitude(red, green), np.float32)
 
 
 def sharpness(frame: Image) -> float:

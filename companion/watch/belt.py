@@ -68,7 +68,9 @@ class BeltWatcher(FrameWatcher):
             self._status = f"board check off: {error}"
             return self._post(None, stamp)
         profiles = calibration.colour_profiles
-        reading = self.steady.update(read_board(frame, self.calibration.locate(frame), profiles))
+        cloth = calibration.cloth.chroma if getattr(calibration, "cloth", None) else None
+        located = self.calibration.locate(frame)
+        reading = self.steady.update(read_board(frame, located, profiles, cloth))
         if reading is None:
             return None
         seen = belt_seen(reading, frozenset(profiles))

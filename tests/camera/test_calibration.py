@@ -38,7 +38,10 @@ from calibration.markers import (
     standard_sheets,
 )
 from companion.vision.board import BELT_X0, BELT_X1, BELT_Y1, BOARD_MARKER_LAYOUT, LANES, ROWS
+from companion.vision.room_light import CLOSE_TO_SKIN
 from hardware.simulator import HAMSTER_COLOURS, BeltScene, Conditions, render_belt
+from hardware.simulator.room import Room
+from hardware.simulator.room_render import render_belt_room
 
 CELLS = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
 
@@ -104,6 +107,39 @@ def test_save_and_load_round_trip(tmp_path: Path, calibration: Calibration) -> N
     path = tmp_path / "calibration.json"
     save_calibration(calibration, path)
     assert load_calibration(path, expected_image_size=(640, 480)) == calibration
+
+
+@pytest.mark.parametrize(
+    ("table", "close"),
+    [
+        ("light wood", True),
+        ("dark wood", True),
+        ("grey cloth", False),
+        ("green felt", False),
+        ("black felt", False),
+        ("white", False),
+    ],
+)
+def test_a_cloth_close_to_skin_colour_is_said_at_calibration(table: str, close: bool) -> None:
+    """On a wooden table a hand can pass for the table: calibration samples the cloth and
+    says so in one sentence naming the fix (a mat or another cloth); other cloths pass."""
+    room = Room(table=table, light="warm", blur=0.6)
+    frame = render_belt_room(BeltScene(CELLS), np.random.default_rng(3), room).frame
+    cloth = calibrate_board(frame, CELLS).cloth
+    assert cloth is not None
+    assert cloth.warning == (CLOSE_TO_SKIN if close else "")
+    assert one_sentence(CLOSE_TO_SKIN) and "mat" in CLOSE_TO_SKIN
+
+
+def test_the_cloth_is_kept_and_a_file_from_before_it_still_loads(
+    tmp_path: Path, calibration: Calibration
+) -> None:
+    assert calibration.cloth is not None
+    path = tmp_path / "calibration.json"
+    save_calibration(calibration, path)
+    assert load_calibration(path).cloth == calibration.cloth
+    older = write_edited(tmp_path, calibration, {"cloth": None})
+    assert load_calibration(older).cloth is None
 
 
 def write_edited(tmp_path: Path, calibration: Calibration, edit: dict[str, object]) -> Path:

@@ -349,3 +349,22 @@ def test_camera_pictures_need_the_pin_or_a_seat_link(table: Table, tmp_path: Pat
     for route in ("/camera.jpg", "/calibration.jpg"):
         assert client.get(route, headers=tablet).mimetype == "image/jpeg"
         assert client.get(f"{route}?token={phone}").mimetype == "image/jpeg"  # as an <img>
+
+
+def test_a_table_close_to_skin_colour_is_said_on_the_page_and_in_the_status(
+    table: Table, tmp_path: Path
+) -> None:
+    """On a wooden table a hand may pass for the table: the calibration is saved, and the
+    page says so in one sentence naming the fix, then and in the panel's status line."""
+    from companion.vision.room_light import CLOSE_TO_SKIN
+    from hardware.simulator.room import Room
+    from hardware.simulator.room_render import render_belt_room
+
+    room = Room(table="light wood", light="warm", blur=0.6)
+    frame = render_belt_room(BeltScene(dict(ROW_ONE)), np.random.default_rng(4), room).frame
+    client = client_for(table, tmp_path, frame)
+    done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert done.get_json()["message"].endswith(CLOSE_TO_SKIN)
+    status = client.get("/api/calibration").get_json()
+    assert status["calibrated"] is True and status["message"].endswith(CLOSE_TO_SKIN)
