@@ -60,6 +60,22 @@ def test_watchdog_is_fed_only_while_the_table_is_alive(
     notify_socket.close()
 
 
+def test_one_failed_check_is_retried_at_once_not_a_whole_interval_later(
+    notify_socket: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stall of a few seconds (a slow fsync) fails one check; the next comes a second
+    later, so the pings go on long before systemd's interval (here 400 s) would run out."""
+    monkeypatch.setenv("WATCHDOG_USEC", "400000000")
+    answers = iter([False])
+    stop = threading.Event()
+    thread = start_watchdog(lambda: next(answers, True), stop)
+    assert thread is not None
+    assert notify_socket.recv(64) == b"WATCHDOG=1"  # the fixture's socket waits 10 s at most
+    stop.set()
+    thread.join(timeout=5)
+    notify_socket.close()
+
+
 def _pings_stop(notify_socket: socket.socket, silence: float = 1.0, deadline: float = 60) -> bool:
     """Drain pings until none comes for ``silence`` seconds (pings are 10 ms apart)."""
     notify_socket.settimeout(silence)

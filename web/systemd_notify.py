@@ -29,17 +29,31 @@ def notify(message: str) -> bool:
     return True
 
 
+#: After a check that failed (a stall of a few seconds: a slow SD card's fsync), the next
+#: comes this soon rather than a whole interval later, so one stall that ends in time does
+#: not let the watchdog run out.
+RETRY_SECONDS = 1.0
+
+
 def start_watchdog(alive: Callable[[], bool], stop: threading.Event) -> threading.Thread | None:
-    """Ping at half the watchdog interval while ``alive()``; None when no watchdog is set."""
+    """Ping at a quarter of the watchdog interval while ``alive()`` (again a second after a
+    failed check); None when no watchdog is set.
+
+    Why a quarter: each check may itself wait a few seconds for the worker and the loop;
+    pinging at a quarter leaves room for a check that waits, fails, and a retry that passes,
+    all before systemd's interval is up."""
     usec = os.environ.get("WATCHDOG_USEC")
     if not usec or not usec.isdigit() or not os.environ.get("NOTIFY_SOCKET"):
         return None
-    interval = int(usec) / 2_000_000
+    interval = int(usec) / 4_000_000
 
     def feed() -> None:
-        while not stop.wait(interval):
-            if alive():
+        while not stop.is_set():
+            answered = alive()
+            if answered:
                 notify("WATCHDOG=1")
+            if stop.wait(interval if answered else min(RETRY_SECONDS, interval)):
+                return
 
     thread = threading.Thread(target=feed, name="watchdog", daemon=True)
     thread.start()
