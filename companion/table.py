@@ -41,7 +41,7 @@ from companion.proposals import Proposals, Stamp, refuse_if_stale
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
 from companion.saved import NOT_RESUMED, default_header, resume_game, start_game
 from companion.store import Store, StoreError
-from companion.table_settings import TableSettings
+from companion.table_settings import KEEPS_EVERY_STOP, TableSettings
 from companion.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -97,18 +97,23 @@ class Table:
         self._worker.start()
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, intent: Intent, source: str = "", shown: Stamp | None = None) -> Future[Event]:
+    def submit(
+        self, intent: Intent, source: str = "", shown: Stamp | None = None, *, auto: bool = False
+    ) -> Future[Event]:
         """Queue a button name or an event; the future gives the logged event or the error.
 
         ``shown`` is the (game, change) a tablet showed when NEXT, UNDO, REDO or READ was
-        pressed (game None: not said): checked on the worker, in line with every other
-        input, so of two presses made at once only the first applies."""
-        if shown is None:
-            return self._enqueue(lambda: self._apply(intent, source))
-        return self._enqueue(lambda: self._apply_if_shown(intent, source, shown))
+        pressed (game None: not said), and ``auto`` says the page passed a step nobody
+        decides in: both checked on the worker, in line with every other input, so of two
+        presses made at once only the first applies, and no step passes on its own once
+        the table has chosen to keep every stop."""
+        return self._enqueue(lambda: self._apply_checked(intent, source, shown, auto))
 
-    def _apply_if_shown(self, intent: Intent, source: str, shown: Stamp) -> Event:
-        refuse_if_stale(intent, shown, self._stamp())
+    def _apply_checked(self, intent: Intent, source: str, shown: Stamp | None, auto: bool) -> Event:
+        if auto and self.settings.every_stop:
+            raise IllegalMoveError(KEEPS_EVERY_STOP)
+        if shown is not None:
+            refuse_if_stale(intent, shown, self._stamp())
         return self._apply(intent, source)
 
     def submit_intent(self, name: str, source: str = "button") -> Future[Event]:

@@ -14,6 +14,8 @@ from companion.store import Store, StoreError
 
 #: The settings-table key that keeps the choice ("1": every stop, "0": steps pass on their own).
 EVERY_STOP = "every_stop"
+#: The refusal of an automatic NEXT from a page that had not yet heard of the table's choice.
+KEEPS_EVERY_STOP = "This table keeps every stop: press NEXT when the table is ready."
 
 
 class TableSettings:

@@ -46,7 +46,6 @@ NO_EVENT_BOARD = (
     "This table is on no event's broker: set host in the [mqtt] section of its config "
     "(docs/event-board.md), or run `companion board --broker HOST`."
 )
-KEEPS_EVERY_STOP = "This table keeps every stop: press NEXT when the table is ready."
 MAX_GIVEN = 60  # a Rats pool can grow past thirty dice; every one is a given face
 
 
@@ -84,10 +83,13 @@ def _offered(event: Event) -> bool:
     )
 
 
-def _apply(intent: str | Event, shown: tuple[int | None, int] | None = None) -> ResponseReturnValue:
+def _apply(
+    intent: str | Event, shown: tuple[int | None, int] | None = None, auto: bool = False
+) -> ResponseReturnValue:
     table = companion().table
     try:
-        event = table.submit(intent, source="tablet", shown=shown).result(timeout=WAIT_SECONDS)
+        submitted = table.submit(intent, source="tablet", shown=shown, auto=auto)
+        event = submitted.result(timeout=WAIT_SECONDS)
     except IllegalMoveError as error:
         raise ApiError(409, str(error)) from None
     except TableClosedError:
@@ -298,17 +300,14 @@ def intent() -> ResponseReturnValue:
     auto = body.get("auto", False)
     if not isinstance(auto, bool):
         raise ApiError(400, "'auto' is true (the page passes a step nobody decides in) or false.")
-    if auto and companion().table.snapshot.every_stop:
-        # a page that had not yet heard of the table's choice: the table's choice holds
-        raise ApiError(409, KEEPS_EVERY_STOP)
     at, game = body.get("at"), body.get("game")
     if at is None:
-        return _apply(chosen)
+        return _apply(chosen, auto=auto)
     if isinstance(at, bool) or not isinstance(at, int) or at < 0:
         raise ApiError(400, "'at' is the number of the last change the page shows.")
     if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
         raise ApiError(400, "'game' is the number of the game the page shows.")
-    return _apply(chosen, shown=(game, at))
+    return _apply(chosen, shown=(game, at), auto=auto)
 
 
 @bp.post("/settings")

@@ -374,3 +374,17 @@ def test_of_two_inputs_made_on_one_change_only_the_first_applies(table: Table) -
         table.submit("next", shown=((game_id or 0) + 1, seq + 1)).result(10)
     assert table.submit("next", shown=(game_id, seq + 1)).result(10).seq == seq + 2
     assert table.submit("next", shown=(None, seq + 2)).result(10).seq == seq + 3  # game unsaid
+
+
+def test_an_automatic_next_queued_behind_keep_every_stop_is_refused(table: Table) -> None:
+    """Another tablet turns Auto off while this page's automatic NEXT is on its way: the
+    choice is checked on the worker, in line, so the step does not pass after all."""
+    game_id, seq = table.current_stamp()
+    choice = table.keep_every_stop(True)
+    passing = table.submit("next", source="tablet", shown=(game_id, seq), auto=True)
+    choice.result(10)
+    with pytest.raises(IllegalMoveError, match="keeps every stop"):
+        passing.result(10)
+    assert table.current_stamp() == (game_id, seq)
+    table.keep_every_stop(False).result(10)
+    assert table.submit("next", shown=(game_id, seq), auto=True).result(10).seq == seq + 1
