@@ -40,6 +40,9 @@ FLOOR = 0.25
 MARGIN = 0.02
 # A find within this share of a fixed die's size from its centre is that die.
 NEAR = 0.5
+# The threshold is lowered only on at least this many fixed pictures: one picture with no
+# stray find would otherwise take it straight to FLOOR for every roll after.
+MIN_FRAMES = 3
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ def learn_detect(reader: DiceReader, data_dir: Path) -> FinderReport:
             (dice_here if on_die else not_dice).append(find.here)
     threshold = max([FLOOR] + [here + MARGIN for here in not_dice])
     gained = sum(threshold <= here < DETECT for here in dice_here)
-    detect = round(threshold, 3) if threshold < DETECT and gained else DETECT
+    enough = len(frames) >= MIN_FRAMES
+    detect = round(threshold, 3) if enough and threshold < DETECT and gained else DETECT
     return FinderReport(detect, len(frames), gained if detect < DETECT else 0, len(not_dice))
 
 

@@ -80,6 +80,13 @@ def test_a_learned_finder_is_used_after_a_restart_but_not_on_other_models(
     assert shared_reader().detect == learned < DETECT
 
 
+def test_one_fixed_picture_is_not_enough_to_lower_the_finder(tmp_path: Path) -> None:
+    """One fixed roll with a die the first look missed and no stray find would take the
+    threshold to its floor for every roll after: the finder waits for a few pictures."""
+    keep_fixed_rolls(tmp_path, rolls=1, seed=5)  # alone, it would take the finder to 0.25
+    assert teach_finder(DiceReader(), tmp_path).detect == DETECT
+
+
 def test_no_fixed_pictures_keep_the_shipped_finder(tmp_path: Path) -> None:
     reader = DiceReader()
     report = teach_finder(reader, tmp_path)
