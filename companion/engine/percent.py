@@ -13,6 +13,11 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
+#: The closest to 0 or 100 (in percent) a chance is written: a float cannot carry 100 less
+#: a much smaller distance (1 - 10^-17 is 1.0 as a float), and a chance that can still go
+#: either way must never read 0 or 100.
+CLOSEST = 1e-9
+
 
 def percent(chance: Fraction | float) -> int | float:
     """``chance`` (0 to 1) in percent: a whole number from 1 to 99, else one significant
@@ -26,8 +31,8 @@ def percent(chance: Fraction | float) -> int | float:
     if 1 <= value <= 99:
         return int(Decimal(value).quantize(Decimal(1), ROUND_HALF_UP))
     if value < 1:
-        return _one_figure(value)
-    near = _one_figure(100 - value)
+        return _one_figure(max(value, CLOSEST))
+    near = _one_figure(max(100 - value, CLOSEST))
     digits = _decimals(near)
     return round(100 - near, digits) if digits else int(100 - near)
 

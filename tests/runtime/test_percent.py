@@ -29,6 +29,15 @@ def test_only_a_certainty_reads_0_or_100(chance: Fraction) -> None:
     assert abs(shown - float(chance) * 100) <= max(0.5, min(shown, 100 - shown) / 2 + 1e-9)
 
 
+def test_a_chance_closer_to_certain_than_a_float_can_say_is_never_0_or_100() -> None:
+    """Hypothesis found 1 - 3/545890863923728 written as 99: past a float's precision the
+    distance is written as the closest the page shows, 0.000000001 %."""
+    assert percent(Fraction(545890863923725, 545890863923728)) == 99.999999999
+    assert percent(1 - Fraction(1, 10**17)) == 99.999999999
+    assert percent(Fraction(1, 10**400)) == 1e-9
+    assert percent_text(1 - Fraction(1, 10**17)) == "99.999999999%"
+
+
 def test_a_rats_long_shot_is_told_apart_in_the_terminal() -> None:
     pool = (4, 6, 8, 8, 10, 10)
     assert percent(pass_chance(pool, "think", 4)) == 0.1  # 0.14 %, it used to read 1 %

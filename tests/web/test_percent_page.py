@@ -25,6 +25,9 @@ CHANCES = [
     0.99,
     0.9934,
     0.9994,
+    1 - 1e-15,  # closer to 1 than a percent float can say: the closest written, never 100
+    1e-9,  # 1e-7 % in the browser's own writing: one decimal figure, as the terminal
+    1e-300,
     1,
 ]
 

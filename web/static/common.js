@@ -51,11 +51,15 @@ function percentText(chance) {
   if (chance >= 1) return "100%";
   const value = chance * 100;
   if (value >= 1 && value <= 99) return `${Math.round(value)}%`;
-  const oneFigure = (x) => Number(x.toPrecision(1));
-  if (value < 1) return `${oneFigure(value)}%`;
+  const CLOSEST = 1e-9;  // past a float's precision, the closest to 0 or 100 written (percent.py)
+  const oneFigure = (x) => Number(Math.max(x, CLOSEST).toPrecision(1));
+  const decimalsOf = (x) => Math.max(0, -Math.floor(Math.log10(x)));
+  if (value < 1) {
+    const small = oneFigure(value);
+    return `${small.toFixed(decimalsOf(small))}%`;
+  }
   const near = oneFigure(100 - value);
-  const decimals = Math.max(0, -Math.floor(Math.log10(near)));
-  return `${(100 - near).toFixed(decimals)}%`;
+  return `${(100 - near).toFixed(decimalsOf(near))}%`;
 }
 
 // Dice the players rolled, typed in: one picker per die that starts at "?" (never a made-up
