@@ -16,11 +16,15 @@ from pathlib import Path
 import click
 
 from companion.care.helper import Service, apply_waiting
-from companion.care.requests import care_folder
 from companion.commands.group import EXPECTED, Context, fail, pass_context
 from companion.update import GitSource, Release, ReleaseSource, Updater, WheelFolder
 from companion.update.releases import PipInstaller
-from companion.update.remembered import remember_source, remembered_source
+from companion.update.remembered import (
+    own_home,
+    remember_source,
+    remembered_source,
+    update_home,
+)
 
 PREFIX = Path("/opt/hamster-companion")  # where systemd/install.sh copies the checkout
 UNIT = "companion.service"
@@ -50,7 +54,7 @@ def _doctor(obj: Context) -> tuple[bool, str]:
 
 
 def _updater(obj: Context, source: ReleaseSource | None = None) -> tuple[Updater, ReleaseSource]:
-    home = care_folder(obj.config.data_dir)
+    home = own_home(update_home())
     updater = Updater(
         home,
         PipInstaller(),
@@ -83,7 +87,7 @@ def update(obj: Context, git_url: str | None, ref: str, wheels: str | None, reme
             GitSource(git_url, ref) if git_url else WheelFolder(Path(wheels)) if wheels else None
         )
         if given is not None:
-            remember_source(care_folder(obj.config.data_dir), given)
+            remember_source(update_home(), given)
         if remember:
             said = given.describe() if given else "nothing (give --git or --wheels)"
             click.echo(f"The page's Update will fetch from {said}.")
