@@ -35,8 +35,9 @@ def _systemctl(action: str) -> None:
 
 
 def _doctor(obj: Context) -> tuple[bool, str]:
-    """After the restart: the service must be up (``systemctl restart`` of a notify unit
-    waits for its READY), then `companion doctor` of the release now installed must pass,
+    """Before the update (the baseline) and after the restart: the service must be up
+    (``systemctl restart`` of a notify unit waits for its READY), then `companion doctor`
+    of the release now installed must pass (only checks that newly fail count),
     run as the service's user (the owner of the data folder) so its checks are that
     user's groups and files, not root's."""
     active = subprocess.run(["systemctl", "is-active", "--quiet", UNIT], check=False, timeout=60)
