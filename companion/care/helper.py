@@ -62,6 +62,7 @@ def _carry_out(
     service.stop()
     try:
         refuse_while_served(data_dir, "restore a backup")  # the stop did not take
+        _plain_backup(data_dir, request.backup)  # again: the page's processes are gone now
         held = hold_data_folder(data_dir)
         try:
             restored = restore(database, backup)

@@ -16,6 +16,7 @@ from companion.care.requests import (
     care_folder,
     leave_request,
     read_outcome,
+    take_request,
     write_outcome,
 )
 from companion.store import BACKUP_FOLDER
@@ -78,6 +79,42 @@ def test_a_restore_of_a_planted_link_is_refused(tmp_path: Path) -> None:
     assert said is not None and "is not a plain file" in said
     assert calls == [], "the service was never stopped for it"
     assert secret.stat().st_uid == 0
+
+
+@as_root
+def test_a_backup_swapped_for_a_link_while_the_service_stops_is_refused(tmp_path: Path) -> None:
+    data, secret = _pages_folder(tmp_path), _secret(tmp_path)
+    backup = data / BACKUP_FOLDER / "games-1.sqlite3"
+    backup.parent.mkdir()
+    backup.write_bytes(b"")
+    leave_request(data, CareRequest("restore", backup.name, "the page"))
+    calls: list[str] = []
+
+    def stop_while_the_page_swaps_it() -> None:
+        calls.append("stop")
+        backup.unlink()
+        backup.symlink_to(secret)
+
+    service = Service(stop_while_the_page_swaps_it, lambda: calls.append("start"))
+    said = apply_waiting(data, data / "companion.sqlite3", service, _no_updater)  # type: ignore[arg-type]
+    assert said is not None and "is not a plain file" in said
+    assert calls == ["stop", "start"], "the table is started again"
+
+
+def test_a_request_that_is_a_pipe_or_a_link_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """A pipe named request.json would hold root's helper for ever; a link would have it
+    read any file."""
+    folder = care_folder(tmp_path)
+    folder.mkdir()
+    os.mkfifo(folder / "request.json")
+    with pytest.raises(CareRequestError, match="could not be read; it was removed"):
+        take_request(tmp_path)
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text('{"kind": "update"}', encoding="utf-8")
+    (folder / "request.json").symlink_to(elsewhere)
+    with pytest.raises(CareRequestError, match="could not be read; it was removed"):
+        take_request(tmp_path)
+    assert not (folder / "request.json").exists() and elsewhere.exists()
 
 
 def test_a_second_request_is_refused_not_replacing_the_first(
