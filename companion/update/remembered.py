@@ -46,6 +46,7 @@ def own_home(home: Path) -> Path:
             f"The update folder {home} is not a folder only root can write, so nothing in it "
             f"is trusted: remove it (`sudo rm -r {home}`) and update again."
         )
+    home.chmod(0o755)  # under sudo's umask 077 the page could not read which source is set
     return home
 
 
