@@ -103,7 +103,8 @@ fi
 sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
     --config /etc/hamster-companion/companion.toml doctor || true
 # The page's Update fetches from the checkout this was installed from (git pull there first).
-[ ! -d "$here/.git" ] || sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
+# Remembered as root, in root's own folder: root's helper refuses a source the page's user wrote.
+[ ! -d "$here/.git" ] || HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
     --config "$config" update --remember --git "$here" || true
 # The PIN is shown here, once, and by `companion pin` later; never in the journal.
 sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \

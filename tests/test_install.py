@@ -87,3 +87,11 @@ def test_a_start_that_keeps_failing_backs_off_and_stops() -> None:
     burst, interval = int(values["StartLimitBurst"]), int(values["StartLimitIntervalSec"])
     restart = int(next(line for line in unit.splitlines() if line.startswith("RestartSec="))[11:])
     assert burst >= 3 and burst * restart < interval  # the limit is reached, not outrun
+
+
+def test_the_update_source_is_remembered_by_root() -> None:
+    """Root's helper refuses a source file the page's user wrote: remembered as that user
+    (``sudo -u companion``), the page's Update could never work."""
+    text = INSTALL.read_text(encoding="utf-8").replace("\\\n", " ")
+    (line,) = [line for line in text.splitlines() if "update --remember" in line]
+    assert "sudo -u" not in line and "companion" in line

@@ -351,6 +351,12 @@ def test_the_service_may_sound_the_voice() -> None:
     assert 'usermod -aG gpio,video,audio "$user"' in install
 
 
+def test_the_page_cannot_read_the_whole_system_journal() -> None:
+    """The service faces the network: in the ``systemd-journal`` group, code run through
+    the page would read every service's journal. *Download logs* uses its own lines."""
+    assert "systemd-journal" not in " ".join(_unit_values("SupplementaryGroups")).split()
+
+
 def test_the_service_and_the_readme_name_the_same_places() -> None:
     """The Pi steps (README and docs/pi.md) are typed by hand: the program, settings and
     data folder they name must be the ones the service uses (and the installer's last check

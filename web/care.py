@@ -40,7 +40,7 @@ from companion.config import RUN_CONFIG
 from companion.errors import CompanionError
 from companion.store import BACKUP_FOLDER, StoreError, backups, check_backup
 from companion.update import UpdateError
-from companion.update.remembered import remembered_source
+from companion.update.remembered import remembered_source, update_home
 from web.api import _require_control
 from web.context import companion
 from web.errors import ApiError
@@ -125,7 +125,7 @@ def overview() -> ResponseReturnValue:
     setup = _setup()
     sticks = usb.mounted_sticks(setup.media_roots, setup.is_mount)
     try:
-        source: str | None = remembered_source(care_folder(_data_dir())).describe()
+        source: str | None = remembered_source(update_home(), for_root=True).describe()
     except UpdateError:
         source = None
     return jsonify(
@@ -243,7 +243,7 @@ def download_logs() -> Response:
 def ask_update() -> ResponseReturnValue:
     _require_control()
     try:
-        source = remembered_source(care_folder(_data_dir()))
+        source = remembered_source(update_home(), for_root=True)
         leave_request(_data_dir(), CareRequest("update", "", "the page"))
     except (UpdateError, CareRequestError) as error:
         raise ApiError(409, str(error)) from None

@@ -1,9 +1,10 @@
 """*Download logs*: the companion's last log lines, ``companion doctor`` and the versions,
 as one text file a person can send to whoever helps them.
 
-The lines come from the journal when the companion runs under systemd and the journal
-can be read (``journalctl`` needs the ``systemd-journal`` group), else from the lines this
-process kept itself (:data:`companion.logs.RING`); the file says which.
+The lines come from the journal when it can be read (a companion run by a person who
+may), else from the lines this process kept itself (:data:`companion.logs.RING`); the file
+says which. The service is deliberately not in the ``systemd-journal`` group: that would
+let the network-facing page read every service's journal, so on the Pi the ring is used.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ written for the page either way, in one sentence.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,10 +58,11 @@ def _carry_out(
         found, source = updater()
         done = found.update(source)
         return done.ok, done.sentence
-    backup = data_dir / BACKUP_FOLDER / Path(request.backup).name
+    backup = _plain_backup(data_dir, request.backup)
     service.stop()
     try:
         refuse_while_served(data_dir, "restore a backup")  # the stop did not take
+        _plain_backup(data_dir, request.backup)  # again: the page's processes are gone now
         held = hold_data_folder(data_dir)
         try:
             restored = restore(database, backup)
@@ -74,8 +76,28 @@ def _carry_out(
 
 
 def _hand_back(database: Path, data_dir: Path) -> None:
-    """Files made by root in the data folder go back to its owner (the service's user)."""
+    """Files made by root in the data folder go back to its owner (the service's user):
+    only plain files, never through a link (the page's user may plant one there)."""
+    if os.geteuid() != 0:
+        return
     owner = data_dir.stat()
     for path in data_dir.glob(database.name + "*"):
-        if path.stat().st_uid != owner.st_uid and os.geteuid() == 0:
-            os.chown(path, owner.st_uid, owner.st_gid)
+        found = path.lstat()
+        if stat.S_ISREG(found.st_mode) and found.st_uid != owner.st_uid:
+            os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+
+
+def _plain_backup(data_dir: Path, name: str) -> Path:
+    """The backup asked for, refused unless it is a plain file in the backups folder: the
+    page's user owns that folder, and a link there would have root read any file."""
+    backup = data_dir / BACKUP_FOLDER / Path(name).name
+    try:
+        found = backup.lstat()
+    except FileNotFoundError:
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise CompanionError(
+            f"The backup {backup.name} is not a plain file (a link or a folder), so it was not "
+            "restored: upload the backup file itself from the page."
+        )
+    return backup

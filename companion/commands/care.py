@@ -16,11 +16,15 @@ from pathlib import Path
 import click
 
 from companion.care.helper import Service, apply_waiting
-from companion.care.requests import care_folder
 from companion.commands.group import EXPECTED, Context, fail, pass_context
 from companion.update import GitSource, Release, ReleaseSource, Updater, WheelFolder
 from companion.update.releases import PipInstaller
-from companion.update.remembered import remember_source, remembered_source
+from companion.update.remembered import (
+    own_home,
+    remember_source,
+    remembered_source,
+    update_home,
+)
 
 PREFIX = Path("/opt/hamster-companion")  # where systemd/install.sh copies the checkout
 UNIT = "companion.service"
@@ -31,8 +35,9 @@ def _systemctl(action: str) -> None:
 
 
 def _doctor(obj: Context) -> tuple[bool, str]:
-    """After the restart: the service must be up (``systemctl restart`` of a notify unit
-    waits for its READY), then `companion doctor` of the release now installed must pass,
+    """Before the update (the baseline) and after the restart: the service must be up
+    (``systemctl restart`` of a notify unit waits for its READY), then `companion doctor`
+    of the release now installed must pass (only checks that newly fail count),
     run as the service's user (the owner of the data folder) so its checks are that
     user's groups and files, not root's."""
     active = subprocess.run(["systemctl", "is-active", "--quiet", UNIT], check=False, timeout=60)
@@ -50,7 +55,7 @@ def _doctor(obj: Context) -> tuple[bool, str]:
 
 
 def _updater(obj: Context, source: ReleaseSource | None = None) -> tuple[Updater, ReleaseSource]:
-    home = care_folder(obj.config.data_dir)
+    home = own_home(update_home())
     updater = Updater(
         home,
         PipInstaller(),
@@ -83,7 +88,7 @@ def update(obj: Context, git_url: str | None, ref: str, wheels: str | None, reme
             GitSource(git_url, ref) if git_url else WheelFolder(Path(wheels)) if wheels else None
         )
         if given is not None:
-            remember_source(care_folder(obj.config.data_dir), given)
+            remember_source(update_home(), given)
         if remember:
             said = given.describe() if given else "nothing (give --git or --wheels)"
             click.echo(f"The page's Update will fetch from {said}.")

@@ -11,6 +11,8 @@ files are kept until a later update succeeds.
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -107,37 +109,70 @@ class Updater:
         return self._record().get("previous")
 
     def update(self, source: ReleaseSource) -> Updated:
-        """Fetch the newest release; install, restart and check it; roll back on failure."""
+        """Fetch the newest release; install, restart and check it; roll back on failure.
+
+        ``doctor`` is run once before anything changes: a check that already failed (no
+        camera on this Pi, a card nearly full) says nothing about the new release, so only
+        a check that newly fails after the restart rolls it back."""
         before = self.current()
         new = source.fetch(self.home / "releases")
         if new.name == before.name:
             return Updated(
                 True, f"The companion is already at {new.name}; nothing to do.", new.name
             )
+        baseline = _failures(self.doctor()[1])
         try:
             self.install(new.artifact)
         except UpdateError as error:
-            self.install(before.artifact)  # pip may have removed the old one first
+            stuck = self._go_back(before)  # pip may have removed the old one first
+            if stuck:
+                raise UpdateError(
+                    f"{error} Putting {before.name} back failed too ({stuck}): "
+                    "reinstall with `sudo make install` in the checkout."
+                ) from None
             raise UpdateError(
                 f"{error} {before.name} is still installed; try again later."
             ) from None
         self._write(new, before)
         self.restart()
         passed, said = self.doctor()
-        if passed:
+        after = _failures(said)
+        newly = [line for key, line in after.items() if key not in baseline]
+        if passed or (after and not newly):
             self._prune(keep={new.artifact, before.artifact})
+            still = f" (`companion doctor` still reports, as before: {_first_failure(said)})"
             return Updated(
-                True, f"Updated to {new.name}; {before.name} is kept to go back to.", new.name
+                True,
+                f"Updated to {new.name}; {before.name} is kept to go back to"
+                f"{'' if passed else still}.",
+                new.name,
             )
-        self.install(before.artifact)
-        self._write(before, None)
+        why = newly[0] if newly else _first_failure(said)
+        stuck = self._go_back(before)
         self.restart()
+        if stuck:
+            return Updated(
+                False,
+                f"{new.name} failed `companion doctor` after the restart ({why}), and putting "
+                f"{before.name} back failed too ({stuck}): {new.name} is still installed; "
+                "reinstall with `sudo make install` in the checkout.",
+                new.name,
+            )
+        self._write(before, None)
         return Updated(
             False,
             f"{new.name} was rolled back to {before.name}: `companion doctor` failed after "
-            f"the restart ({_first_failure(said)}); fix that, then update again.",
+            f"the restart ({why}); fix that, then update again.",
             before.name,
         )
+
+    def _go_back(self, before: Release) -> str:
+        """Install ``before`` again; what went wrong, or "" when it is back."""
+        try:
+            self.install(before.artifact)
+        except (UpdateError, OSError) as error:
+            return str(error).rstrip(".")
+        return ""
 
     def _record(self) -> dict[str, Release]:
         try:
@@ -159,16 +194,28 @@ class Updater:
         }
         self.home.mkdir(parents=True, exist_ok=True)
         partial = self.home / (RECORD + ".part")
-        partial.write_text(json.dumps(data, indent=1), encoding="utf-8")
-        partial.replace(self.home / RECORD)
+        partial.unlink(missing_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        with os.fdopen(os.open(partial, flags, 0o644), "w", encoding="utf-8") as out:
+            out.write(json.dumps(data, indent=1))
+        os.replace(partial, self.home / RECORD)
 
     def _prune(self, keep: set[Path]) -> None:
         """Remove the releases older than the previous one (their folders only)."""
         folder = self.home / "releases"
         kept = {p if p.is_dir() else p.parent for p in keep}
-        for entry in folder.iterdir() if folder.exists() else []:
-            if entry.is_dir() and entry not in kept:
+        if folder.is_symlink() or not folder.is_dir():
+            return
+        for entry in folder.iterdir():
+            if entry.is_dir() and not entry.is_symlink() and entry not in kept:
                 shutil.rmtree(entry, ignore_errors=True)
+
+
+def _failures(said: str) -> dict[str, str]:
+    """The checks doctor marked failed, each under a key with its figures left out (a
+    card's free megabytes differ between two runs of the same failing check)."""
+    found = [line.replace("[FAIL]", "").strip() for line in said.splitlines() if "FAIL" in line]
+    return {re.sub(r"\d+(\.\d+)?", "#", line): line for line in found}
 
 
 def _first_failure(said: str) -> str:

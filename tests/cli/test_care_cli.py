@@ -14,6 +14,15 @@ from companion.commands.tree import main
 from companion.config import GameDefaults
 from companion.store import Store
 from companion.table import Table
+from companion.update.remembered import HOME_VARIABLE
+
+
+@pytest.fixture(autouse=True)
+def update_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The updater's root-only home, outside the data folder (tmp_path) as on the Pi."""
+    home = tmp_path.parent / f"{tmp_path.name}-update-home"
+    monkeypatch.setenv(HOME_VARIABLE, str(home))
+    return home
 
 
 def _run(tmp_path: Path, *args: str) -> tuple[int, str]:
@@ -30,11 +39,14 @@ def test_update_remembers_its_source_for_the_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root, as the Pi's care helper runs")
-def test_roots_helper_refuses_a_source_the_pages_user_rewrote(tmp_path: Path) -> None:
+def test_roots_helper_refuses_a_source_the_pages_user_rewrote(
+    tmp_path: Path, update_home: Path
+) -> None:
     """The service's user can write the care folder; if it could repoint the remembered
     source, root's helper would install code of its choosing."""
     assert _run(tmp_path, "update", "--remember", "--git", str(tmp_path / "repo"))[0] == 0
-    (remembered,) = tmp_path.rglob("update-source.json")
+    assert not list(tmp_path.rglob("update-source.json")), "not in the page's data folder"
+    (remembered,) = update_home.rglob("update-source.json")
     assert remembered.stat().st_uid == 0 and not remembered.stat().st_mode & 0o022
     os.chown(remembered, 65534, 65534)  # as if the page's user had replaced it
     code, said = _run(tmp_path, "update")
@@ -81,3 +93,19 @@ def test_care_apply_restores_with_the_service_stopped_around_it(
     assert called.read_text().splitlines() == ["stop companion.service", "start companion.service"]
     with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, as the Pi's care helper runs")
+def test_the_updaters_home_is_refused_when_the_pages_user_could_write_it(
+    tmp_path: Path, update_home: Path
+) -> None:
+    """Root pip-installs what its home names (a release folder, releases.json): a home the
+    page's user owns, or a link it planted, is not used."""
+    update_home.mkdir()
+    os.chown(update_home, 65534, 65534)
+    code, said = _run(tmp_path, "update", "--wheels", str(tmp_path / "stick"))
+    assert code == 2 and "is not a folder only root can write" in said
+    update_home.rmdir()
+    update_home.symlink_to(tmp_path)
+    code, said = _run(tmp_path, "update", "--remember", "--wheels", str(tmp_path / "stick"))
+    assert code == 2 and "is not a folder only root can write" in said

@@ -51,6 +51,7 @@ class Site:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.restarts = 0
+        self.already_failing = ""  # a check that fails whatever is installed (no camera)
 
     def install(self, artifact: Path) -> None:
         shutil.rmtree(self.folder / PACKAGE, ignore_errors=True)
@@ -72,6 +73,8 @@ class Site:
         done = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
         )
+        if self.already_failing:
+            return False, f"[FAIL] {self.already_failing}\n{done.stdout}"
         return done.returncode == 0, done.stdout
 
     def version(self) -> str:
@@ -177,3 +180,43 @@ def test_a_release_that_fails_to_install_leaves_the_old_one_installed(
     with pytest.raises(UpdateError, match="installed is still installed"):
         updater.update(GitSource(str(repo)))
     assert site.version() == "1.0" and site.restarts == 0
+
+
+def test_a_check_that_failed_before_the_update_does_not_roll_it_back(
+    published: tuple[Path, Path, Site, Updater],
+) -> None:
+    """A table with no camera fails that doctor check whatever is installed: before, every
+    update on it was rolled back. Only a check that newly fails rolls back."""
+    repo, work, site, updater = published
+    site.already_failing = "no camera found (48 MB free)"
+    _publish(repo, work, "1.1", healthy=True)
+    done = updater.update(GitSource(str(repo)))
+    assert done.ok, done.sentence
+    assert site.version() == "1.1" and "still reports, as before: no camera" in done.sentence
+    _publish(repo, work, "1.2", healthy=False)
+    done = updater.update(GitSource(str(repo)))
+    assert not done.ok and site.version() == "1.1"
+    assert "rolled back" in done.sentence and "the camera stack" in done.sentence
+
+
+def test_a_rollback_that_cannot_install_says_so_and_still_restarts(
+    published: tuple[Path, Path, Site, Updater],
+) -> None:
+    """Before, the rollback's failing install escaped as an error: no restart, and the
+    record and the sentence claimed the old release was back."""
+    repo, work, site, updater = published
+    _publish(repo, work, "1.1", healthy=False)
+    real = site.install
+
+    def old_one_gone(artifact: Path) -> None:
+        if artifact == updater.installed.artifact:
+            raise UpdateError("pip could not install it (no space left).")
+        real(artifact)
+
+    updater.install = old_one_gone
+    done = updater.update(GitSource(str(repo)))
+    assert not done.ok and site.version() == "1.1"
+    assert site.restarts == 2, "restarted into the new release, then again after the try"
+    assert "putting installed back failed too (pip could not install it" in done.sentence
+    assert updater.current().name == done.current
+    assert done.current.startswith("git-"), "the record names what is really installed"

@@ -21,12 +21,12 @@ from playwright.sync_api import Browser, expect
 
 from companion import logs
 from companion.care.helper import Service, apply_waiting
-from companion.care.requests import care_folder, take_request
+from companion.care.requests import take_request
 from companion.config import GameDefaults
 from companion.store import SCHEMA_VERSION, Store, backups
 from companion.table import Table
 from companion.update import WheelFolder
-from companion.update.remembered import remember_source
+from companion.update.remembered import HOME_VARIABLE, remember_source
 from tests.web.conftest import shots, unlock
 from tests.web.serving import PIN, serve_table
 from web.care import CareSetup
@@ -194,16 +194,42 @@ def test_the_logs_file_holds_lines_doctor_and_versions(table: Table) -> None:
     assert "hamster-companion 0." in text and "== Versions ==" in text
 
 
-def test_update_needs_a_source_then_leaves_a_request(table: Table, tmp_path: Path) -> None:
+@pytest.mark.skipif(os.geteuid() != 0, reason="root writes the source, as on the Pi")
+def test_update_needs_a_source_then_leaves_a_request(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "update-home"  # root's, outside the data folder on the Pi
+    monkeypatch.setenv(HOME_VARIABLE, str(home))
     with serve_table(table) as port:
         token = _login(port)
         status, raw = _call(port, "/api/care/update", b"{}", token)
         assert status == 409 and "No release source is set" in _said(raw)
-        remember_source(care_folder(tmp_path), WheelFolder(tmp_path / "wheels"))
+        remember_source(home, WheelFolder(tmp_path / "wheels"))
+        status, raw = _call(port, "/api/care", token=token)
+        assert json.loads(raw)["update_source"] == f"wheels in {tmp_path / 'wheels'}"
         status, raw = _call(port, "/api/care/update", b"{}", token)
         assert status == 200 and "put back by itself" in _said(raw)
     found = take_request(tmp_path)
     assert found is not None and found.kind == "update"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to hand the file to another user")
+def test_the_page_offers_no_update_root_would_refuse(
+    table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source file not written by root is refused by root's helper: the page must not
+    offer Update from it, nor leave a request that can only fail."""
+    home = tmp_path / "update-home"
+    monkeypatch.setenv(HOME_VARIABLE, str(home))
+    remember_source(home, WheelFolder(tmp_path / "wheels"))
+    os.chown(home / "update-source.json", 65534, 65534)
+    with serve_table(table) as port:
+        token = _login(port)
+        status, raw = _call(port, "/api/care", token=token)
+        assert status == 200 and json.loads(raw)["update_source"] is None
+        status, raw = _call(port, "/api/care/update", b"{}", token)
+        assert status == 409 and "was not written by root" in _said(raw)
+    assert take_request(tmp_path) is None
 
 
 @pytest.mark.browser
