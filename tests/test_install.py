@@ -87,3 +87,11 @@ def test_a_start_that_keeps_failing_backs_off_and_stops() -> None:
     burst, interval = int(values["StartLimitBurst"]), int(values["StartLimitIntervalSec"])
     restart = int(next(line for line in unit.splitlines() if line.startswith("RestartSec="))[11:])
     assert burst >= 3 and burst * restart < interval  # the limit is reached, not outrun
+
+
+def test_the_data_folder_is_made_before_the_pin_is_shown(tmp_path: Path) -> None:
+    """Found by `make pi-check`: the folder came only from systemd's StateDirectory=, so when
+    the service did not start, step 6's `companion pin` failed with 'cannot be made'."""
+    out = _installer(tmp_path, "--check", release="bookworm", arch="arm64").stdout
+    made = out.index("would run: install -d -o companion -g companion /var/lib/hamster-companion")
+    assert made < out.index("then companion pin")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ SECURITY = "http://deb.debian.org/debian-security"
 #: Inside every root: the shims, the smoke script and a copy of this checkout.
 TOOLS = "/usr/local/pi-check"
 CHECKOUT = "/root/hamster-companion"
+HOST_CA = "/etc/ssl/certs/ca-certificates.crt"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -92,7 +94,14 @@ def unpack(root: Root, checkout: Path, files: list[str]) -> None:
     target.mkdir(parents=True)
     subprocess.run(["tar", "-C", str(target), "-xpf", str(root.tarball)], check=True)
     shutil.copy("/etc/resolv.conf", target / "etc/resolv.conf")
+    # As Raspberry Pi OS does: the machine's own name resolves (sudo looks it up).
+    with (target / "etc/hosts").open("a", encoding="utf-8") as hosts:
+        hosts.write(f"127.0.1.1\t{socket.gethostname()}\n")
     tools = target / TOOLS.lstrip("/")
+    tools.mkdir(parents=True)
+    # This machine reaches PyPI through a proxy its own CA bundle trusts: pip in the root is
+    # pointed at that bundle (PIP_CERT), as the host's pip is; apt uses plain HTTP.
+    shutil.copy(HOST_CA, tools / "host-ca.crt")
     shutil.copytree(checkout / "pi/check/shims", tools / "shims")
     shutil.copytree(checkout / "pi/check/inside", tools / "inside")
     copy = target / CHECKOUT.lstrip("/")
@@ -130,7 +139,8 @@ def chroot_command(root: Root, script: str, *, network: bool, shims: bool = Fals
     )
     inside = (
         f"exec chroot {r} /usr/bin/env -i PATH={path} HOME=/root LANG=C.UTF-8 "
-        f"DEBIAN_FRONTEND=noninteractive bash -c {shlex.quote(script)}"
+        f"DEBIAN_FRONTEND=noninteractive PIP_CERT={TOOLS}/host-ca.crt "
+        f"bash -c {shlex.quote(script)}"
     )
     unshare = ["unshare", "--mount", "--fork", *([] if network else ["--net"])]
     return [*unshare, "sh", "-c", f"{setup} && {inside}"]

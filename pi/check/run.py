@@ -131,7 +131,10 @@ def run_step(root: Root, step: tuple[str, str, bool, bool], logs: Path) -> Outco
     seconds = time.monotonic() - began
     output = done.stdout + done.stderr
     (logs / f"{name}.log").write_text(output, encoding="utf-8")
-    return Outcome(name, done.returncode == 0, seconds, summary_of(name, output))
+    # The installer runs doctor and pin with `|| true`: an error they print is a failure.
+    errors = [line for line in output.splitlines() if line.startswith("Error:")]
+    summary = errors[0][:160] if errors else summary_of(name, output)
+    return Outcome(name, done.returncode == 0 and not errors, seconds, summary)
 
 
 def build(root: Root, rebuild: bool) -> Outcome | None:
