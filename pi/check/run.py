@@ -99,7 +99,7 @@ def steps(tests: list[str]) -> list[tuple[str, str, bool, bool]]:
         ),
         (
             "tests",
-            f"cd {PREFIX} && .venv/bin/python -m pytest -q -p no:cacheprovider "
+            f"cd {PREFIX} && .venv/bin/python -m pytest -p no:cacheprovider "
             f"-m 'not browser and not slow' {' '.join(tests)}",
             False,
             False,
