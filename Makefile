@@ -62,15 +62,18 @@ AXE := .cache/axe/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --silent --no-audit --no-fund --prefix .cache/axe axe-core@4
 
+# A failed test is run once more and reported as "rerun" in the summary (see pyproject.toml).
+RERUN := --reruns 1 --reruns-delay 2
+
 unit: $(STAMP) $(AXE)
-	$(BIN)/pytest
+	$(BIN)/pytest $(RERUN)
 
 test: lint typecheck unit
 
 # Everything but the tests marked slow (crash safety, many random games): for a quick check
 # while working; `make test` (and CI) still runs them all.
 test-fast: $(STAMP) $(AXE) lint typecheck
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest $(RERUN) -m "not slow"
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from companion.engine.events import MOVE, REDO, UNDO, Event
 from companion.engine.session import Session
 from companion.engine.spoken import spoken_line
 from companion.engine.state import State
 from companion.observations import ROLL_MOVE
+
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ RollListener = Callable[[tuple[int, ...], tuple[int, ...]], None]
 GAME_OVER_CUE = "game_over"
 
 
-def sounds(session: Session[Any], before: State[Any], logged: Event) -> tuple[tuple[str, ...], str]:
+def sounds(session: Session[G], before: State[G], logged: Event) -> tuple[tuple[str, ...], str]:
     """The game's own cues for this change (none for undo and redo) and its sentence aloud.
 
     Worked out before the change is published, after it is stored: a game whose cues or
@@ -55,7 +57,7 @@ class Listeners:
         self.rolls: list[RollListener] = []
 
     def cue(
-        self, session: Session[Any], before: State[Any], logged: Event, cues: tuple[str, ...]
+        self, session: Session[G], before: State[G], logged: Event, cues: tuple[str, ...]
     ) -> None:
         """Tell the cue listeners what this change deserves (the game's cues, game over)."""
         if not self.cues or logged.kind in (UNDO, REDO):

@@ -14,9 +14,11 @@ warnings. Elsewhere a line reads ``WARNING companion.camera: ...``.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
 import sys
+import threading
 from typing import IO, Final
 
 #: The names ``log_level`` accepts, quietest last ("" chooses by where the lines go).
@@ -30,6 +32,43 @@ _PRIORITIES: Final = (
     (logging.INFO, 6),
 )
 _HANDLER_NAME: Final = "companion"
+_RING_NAME: Final = "companion-ring"
+RING_LINES: Final = 2000  # what *Download logs* can give when the journal cannot be read
+
+
+class LogRing(logging.Handler):
+    """The newest lines this process logged, kept in memory for the page's *Download logs*.
+
+    Why: the service runs as a system user that may not read the journal (journalctl
+    needs the ``systemd-journal`` group), and a companion started in a terminal has no
+    journal at all; these lines are there in both cases, at the cost of ~200 KiB."""
+
+    def __init__(self, size: int = RING_LINES) -> None:
+        super().__init__(logging.DEBUG)
+        self._lines: collections.deque[str] = collections.deque(maxlen=size)
+        self._guard = threading.Lock()
+        self.setFormatter(
+            logging.Formatter(
+                "%(asctime)s %(levelname)s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"
+            )
+        )
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record)
+        except Exception:
+            return
+        with self._guard:
+            self._lines.extend(text.splitlines())
+
+    def last(self, count: int) -> list[str]:
+        """The newest ``count`` lines, oldest first."""
+        with self._guard:
+            found = list(self._lines)
+        return found[-count:] if count > 0 else []
+
+
+RING = LogRing()
 
 
 def priority(level: int) -> int:
@@ -91,9 +130,11 @@ def configure(
     else:
         handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
-    for old in [h for h in root.handlers if h.get_name() == _HANDLER_NAME]:
+    for old in [h for h in root.handlers if h.get_name() in (_HANDLER_NAME, _RING_NAME)]:
         root.removeHandler(old)
     root.addHandler(handler)
+    RING.set_name(_RING_NAME)
+    root.addHandler(RING)
     # Libraries (hypercorn, paho, zeroconf) speak at warning and above; our own at the
     # chosen level, so "debug" does not bury the journal in every library's chatter.
     root.setLevel(logging.WARNING)

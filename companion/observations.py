@@ -12,7 +12,7 @@ that is current.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 from companion.engine.events import MOVE, NEXT, Event
 from companion.engine.legal import legal_moves
@@ -22,9 +22,10 @@ from companion.engine.state import State
 from companion.engine.words import listed
 
 ROLL_MOVE = "roll"
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 
-def dice_event(spec: GameSpec[Any], state: State[Any], values: Sequence[int]) -> Event | None:
+def dice_event(spec: GameSpec[G], state: State[G], values: Sequence[int]) -> Event | None:
     """The move these dice stand for now, or None when the game is not waiting for a roll:
     a ``roll`` move, or the hand-rolled dice the next NEXT takes (``GameSpec.next_dice``)."""
     ctx = state.ctx
@@ -38,12 +39,12 @@ def dice_event(spec: GameSpec[Any], state: State[Any], values: Sequence[int]) ->
     return Event(MOVE, name=ROLL_MOVE, seat=seat, given=tuple(values), source="camera")
 
 
-def hand_dice(spec: GameSpec[Any], state: State[Any]) -> list[str]:
+def hand_dice(spec: GameSpec[G], state: State[G]) -> list[str]:
     """The dice the next NEXT takes, by label (none: NEXT takes no dice now)."""
     return [] if spec.next_dice is None else spec.next_dice(state.G, state.ctx)
 
 
-def dice_needed(spec: GameSpec[Any], state: State[Any]) -> int | None:
+def dice_needed(spec: GameSpec[G], state: State[G]) -> int | None:
     """How many dice the roll the game waits for takes (None: it names no number)."""
     if ROLL_MOVE not in spec.phases[state.ctx.phase].moves and hand_dice(spec, state):
         return len(hand_dice(spec, state))
@@ -61,7 +62,7 @@ def describe_dice(values: Sequence[int | None]) -> str:
     return f"The dice show {listed(shown)}."
 
 
-def roll_from_dice(spec: GameSpec[Any], state: State[Any], seen: DiceSeen) -> Verdict:
+def roll_from_dice(spec: GameSpec[G], state: State[G], seen: DiceSeen) -> Verdict:
     """A settled roll: apply it (every die sure), propose it (READ accepts), or say why not.
 
     A die that cannot be read is never guessed, and a roll with more or fewer dice than

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeVar
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import NEXT, Event
 from companion.engine.readings import Note, Reading, Verdict
 from companion.engine.session import Session
+
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 #: The game and the event number a reading was judged against (game None: not said).
 Stamp = tuple[int | None, int]
@@ -68,7 +70,7 @@ class Proposals:
     def take(
         self,
         reading: Reading,
-        session: Session[Any] | None,
+        session: Session[G] | None,
         now: Stamp,
         apply: Callable[[Event, str], Stamp],
     ) -> bool:
@@ -113,7 +115,7 @@ class Proposals:
         self._notes[reading.kind] = (note, stamp)
         return True
 
-    def read(self, session: Session[Any], source: str) -> tuple[Event, bool]:
+    def read(self, session: Session[G], source: str) -> tuple[Event, bool]:
         """What READ means now, and whether it is the camera's proposal.
 
         With a proposal pending, that proposal; otherwise what the game says READ means
@@ -149,7 +151,7 @@ class Proposals:
             self.pending = None
 
 
-def demo_rule(session: Session[Any], verdict: Verdict, reading: Reading) -> Verdict:
+def demo_rule(session: Session[G], verdict: Verdict, reading: Reading) -> Verdict:
     """The simulated camera's dice play only in a game started as a demo: there they are
     taken like a real camera's; in a real game they are shown, never applied."""
     if not getattr(reading.data, "demo", False) or verdict.event is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.engine.events import Event
 from companion.engine.legal import legal_moves
@@ -27,19 +27,23 @@ from companion.proposals import Observation
 
 NO_GAME = "No game is being played: start a new game on the tablet first."
 
+G = TypeVar("G")  # the game's own state (``State.G``), as in ``companion.engine.session``
+
 
 @dataclass(frozen=True)
-class Snapshot:
+class Snapshot(Generic[G]):
     """What the table looks like after one change; replaced whole, never mutated.
 
     Readers (web threads) take the current snapshot without a lock and always see a state,
-    log and undo marks that belong together.
+    log and undo marks that belong together. Generic in the game's state so a spec and a
+    state of two different games cannot be paired; the table, which plays whichever game
+    is chosen at run time, holds a ``Snapshot[Any]``.
     """
 
     game_id: int | None = None
     header: GameHeader | None = None
-    spec: GameSpec[Any] | None = None
-    state: State[Any] | None = None
+    spec: GameSpec[G] | None = None
+    state: State[G] | None = None
     events: Sequence[Event] = ()  # append-only list shared with the hub; read up to count
     count: int = 0
     undone: frozenset[int] = frozenset()
@@ -62,7 +66,7 @@ class Snapshot:
 
 def snapshot_of(
     game_id: int | None,
-    session: Session[Any] | None,
+    session: Session[G] | None,
     events: Sequence[Event],
     *,
     pending: Observation | None,
@@ -70,7 +74,7 @@ def snapshot_of(
     put_back: str,
     spoken: str,
     no_game: str,
-) -> Snapshot:
+) -> Snapshot[G]:
     """The snapshot of a session right after a change (no session: no game, and why)."""
     if session is None:
         return Snapshot(pending=pending, notes=notes, no_game=no_game)
@@ -92,7 +96,7 @@ def snapshot_of(
 
 
 def public_state(
-    snap: Snapshot, seat: int | None = None, control: bool = False, *, with_log: bool = True
+    snap: Snapshot[G], seat: int | None = None, control: bool = False, *, with_log: bool = True
 ) -> dict[str, Any]:
     """Everything the tablet draws, as JSON-ready data; ``seat`` sees its own secrets.
 
@@ -112,7 +116,7 @@ def public_state(
     return dict(built)
 
 
-def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> dict[str, Any]:
+def _build(snap: Snapshot[G], seat: int | None, with_log: bool, control: bool) -> dict[str, Any]:
     assert snap.state is not None and snap.spec is not None and snap.header is not None
     spec, state, header = snap.spec, snap.state, snap.header
     ctx = state.ctx
@@ -165,11 +169,11 @@ def _build(snap: Snapshot, seat: int | None, with_log: bool, control: bool) -> d
     }
 
 
-def camera_notes(snap: Snapshot) -> dict[str, dict[str, Any]]:
+def camera_notes(snap: Snapshot[G]) -> dict[str, dict[str, Any]]:
     """The read-only notes the tablet shows beside the game, by reading kind."""
     return {kind: note.to_json() for kind, note in snap.notes.items()}
 
 
-def current_stamp(snap: Snapshot) -> tuple[int | None, int]:
+def current_stamp(snap: Snapshot[G]) -> tuple[int | None, int]:
     """The game and event number a reading taken now is judged against."""
     return snap.game_id, snap.events[snap.count - 1].seq if snap.count else 0

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.config import GameDefaults
+from companion.engine.events import Event
 from companion.engine.session import GameHeader, Session
 from companion.games import find_game
 from companion.store import Store
+
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 NOT_RESUMED = (
     "The last game could not be rebuilt from its stored events ({error}); it stays in the "
@@ -46,8 +49,8 @@ def resume_game(store: Store, game_id: int | None = None) -> tuple[int, Session[
     return game_id, _bound(store, game_id, session)
 
 
-def _bound(store: Store, game_id: int, session: Session[Any]) -> Session[Any]:
-    def record(event: Any) -> None:
+def _bound(store: Store, game_id: int, session: Session[G]) -> Session[G]:
+    def record(event: Event) -> None:
         store.append(game_id, event)
 
     session.on_record = record

@@ -11,20 +11,20 @@ import gc
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import Event
 from companion.engine.flow import initial_state, step
 from companion.engine.session import Session
-from companion.engine.spec import GameSpec
+from companion.engine.spec import Bot, GameSpec
 from companion.engine.state import State
 from companion.games import find_game
 
-Bot = Callable[[State[Any], random.Random], Iterator[Event]]
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 MAX_EVENTS = 20_000
 
@@ -39,7 +39,7 @@ class GameResult:
     at_end: dict[str, float] = field(default_factory=dict)  # the game's own figures
 
 
-def bot_of(spec: GameSpec[Any]) -> Bot:
+def bot_of(spec: GameSpec[G]) -> Bot[G]:
     """The game's simulated player, or a sentence saying there is none."""
     if spec.bot is None:
         raise IllegalMoveError(f"There is no simulated player for {spec.title} yet.")
@@ -47,7 +47,7 @@ def bot_of(spec: GameSpec[Any]) -> Bot:
 
 
 def bot_turn(
-    bot: Bot, state: State[Any], rng: random.Random, apply: Callable[[Event], Any]
+    bot: Bot[G], state: State[G], rng: random.Random, apply: Callable[[Event], Any]
 ) -> Event:
     """Apply the bot's first candidate that the rules accept (NEXT comes last, always)."""
     for event in bot(state, rng):
@@ -59,16 +59,14 @@ def bot_turn(
     raise RuntimeError(f"the bot found no legal move in {state.ctx}")  # pragma: no cover
 
 
-def play_session(session: Session[Any], rng: random.Random, limit: int) -> None:
+def play_session(session: Session[G], rng: random.Random, limit: int) -> None:
     """Let the game's bot play a logged session until it ends or ``limit`` events are logged."""
     bot = bot_of(session.spec)
     while not session.state.ctx.over and len(session.log) < limit:
         bot_turn(bot, session.state, rng, session.dispatch)
 
 
-def play_one(
-    spec: GameSpec[Any], rules: str, players: int, seed: int
-) -> tuple[State[Any], GameResult]:
+def play_one(spec: GameSpec[G], rules: str, players: int, seed: int) -> tuple[State[G], GameResult]:
     """Play one random legal game to its end."""
     names = tuple(f"P{i + 1}" for i in range(players))
     state, _ = initial_state(spec, rules, names, seed)

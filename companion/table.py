@@ -80,7 +80,7 @@ class Table:
         self._spoken = ""  # the last change's sentence aloud, published with its snapshot
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = Hub()
-        self._snapshot = Snapshot(no_game=refuse_writes or NO_GAME)
+        self._snapshot: Snapshot[Any] = Snapshot(no_game=refuse_writes or NO_GAME)
         #: The public state (no log) of the last game that was over when the table moved on
         #: to another: a reader that was slow to look (the event broker's publisher) still
         #: sees how it ended, though the table already shows the next game.
@@ -178,7 +178,7 @@ class Table:
         return self._worker.responsive(timeout)
 
     @property
-    def snapshot(self) -> Snapshot:
+    def snapshot(self) -> Snapshot[Any]:
         """The table after its latest change: read it without a lock, never wait for the worker."""
         return self._snapshot
 

@@ -87,8 +87,11 @@ else
     act cp "$here/systemd/companion.toml" "$config"
 fi
 act install -m 0644 "$here/systemd/companion.service" /etc/systemd/system/companion.service
+# The page's Table care: a restore or an update it asks for is done by this root helper.
+act install -m 0644 "$here/systemd/companion-care.path" "$here/systemd/companion-care.service" /etc/systemd/system/
 act systemctl daemon-reload
 act systemctl enable companion.service
+act systemctl enable --now companion-care.path
 act systemctl restart companion.service
 if [ "$check" != yes ]; then
     systemctl is-active --quiet companion.service && ok "service running" \
@@ -102,6 +105,9 @@ if [ "$check" = yes ]; then
 fi
 sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
     --config /etc/hamster-companion/companion.toml doctor || true
+# The page's Update fetches from the checkout this was installed from (git pull there first).
+[ ! -d "$here/.git" ] || sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
+    --config "$config" update --remember --git "$here" || true
 # The PIN is shown here, once, and by `companion pin` later; never in the journal.
 sudo -u "$user" HAMSTER_DATA="$data" "$prefix/.venv/bin/companion" \
     --config /etc/hamster-companion/companion.toml pin || true

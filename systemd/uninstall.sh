@@ -2,8 +2,8 @@
 # Remove the companion service: `sudo make uninstall`. The games (/var/lib/hamster-companion)
 # and the settings (/etc/hamster-companion) are kept unless PURGE=1 is given.
 set -euo pipefail
-systemctl disable --now companion.service 2>/dev/null || true
-rm -f /etc/systemd/system/companion.service
+systemctl disable --now companion.service companion-care.path 2>/dev/null || true
+rm -f /etc/systemd/system/companion.service /etc/systemd/system/companion-care.{path,service}
 systemctl daemon-reload
 rm -rf /opt/hamster-companion
 echo "   ok: service and program removed"

@@ -17,7 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from companion.serve import companion_command as main
-from web.systemd_notify import notify, start_watchdog
+from web.asgi import loopback_server
+from web.live import Receive, Scope, Send
+from web.systemd_notify import notify, start_watchdog, watch_the_service
 
 
 @pytest.fixture
@@ -55,6 +57,62 @@ def test_watchdog_is_fed_only_while_the_table_is_alive(
             break
     stop.set()
     thread.join(timeout=5)
+    notify_socket.close()
+
+
+def _pings_stop(notify_socket: socket.socket, silence: float = 1.0, deadline: float = 60) -> bool:
+    """Drain pings until none comes for ``silence`` seconds (pings are 10 ms apart)."""
+    notify_socket.settimeout(silence)
+    give_up = time.monotonic() + deadline
+    while time.monotonic() < give_up:
+        try:
+            notify_socket.recv(64)
+        except TimeoutError:
+            return True
+    return False
+
+
+def test_watchdog_stops_while_the_page_loop_is_blocked_and_resumes_after(
+    notify_socket: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A blocking call stuck on the page's event loop hangs every page while the process
+    and the table's worker look fine: systemd must stop hearing from the companion."""
+    monkeypatch.setenv("WATCHDOG_USEC", "20000")  # a ping every 10 ms
+    inside, release, stop = threading.Event(), threading.Event(), threading.Event()
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/block":  # test-only: a blocking call on the loop itself
+            inside.set()
+            release.wait(120)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    feeders: list[threading.Thread | None] = []
+
+    def ready() -> None:  # on the server's loop, as `companion run` calls it
+        feeders.append(watch_the_service(lambda: True, stop, timeout=0.2))
+
+    answers: list[int] = []
+    with loopback_server(app, max_body=1024, on_ready=ready) as port:
+        assert notify_socket.recv(64) == b"WATCHDOG=1"
+        url = f"http://127.0.0.1:{port}/block"
+        caller = threading.Thread(
+            target=lambda: answers.append(urllib.request.urlopen(url, timeout=120).status)
+        )
+        caller.start()
+        assert inside.wait(60)
+        assert _pings_stop(notify_socket), "the watchdog kept pinging a blocked loop"
+        release.set()
+        notify_socket.settimeout(60)
+        assert notify_socket.recv(64) == b"WATCHDOG=1"  # the loop runs again: pings resume
+        caller.join(60)
+    assert answers == [200]
+    stop.set()
+    (feeder,) = feeders
+    assert feeder is not None
+    feeder.join(timeout=10)  # no ping may go to the socket once the test closed it
     notify_socket.close()
 
 
@@ -163,7 +221,7 @@ class RecordingLights:
 def test_lights_blink_while_the_table_must_act(tmp_path: Path) -> None:
     from companion.config import GameDefaults
     from companion.engine.events import MOVE, Event
-    from companion.serve import follow_with_lights
+    from companion.startup.buttons import follow_with_lights
     from companion.store import Store
     from companion.table import Table
 

@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.store import AccessStore
 from companion.table import Table
-from web import api, calibrate, dice_fix, errors, history, pages
+from web import api, calibrate, care, dice_fix, errors, history, pages
 from web.auth import TablePin
 from web.context import CameraView, Companion
 
@@ -35,6 +35,7 @@ def create_app(
     event_board: Callable[[], dict[str, Any]] | None = None,
     event_export: Callable[[], dict[str, Any]] | None = None,
     access: AccessStore | None = None,
+    care_setup: care.CareSetup | None = None,
     test_config: dict[str, Any] | None = None,
 ) -> Flask:
     """The page over ``table``; ``access`` keeps the tokens and seat codes across a restart
@@ -54,10 +55,12 @@ def create_app(
         event_board=event_board,
         event_export=event_export,
     )
+    app.extensions["care"] = care_setup or care.CareSetup()
     errors.install(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(calibrate.bp)
     app.register_blueprint(dice_fix.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(care.bp)
     return app

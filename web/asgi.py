@@ -376,8 +376,11 @@ def loopback_server(
     on_stop: Callable[[], None] = lambda: None,
     tls: tuple[Path, Path] | None = None,
     on_config: Callable[[ServerConfig], object] = lambda _: None,
+    on_ready: Callable[[], None] = lambda: None,
 ) -> Iterator[int]:
     """The real server on a free loopback port, in a thread, for tests and benchmarks.
+
+    ``on_ready`` runs on the server's loop once it serves, as ``companion run``'s does.
 
     The socket is bound here first (port 0 picks a free one) and handed to hypercorn as a
     file descriptor, so the caller knows the port before the server starts. On exit
@@ -397,9 +400,13 @@ def loopback_server(
     stop = asyncio.Event()
     started = threading.Event()
 
+    def ready() -> None:
+        on_ready()
+        started.set()
+
     def serve() -> None:
         asyncio.set_event_loop(loop)
-        loop.run_until_complete(run(app, config, stop, started.set))
+        loop.run_until_complete(run(app, config, stop, ready))
         loop.close()
 
     thread = threading.Thread(target=serve, name="page-server", daemon=True)

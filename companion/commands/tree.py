@@ -7,7 +7,7 @@ another's commands and none imports this one.
 
 from __future__ import annotations
 
-from companion.commands import doctor, files, games, history, table
+from companion.commands import care, doctor, files, games, history, table
 from companion.commands.group import LAZY_COMMANDS, main
 
 for command in (
@@ -25,6 +25,8 @@ for command in (
     games.simulate,
     games.list_games,
     doctor.doctor,
+    care.update,
+    care.care,
 ):
     main.add_command(command)
 main.add_command(history.history_command, name="history")

@@ -54,7 +54,7 @@ def watched(spec: GameSpec[Any] | None) -> frozenset[str]:
     return frozenset() if spec is None else frozenset(spec.camera)
 
 
-def belt_pieces(spec: GameSpec[Any] | None, game: Any) -> dict[str, Square | None]:
+def belt_pieces(spec: GameSpec[G] | None, game: G) -> dict[str, Square | None]:
     """Where the game has each belt piece by colour (empty for a game without a belt)."""
     watch = None if spec is None else spec.camera.get(BELT)
     if watch is None or watch.pieces is None:
@@ -62,7 +62,7 @@ def belt_pieces(spec: GameSpec[Any] | None, game: Any) -> dict[str, Square | Non
     return dict(watch.pieces(game))
 
 
-def logged_roll(spec: GameSpec[Any] | None, game: Any) -> float:
+def logged_roll(spec: GameSpec[G] | None, game: G) -> float:
     """How far the game's log says the wheel has rolled, in turns (0 without a wheel)."""
     watch = None if spec is None else spec.camera.get(WHEEL)
     if watch is None or watch.roll is None:
@@ -70,7 +70,7 @@ def logged_roll(spec: GameSpec[Any] | None, game: Any) -> float:
     return float(watch.roll(game))
 
 
-def dice_wanted(spec: GameSpec[Any] | None, state: State[Any] | None) -> tuple[int, ...]:
+def dice_wanted(spec: GameSpec[G] | None, state: State[G] | None) -> tuple[int, ...]:
     """The sides of each die the players roll for the camera now (empty: none due)."""
     watch = None if spec is None or state is None else spec.camera.get(DICE)
     if watch is None or watch.dice is None or state is None or state.ctx.over:

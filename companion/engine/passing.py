@@ -6,14 +6,16 @@ turn where nothing happens is one roll, not a roll and four NEXT presses.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from companion.engine.legal import legal_moves
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 
+G = TypeVar("G")  # the game's own state (``State.G``)
 
-def passes_itself(spec: GameSpec[Any], state: State[Any]) -> bool:
+
+def passes_itself(spec: GameSpec[G], state: State[G]) -> bool:
     """Whether NEXT now is a formality: the phase says it passes and nobody may act."""
     ctx = state.ctx
     phase = spec.phases[ctx.phase]

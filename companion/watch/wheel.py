@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TypeVar
 
 from companion.engine import camera
 from companion.engine.readings import WHEEL, Reading, WheelSeen
@@ -41,9 +41,10 @@ from companion.vision.wheel import (
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
+G = TypeVar("G")  # the game's own state (``State.G``)
 
 
-def logged_roll(spec: GameSpec[Any] | None, state: State[Any] | None) -> float:
+def logged_roll(spec: GameSpec[G] | None, state: State[G] | None) -> float:
     """How far the game's log says the wheel has rolled, in turns (0 for a new game, or a
     game without a rolling wheel): a watcher that starts in the middle of a game, after a
     restart, continues from it instead of from zero."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.config import load_config
 from companion.engine.readings import BELT, DICE, WHEEL
 from companion.engine.session import GameHeader
-from companion.serve import start_camera
+from companion.startup.camera import LateCamera, start_camera
 from companion.store import Store
 from companion.table import Table
 from companion.watch.wheel import WheelWatcher
@@ -144,3 +145,30 @@ def test_the_config_only_switches_watchers_off(table: Table, tmp_path: Path) -> 
         assert camera.lines()["board"] == "board check: off (camera.watch_board = false)"
     finally:
         camera.stop()
+
+
+class StubRig:
+    """Stands in for the camera rig: only whether it was stopped matters here."""
+
+    stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+def test_stopping_while_the_camera_still_starts_waits_for_it_and_stops_it() -> None:
+    """SIGTERM while the camera was still starting (OpenCV loading) let the process exit with
+    that thread inside native code: glibc aborted the exit (status -6) now and then, and the
+    camera it was opening was never stopped. Stopping now waits for the start, which then
+    stops the rig itself."""
+    rig = StubRig()
+    late: LateCamera
+
+    def begin() -> tuple[Any, str]:
+        assert wait_for(lambda: late._stopped)  # still starting when the stop comes
+        return rig, "camera live: a stub"
+
+    late = LateCamera(begin)
+    late.start()
+    late.stop()
+    assert rig.stopped, "stop() returned before the camera it was starting was stopped"

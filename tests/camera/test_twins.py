@@ -23,8 +23,8 @@ from companion.engine.readings import DICE, WHEEL, DiceSeen, Reading
 from companion.engine.session import GameHeader
 from companion.games import find_game
 from companion.observations import describe_dice
-from companion.serve import start_camera
 from companion.simulate import bot_of, bot_turn
+from companion.startup.camera import start_camera
 from companion.store import Store
 from companion.table import Table
 from companion.watch.dice import DiceWatcher

@@ -238,7 +238,8 @@ def test_typed_details_the_game_cannot_read_are_one_sentence_and_change_nothing(
 
 
 def test_a_port_out_of_range_and_an_unknown_host_name_the_option_to_fix(tmp_path: Path) -> None:
-    from companion.serve import bind_problem, companion_command
+    from companion.serve import companion_command
+    from companion.startup.page import bind_problem
 
     result = CliRunner().invoke(companion_command, ["run", "--port", "99999"])
     assert result.exit_code == 2 and "1<=x<=65535" in result.output

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 from companion.engine.session import GameHeader
 from companion.games import GAMES
 from companion.saved import start_game
-from companion.serve import companion_command, remember_config
+from companion.serve import companion_command
 from companion.simulate import play_session
+from companion.startup.games import remember_config
 from companion.store import Store
 
 PIN = "424242"

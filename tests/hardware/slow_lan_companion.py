@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import companion.serve
+import companion.startup.lan
 from companion.advertise import LanName
 from companion.network import NetworkWatch
 from tests.hardware.test_advertise import stand_in
@@ -28,9 +29,11 @@ def main(data: str, port: str, release: str) -> None:
             time.sleep(0.05)
         return set()
 
-    here = vars(companion.serve)  # the names `companion run` builds its parts with
-    here["LanName"] = partial(LanName, load=lambda: module, probe=slow_probe)
-    here["NetworkWatch"] = partial(NetworkWatch, lambda: frozenset({"192.168.1.20"}))
+    # the names `companion run` builds its parts with
+    lan_name = partial(LanName, load=lambda: module, probe=slow_probe)
+    vars(companion.startup.lan)["LanName"] = lan_name
+    watch = partial(NetworkWatch, lambda: frozenset({"192.168.1.20"}))
+    vars(companion.serve)["NetworkWatch"] = watch
     arguments = ["--data-dir", data, "run", "--simulate", "--host", "0.0.0.0", "--port", port]
     companion.serve.companion_command(arguments)
 

@@ -29,7 +29,8 @@ from click.testing import CliRunner
 
 from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
-from companion.serve import announce, companion_command
+from companion.serve import companion_command
+from companion.startup.lan import announce
 from tests.camera.camera_scenes import config_file
 
 

@@ -637,14 +637,14 @@ def test_pins_another_program_holds_turn_the_buttons_off_in_one_line(
     """`make run` beside the running service on a Pi: lgpio refused the pins with its own
     exception, which `companion run` did not catch, so the start ended in a traceback.
     Now the buttons are off with one line and the rest of the table starts."""
-    from companion import serve
     from companion.config import Config
+    from companion.startup import buttons as start
 
     busy = MockFactory(pin_class=BusyPin)
     monkeypatch.setattr(
         "hardware.pins.choose_pin_factory", lambda **_: (busy, "lgpio on a Raspberry Pi 5")
     )
-    buttons, line = serve.start_buttons(Config(), table=None, simulate=False)  # type: ignore[arg-type]
+    buttons, line = start.start_buttons(Config(), table=None, simulate=False)  # type: ignore[arg-type]
     assert buttons is None
     assert line == (
         "buttons off: the GPIO pins could not be claimed ('GPIO busy'); if another program "

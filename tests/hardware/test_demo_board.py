@@ -22,8 +22,8 @@ from companion.engine.camera import watched
 from companion.engine.readings import BELT
 from companion.engine.session import GameHeader
 from companion.games import find_game
-from companion.serve import start_camera
 from companion.simulate import bot_turn
+from companion.startup.camera import start_camera
 from companion.table import Table
 from companion.vision.board import read_board
 from companion.watch.belt import BeltWatcher

@@ -225,7 +225,8 @@ def test_a_game_whose_cues_fail_still_publishes_the_change(
     it, the tablets still get the change."""
     from dataclasses import replace
 
-    from tests.runtime.test_table import TALLY, TALLY_HEADER, add
+    from tests.runtime.tally import TALLY, TALLY_HEADER
+    from tests.runtime.test_table import add
 
     def broken(*args: Any) -> tuple[str, ...]:
         raise RuntimeError("a bug in a game's cues")
@@ -249,7 +250,7 @@ def test_companion_run_wires_the_voice_only_when_asked_and_able(
     """Off by default; asked for (config or --voice) it is one status line either way."""
     import hardware.voice
     from companion.config import Config, VoiceConfig
-    from companion.serve import start_voice
+    from companion.startup.voice import start_voice
 
     table = Table(Store(tmp_path / "g.sqlite3"))
     try:

@@ -36,8 +36,10 @@ from companion.mqtt.board import BoardClient, tournament
 from companion.mqtt.connect import Broker, client_id, make_client
 from companion.mqtt.publisher import TablePublisher, table_origin
 from companion.mqtt.topics import Topics
-from companion.serve import companion_command, start_mqtt, table_pin
+from companion.serve import companion_command
 from companion.simulate import bot_of, bot_turn
+from companion.startup.board import start_mqtt
+from companion.startup.games import table_pin
 from companion.store import Store
 from companion.table import Table
 from tests.mqtt.mosquitto import MISSING, MOSQUITTO, Mosquitto

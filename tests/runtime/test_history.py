@@ -312,7 +312,7 @@ def test_a_game_is_summarised_as_it_ends(tmp_path: Path) -> None:
     """`companion run` keeps a game's summary when its game-over cue sounds, so the History
     page never replays it."""
     from companion.listeners import GAME_OVER_CUE
-    from companion.serve import summary_at_the_end
+    from companion.startup.games import summary_at_the_end
     from companion.table import Table
 
     store = Store(database(tmp_path))

@@ -143,3 +143,16 @@ def test_the_service_logs_reach_the_journal_with_levels_and_no_pin(tmp_path: Pat
     assert f"<6>companion.http: Running on http://127.0.0.1:{port} (CTRL + C to quit)" in lines
     assert any(line.startswith("<6>hardware.camera: camera live: ") for line in lines), lines
     assert all(line.startswith("<") for line in lines if line), lines
+
+
+def test_the_companion_keeps_its_last_lines_for_download_logs() -> None:
+    """Where the journal cannot be read (a terminal, a user outside systemd-journal), the
+    page's *Download logs* gives the lines the companion kept itself, once each."""
+    logs.configure("info", journal=True, stream=io.StringIO())
+    logs.configure("info", journal=True, stream=io.StringIO())  # a second run: no doubles
+    logging.getLogger("companion.backups").info("backup made: games-ring.sqlite3")
+    logging.getLogger("companion.camera").warning("camera hangs")
+    kept = logs.RING.last(2)
+    assert kept[0].endswith("INFO companion.backups: backup made: games-ring.sqlite3")
+    assert kept[1].endswith("WARNING companion.camera: camera hangs")
+    assert sum("games-ring" in line for line in logs.RING.last(100)) == 1

@@ -182,7 +182,7 @@ def test_a_full_card_and_a_read_only_folder_are_named(tmp_path: Path) -> None:
 
 def test_the_page_says_the_file_is_damaged_and_writes_nothing(tmp_path: Path) -> None:
     from companion.config import load_config
-    from companion.serve import open_store
+    from companion.startup.games import open_store
     from companion.table import Table
 
     config = load_config(data_dir=tmp_path)

@@ -1,7 +1,8 @@
 """The table runtime: order, stored-before-published, resumable streams, restart, errors, close.
 
-Most tests use a tiny "tally" game (any seat may add a number at any time) registered for
-the test only, because concurrency tests need moves that are legal in any order; the restart
+Most tests use the tiny "tally" game (``tests/runtime/tally.py``: any seat may add a number
+at any time) registered for the test only, because concurrency tests need moves that are
+legal in any order; the restart
 test plays real Run, Hamster, Run! games with the random bot.
 """
 
@@ -12,20 +13,15 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.engine.camera import Watch
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
-from companion.engine.readings import Note, Reading, Verdict
-from companion.engine.rng import Draws
+from companion.engine.readings import Reading
 from companion.engine.session import GameHeader, Session
-from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec, Presentation
-from companion.engine.state import Ctx
 from companion.games import GAMES, find_game
 from companion.games.run_hamster_run import bot
 from companion.proposals import NOTHING_TO_READ
@@ -33,60 +29,9 @@ from companion.public import NO_GAME
 from companion.store import Store
 from companion.table import Table
 from companion.worker import TableClosedError
+from tests.runtime.tally import FINISH, TALLY, TALLY_HEADER
 
 WAIT = 30.0  # generous: only reached when something is broken
-FINISH = 999  # adding this number ends a tally game
-
-
-@dataclass(frozen=True)
-class Tally:
-    values: tuple[int, ...] = ()
-
-
-def _add(game: Tally, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Tally:
-    n = args.get("n")
-    if not isinstance(n, int) or n < 0:
-        raise IllegalMoveError("Add a whole number, zero or more.")
-    return Tally((*game.values, n))
-
-
-TALLY: GameSpec[Tally] = GameSpec(
-    name="tally",
-    title="Tally",
-    rule_sets=("plain",),
-    min_players=1,
-    max_players=4,
-    setup=lambda rules, players, options, draws: Tally(),
-    phases={
-        "play": PhaseSpec(
-            name="play",
-            title="Adding up",
-            next=lambda game: "play",
-            moves={"add": MoveSpec(_add, any_seat=True)},
-        )
-    },
-    first_phase="play",
-    end_if=lambda game, ctx: (
-        Outcome((0,), "The tally is finished.") if FINISH in game.values else None
-    ),
-    presentation=Presentation(
-        view=lambda game, ctx, seat: {"values": list(game.values), "total": sum(game.values)},
-        prompt=lambda game, ctx: "Add numbers.",
-    ),
-    # A die the camera reads: sure above 0.9 (applied at once), else proposed for READ.
-    camera={
-        "die": Watch(
-            lambda spec, state, seen: Verdict(
-                Event(MOVE, name="add", seat=1, args={"n": seen[0]}),
-                sure=seen[1] >= 0.9,
-                summary=f"The die shows {seen[0]}.",
-                note=Note("info", (f"read {seen[0]}",)),
-            )
-        )
-    },
-    cues=lambda before, after, ctx, event: ("big",) if after.values[-1:] == (6,) else (),
-)
-TALLY_HEADER = GameHeader("tally", "plain", ("Ann", "Bo"), seed=7)
 
 
 def add(n: int, seat: int = 0) -> Event:
@@ -363,8 +308,8 @@ def test_public_state_carries_what_the_tablet_draws(table: Table) -> None:
     assert state["game"] == "tally" and state["rules"] == "plain"
     assert state["players"] == ["Ann", "Bo"]
     assert (state["phase"], state["phase_title"], state["round"]) == ("play", "Adding up", 0)
-    assert state["prompt"] == "Add numbers." and state["over"] is False
-    assert state["view"] == {"values": [0, 1], "total": 1}
+    assert state["prompt"] == "Add numbers (2 so far)." and state["over"] is False
+    assert state["view"] == {"values": [0, 1], "total": 1, "seat": 0}
     assert [(e["seq"], e["undone"]) for e in state["log"]] == [
         (1, False),
         (2, False),

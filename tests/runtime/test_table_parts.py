@@ -4,72 +4,17 @@ worker."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 import pytest
 
-from companion.engine.camera import Watch
 from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, NEXT, UNDO, Event
-from companion.engine.readings import Note, Reading, Verdict
-from companion.engine.rng import Draws
+from companion.engine.readings import Note, Reading
 from companion.engine.session import GameHeader, Session
-from companion.engine.spec import Args, GameSpec, MoveSpec, Outcome, PhaseSpec, Presentation
-from companion.engine.state import Ctx
 from companion.hub import Hub
 from companion.listeners import GAME_OVER_CUE, Listeners
 from companion.proposals import NOTHING_TO_READ, Observation, Proposals, Stamp
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
-
-FINISH = 999
-
-
-@dataclass(frozen=True)
-class Tally:
-    values: tuple[int, ...] = ()
-
-
-def _add(game: Tally, ctx: Ctx, seat: int, args: Args, draws: Draws) -> Tally:
-    n = args.get("n")
-    if not isinstance(n, int) or n < 0:
-        raise IllegalMoveError("Add a whole number, zero or more.")
-    return Tally((*game.values, n))
-
-
-def _die(spec: GameSpec[Any], state: Any, seen: Any) -> Verdict:
-    """Sure at 0.9 and above (applied at once), else proposed for READ."""
-    return Verdict(
-        Event(MOVE, name="add", seat=0, args={"n": seen[0]}),
-        sure=seen[1] >= 0.9,
-        summary=f"The die shows {seen[0]}.",
-        note=Note("info", (f"read {seen[0]}",)),
-    )
-
-
-TALLY: GameSpec[Tally] = GameSpec(
-    name="tally",
-    title="Tally",
-    rule_sets=("plain",),
-    min_players=1,
-    max_players=4,
-    setup=lambda rules, players, options, draws: Tally(),
-    phases={
-        "play": PhaseSpec(
-            name="play",
-            title="Adding up",
-            next=lambda game: "play",
-            moves={"add": MoveSpec(_add, any_seat=True)},
-        )
-    },
-    first_phase="play",
-    end_if=lambda game, ctx: Outcome((0,), "Finished.") if FINISH in game.values else None,
-    presentation=Presentation(
-        view=lambda game, ctx, seat: {"values": list(game.values), "seat": seat},
-        prompt=lambda game, ctx: f"Add numbers ({len(game.values)} so far).",
-    ),
-    camera={"die": Watch(_die)},
-)
+from tests.runtime.tally import FINISH, TALLY, Tally
 
 
 def session() -> Session[Tally]:
@@ -80,7 +25,7 @@ def add(n: int) -> Event:
     return Event(MOVE, name="add", seat=0, args={"n": n})
 
 
-def snapshot(game: Session[Tally], notes: dict[str, Note] | None = None) -> Snapshot:
+def snapshot(game: Session[Tally], notes: dict[str, Note] | None = None) -> Snapshot[Tally]:
     return snapshot_of(
         7,
         game,
@@ -141,7 +86,7 @@ def test_a_closed_stream_is_let_go() -> None:
 # ---------------------------------------------------------------------- the public state
 def test_with_no_game_the_page_is_told_why() -> None:
     assert public_state(Snapshot()) == {"game": None, "prompt": NO_GAME, "log": []}
-    broken = Snapshot(no_game="The last game could not be rebuilt.")
+    broken: Snapshot[Tally] = Snapshot(no_game="The last game could not be rebuilt.")
     assert public_state(broken)["prompt"] == "The last game could not be rebuilt."
 
 
@@ -152,7 +97,7 @@ def test_the_public_state_says_what_the_tablet_draws() -> None:
     state = public_state(snapshot(game, {"die": Note("agree", ("two dice",))}), seat=1)
     assert state["game"] == "tally" and state["players"] == ["Ann", "Bo"]
     assert state["prompt"] == "Add numbers (2 so far)."
-    assert state["view"] == {"values": [3, 4], "seat": 1}
+    assert state["view"] == {"values": [3, 4], "total": 7, "seat": 1}
     assert [entry["seq"] for entry in state["log"]] == [1, 2] and state["seq"] == 2
     assert state["camera"] == {"die": {"status": "agree", "lines": ["two dice"]}}
     assert public_state(snapshot(game), with_log=False)["log"] is None

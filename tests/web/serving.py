@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.testing import FlaskClient
 
 from companion.table import Table
 from web import MAX_REQUEST_BYTES, create_app
@@ -51,12 +52,21 @@ def serving(
         table.close()
 
 
+def make_app(table: Table, pin: str = PIN, **options: Any) -> Flask:
+    """The page's app over ``table`` as the web tests build it: the test PIN and a
+    one-second heartbeat. A test names only what differs (``camera=...``, ``data_dir=...``)."""
+    options.setdefault("heartbeat_seconds", 1.0)
+    return create_app(table, pin, **options)
+
+
+def page_client(table: Table, **options: Any) -> FlaskClient:
+    """Flask's test client over :func:`make_app` (no server): errors raise in the test."""
+    options.setdefault("test_config", {"TESTING": True})
+    return make_app(table, **options).test_client()
+
+
 @contextmanager
 def serve_table(table: Table, **options: Any) -> Iterator[int]:
-    """The page most browser tests open: ``table`` behind the app, one-second heartbeat.
-
-    A test names only what differs (``camera=...``, ``heartbeat_seconds=...``); yields the port.
-    """
-    options.setdefault("heartbeat_seconds", 1.0)
-    with serving(create_app(table, PIN, **options), table) as port:
+    """The page most browser tests open: :func:`make_app` served; yields the port."""
+    with serving(make_app(table, **options), table) as port:
         yield port

@@ -11,13 +11,13 @@ from flask.testing import FlaskClient
 
 from calibration.geometry import CameraSettings, load_calibration
 from companion.config import CALIBRATION_FILE, load_config
-from companion.serve import locked_settings
+from companion.startup.camera import locked_settings
 from companion.table import Table
 from hardware.camera import CameraOfflineError
 from hardware.simulator import BeltScene, Conditions, render_belt
 from tests.camera.camera_scenes import config_file
 from tests.web.conftest import PIN
-from web import create_app
+from tests.web.serving import page_client
 
 ROW_ONE = {"red": (1, 1), "blue": (1, 2), "yellow": (1, 3), "green": (1, 4)}
 
@@ -44,8 +44,7 @@ def belt_frame(hamsters: dict[str, Any]) -> Any:
 
 
 def client_for(table: Table, tmp_path: Path, frame: Any) -> FlaskClient:
-    app = create_app(table, PIN, camera=LatestFrame(frame), data_dir=tmp_path)
-    return app.test_client()
+    return page_client(table, camera=LatestFrame(frame), data_dir=tmp_path)
 
 
 def login(client: FlaskClient) -> dict[str, str]:
@@ -77,7 +76,7 @@ def test_covered_markers_are_explained(table: Table, tmp_path: Path) -> None:
 
 
 def test_no_camera_no_calibration(table: Table, tmp_path: Path) -> None:
-    client = create_app(table, PIN, data_dir=tmp_path).test_client()
+    client = page_client(table, data_dir=tmp_path)
     response = client.post("/api/calibration", json={}, headers=login(client))
     assert response.status_code == 409 and "camera" in response.get_json()["error"]
 
@@ -94,21 +93,15 @@ def test_calibrating_locks_the_camera_first_and_every_start_applies_it(
     table: Table, tmp_path: Path
 ) -> None:
     """The values saved are the ones the camera chose (hardware/camera_lock.py), and the
-    Pi camera is given them at the next start (companion/serve.py locked_settings)."""
+    Pi camera is given them at the next start (companion/startup/camera.py locked_settings)."""
     locks: list[str] = []
 
     def lock() -> dict[str, Any]:
         locks.append("lock")
         return dict(CHOSEN)
 
-    app = create_app(
-        table,
-        PIN,
-        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
-        data_dir=tmp_path,
-        lock_camera=lock,
-    )
-    client = app.test_client()
+    camera = LatestFrame(belt_frame(dict(ROW_ONE)))
+    client = page_client(table, camera=camera, data_dir=tmp_path, lock_camera=lock)
     done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
     assert done.status_code == 200, done.get_json()
     assert locks == ["lock"]
@@ -139,14 +132,8 @@ def test_calibrating_with_a_webcam_says_what_it_held_and_what_it_refused(
             "kept": True,
         }
 
-    app = create_app(
-        table,
-        PIN,
-        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
-        data_dir=tmp_path,
-        lock_camera=lock,
-    )
-    client = app.test_client()
+    camera = LatestFrame(belt_frame(dict(ROW_ONE)))
+    client = page_client(table, camera=camera, data_dir=tmp_path, lock_camera=lock)
     done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
     assert done.status_code == 200, done.get_json()
     assert (
@@ -180,14 +167,8 @@ def test_a_camera_that_cannot_settle_is_a_clear_409(table: Table, tmp_path: Path
     def lock() -> dict[str, Any]:
         raise CameraOfflineError("Pi camera 0 gave no picture while settling")
 
-    app = create_app(
-        table,
-        PIN,
-        camera=LatestFrame(belt_frame(dict(ROW_ONE))),
-        data_dir=tmp_path,
-        lock_camera=lock,
-    )
-    client = app.test_client()
+    camera = LatestFrame(belt_frame(dict(ROW_ONE)))
+    client = page_client(table, camera=camera, data_dir=tmp_path, lock_camera=lock)
     response = client.post("/api/calibration", json={}, headers=login(client))
     assert response.status_code == 409
     assert (
@@ -303,7 +284,7 @@ def test_a_camera_that_vanished_leaves_no_old_picture_in_use(table: Table, tmp_p
     line = ["camera live: Pi camera 0"]
     watcher = DiceWatcher(table, camera_status=lambda: line[0])
     watcher.process(belt_frame(dict(ROW_ONE)))
-    client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    client = page_client(table, camera=watcher, data_dir=tmp_path)
     headers = login(client)
     assert client.get("/camera.jpg", headers=headers).status_code == 200
     assert client.get("/calibration.jpg", headers=headers).status_code == 200
@@ -335,7 +316,7 @@ def test_the_panel_says_when_the_calibration_was_made_for_another_picture_size(
     """From a review: after the camera's resolution changed the panel still said
     "Calibrated ... for 4 colours." while the belt check was off for that very reason."""
     camera = LatestFrame(belt_frame(dict(ROW_ONE)))
-    client = create_app(table, PIN, camera=camera, data_dir=tmp_path).test_client()
+    client = page_client(table, camera=camera, data_dir=tmp_path)
     done = client.post("/api/calibration", json={"cells": ROW_ONE}, headers=login(client))
     assert done.status_code == 200, done.get_json()
     assert client.get("/api/calibration").get_json()["calibrated"] is True
@@ -357,7 +338,7 @@ def test_camera_pictures_need_the_pin_or_a_seat_link(table: Table, tmp_path: Pat
 
     watcher = DiceWatcher(table, camera_status=lambda: "camera live: Pi camera 0")
     watcher.process(belt_frame(dict(ROW_ONE)))
-    client = create_app(table, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    client = page_client(table, camera=watcher, data_dir=tmp_path)
     for route in ("/camera.jpg", "/calibration.jpg"):
         refused = client.get(route)
         assert refused.status_code == 401 and "table PIN" in refused.get_json()["error"]

@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
+from tests.web.conftest import unlock
+from tests.web.serving import serve_table
 from tests.web.tables import new_table
-from web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -43,14 +42,8 @@ def test_the_last_picture_is_hidden_once_the_camera_gives_none(
 ) -> None:
     table = new_table(tmp_path, "hamsterdam")
     camera = Camera()
-    app = create_app(
-        table,
-        PIN,
-        heartbeat_seconds=1.0,
-        camera=camera,
-        device_status=lambda: {"camera": "camera live: a test camera"},
-    )
-    with serving(app, table) as port:
+    status = {"camera": "camera live: a test camera"}
+    with serve_table(table, camera=camera, device_status=lambda: status) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")
         unlock(page)  # the picture shows the players' table: an unlocked tablet asks for it

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.serve import start_keyboard
+from companion.startup.buttons import start_keyboard
 from companion.store import Store
 from companion.table import Table
 

@@ -14,8 +14,7 @@ from companion.vision.teach import EXAMPLES_DIR, INDEX_FILE, NOT_A_DIE, ExampleS
 from companion.watch.dice import DiceWatcher
 from tests.vision.test_teach import _watch_a_roll, table_at_roll
 from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import page_client, serve_table
 
 __all__ = ["table_at_roll"]  # the fixture, shared with the teaching tests
 
@@ -29,7 +28,7 @@ def test_a_roll_fixed_on_the_picture_is_played_and_kept_whatever_the_count(
     watcher = DiceWatcher(table_at_roll, stable_frames=1, examples=store)
     _watch_a_roll(watcher, (3, 5), monkeypatch)
     assert align((3, 5), (4, 2)) is None, "typing alone cannot say which die was which"
-    client = create_app(table_at_roll, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    client = page_client(table_at_roll, camera=watcher, data_dir=tmp_path)
     shown = client.get("/api/dice/proposal").get_json()
     assert [(d["x"], d["value"]) for d in shown["dice"]] == [(100.0, 3), (200.0, 5)]
     assert client.get("/dice/proposal.jpg").status_code == 200
@@ -60,7 +59,7 @@ def test_a_fix_without_faces_is_refused_in_one_sentence(
 ) -> None:
     watcher = DiceWatcher(table_at_roll, stable_frames=1, examples=ExampleStore(tmp_path))
     _watch_a_roll(watcher, (3, 5), monkeypatch)
-    client = create_app(table_at_roll, PIN, camera=watcher, data_dir=tmp_path).test_client()
+    client = page_client(table_at_roll, camera=watcher, data_dir=tmp_path)
     token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
     bad = client.post(
         "/api/dice/correct",
@@ -83,8 +82,7 @@ def test_players_fix_a_roll_by_tapping_its_picture(
     watcher = DiceWatcher(table_at_roll, stable_frames=1, examples=store)
     _watch_a_roll(watcher, (3, 5), monkeypatch)
     pictures = shots(tmp_path)
-    app = create_app(table_at_roll, PIN, camera=watcher, data_dir=tmp_path, heartbeat_seconds=1.0)
-    with serving(app, table_at_roll) as port:
+    with serve_table(table_at_roll, camera=watcher, data_dir=tmp_path) as port:
         for width, height in ((1280, 800), (800, 1280), (390, 844)):
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(f"http://127.0.0.1:{port}")

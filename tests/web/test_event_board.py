@@ -75,6 +75,7 @@ def test_the_page_shows_every_table_and_the_standings_live(
     stranger.publish(
         "hamster/<em>bold/state", json.dumps(fake), qos=1, retain=True
     ).wait_for_publish(5)
+    # Own set-up: the page's event board is a live BoardClient on a real broker.
     app = create_app(table, PIN, heartbeat_seconds=0.2, event_board=board.json)
     try:
         with serving(app, table) as port:
@@ -131,6 +132,7 @@ def test_the_page_says_when_the_broker_is_gone_instead_of_showing_old_standings_
     (publisher,) = publish([played], broker)
     board = BoardClient(broker)
     board.start()
+    # Own set-up: the page's event board is a live BoardClient on a real broker.
     app = create_app(table, PIN, heartbeat_seconds=0.2, event_board=board.json)
     try:
         with serving(app, table) as port:
@@ -182,6 +184,7 @@ def test_a_tv_shows_the_standings_alone_and_the_tables_page_says_it_is_a_demo(
     table: Table, browser: Browser
 ) -> None:
     notice = f"{DEMO_NOTE} Event board: {kept_name('table-1', 'table-1-2', 'pi:1883')}."
+    # Own set-up: the /board page (TV view) over a made-up board and a device notice.
     app = create_app(
         table,
         PIN,

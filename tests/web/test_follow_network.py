@@ -53,6 +53,7 @@ def test_a_new_address_is_served_after_one_look_and_the_old_one_no_longer(
     watch = NetworkWatch(addresses)
     hosts = AllowedHosts({"localhost", "hamster-table.local"}, watch.addresses)
     watch.on_change(hosts.follow)
+    # Own set-up: the server's Host allow-list follows a made-up address source.
     with serving(create_app(table, PIN), table, threads=2, hosts=hosts) as port:
         assert (get(port, OLD), get(port, NEW)) == (200, 421)
         addresses.now = frozenset({NEW})
@@ -109,6 +110,7 @@ def test_the_certificate_follows_the_address_without_a_restart(
     chain, key = ensure_certificate(tmp_path, host_name="companion", addresses=[OLD])
     ca = tmp_path / "tls-ca.pem"
     configs: list[ServerConfig] = []
+    # Own set-up: TLS, and the server's config kept to reload the certificate.
     app = create_app(table, PIN)
     with serving(app, table, threads=2, tls=(chain, key), on_config=configs.append) as port:
         handshake(port, ca, OLD)

@@ -28,8 +28,7 @@ from companion.simulate import play_session
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, shots, unlock
-from tests.web.serving import serve_table, serving
-from web import create_app
+from tests.web.serving import make_app, page_client, serve_table, serving
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +82,7 @@ def site(history_table: Table) -> Iterator[str]:
 
 @pytest.fixture
 def history_client(history_table: Table) -> FlaskClient:
-    return create_app(history_table, PIN, test_config={"TESTING": True}).test_client()
+    return page_client(history_table)
 
 
 def rows(page: Page) -> Any:
@@ -215,8 +214,7 @@ def test_a_table_guarded_by_a_long_passphrase_can_still_delete_and_unlock(
     at most twelve: a longer one was cut as it was typed, so the History could never
     delete a game and the tablet could never be unlocked."""
     passphrase = "hamsters-at-the-cafe"
-    app = create_app(history_table, passphrase, heartbeat_seconds=1.0)
-    with serving(app, history_table) as port:
+    with serving(make_app(history_table, passphrase), history_table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}/history")
         expect(rows(page)).to_have_count(len(GAMES))

@@ -108,6 +108,7 @@ def test_ten_thousand_malformed_requests_no_5xx_and_no_change_without_the_pin(
     rng = random.Random(15)
     before = (table.game_id, table.public_state()["seq"])
     statuses: Counter[int] = Counter()
+    # Own set-up: four threads and a Host allow-list, as hostile requests meet them.
     app = create_app(table, PIN, heartbeat_seconds=0.5)
     with serving(app, table, threads=4, hosts={"127.0.0.1"}) as port:
         for body in bodies(rng):

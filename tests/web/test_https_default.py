@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from companion.serve import companion_command
 from companion.table import Table
 from tests.web.conftest import PIN
+from tests.web.serving import page_client
 from web import MAX_REQUEST_BYTES, create_app
 from web.asgi import companion_app, edge, live_streams, loopback_server, to_https
 from web.tls import TlsError, ensure_certificate, export_authority_key
@@ -99,7 +100,7 @@ def test_the_companion_ca_command_exports_the_key_and_prints_the_fingerprint(
 def test_the_page_shows_the_authoritys_fingerprint_beside_the_join_code(
     table: Table, tmp_path: Path
 ) -> None:
-    client = create_app(table, PIN, data_dir=tmp_path, test_config={"TESTING": True}).test_client()
+    client = page_client(table, data_dir=tmp_path)
     assert b"ca-fingerprint" not in client.get("/").data  # no HTTPS, nothing to check
     ensure_certificate(tmp_path, host_name="pi", addresses=["192.168.1.40"])
     expected = openssl("x509", "-in", str(tmp_path / "tls-ca.pem"), "-noout", "-fingerprint",
@@ -113,6 +114,7 @@ def test_the_page_shows_the_authoritys_fingerprint_beside_the_join_code(
 def plain_port(table: Table, tmp_path: Path) -> Iterator[int]:
     """The page on plain HTTP as the installed service serves it beside HTTPS on 8443."""
     ensure_certificate(tmp_path, host_name="pi", addresses=["192.168.1.40"])
+    # Own set-up: plain HTTP redirecting to HTTPS (to_https), as the installed service.
     app = create_app(table, PIN, data_dir=tmp_path, heartbeat_seconds=0.2)
     streams = live_streams(app, cap=8)
     asgi = edge(to_https(companion_app(app, streams, threads=2), 8443), {"127.0.0.1"})

@@ -75,6 +75,7 @@ def test_a_phone_refused_while_the_companion_was_full_comes_back_live(
     """The phone opened while every live page was taken (a reconnect storm after the Wi-Fi
     came back): its stream was refused and it never opened it again, so it showed the old
     state for the rest of the evening. A silent stream is now opened again."""
+    # Own set-up: room for one live page only.
     app = create_app(table, PIN, heartbeat_seconds=1.0)
     with serving(app, table, max_streams=1) as port:
         server = f"http://127.0.0.1:{port}"
@@ -100,6 +101,7 @@ def test_a_page_that_reads_nothing_gives_its_place_back(table: Table) -> None:
     """A client that opened a stream and read nothing more (a phone frozen mid-stream, a
     half-open connection) held its place for good: with the places all taken, the next
     phone was told "Too many live pages are open" however long it waited."""
+    # Own set-up: room for one live page only.
     with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, max_streams=1) as port:
         stuck = socket.socket()
         stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

@@ -16,6 +16,8 @@ from tests.web.serving import serving
 from web import create_app
 from web.asgi import Listen, server_config
 
+# Own set-up in every test: the server's limits are the subject (threads, Host list, stall).
+
 
 def api_state(port: int, host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)

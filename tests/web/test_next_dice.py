@@ -20,8 +20,7 @@ from companion.simulate import bot_of
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN, unlock
-from tests.web.serving import serve_table
-from web import create_app
+from tests.web.serving import page_client, serve_table
 from web.auth import TOKEN_HEADER
 
 PLAYERS = ("Ann", "Bo", "Cy")
@@ -57,7 +56,7 @@ def classic(tmp_path: Path) -> Iterator[Table]:
 
 def test_next_waits_for_the_fatigue_dice_and_takes_them(classic: Table) -> None:
     _to_fatigue_dice(classic)
-    client: FlaskClient = create_app(classic, PIN, test_config={"TESTING": True}).test_client()
+    client: FlaskClient = page_client(classic)
     token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
     due = classic.public_state(with_log=False)["next_dice"]
     assert all(label.endswith("'s fatigue die") for label in due)

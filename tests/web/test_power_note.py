@@ -9,10 +9,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from hardware.power_watch import PowerWatch
-from tests.web.conftest import PIN
-from tests.web.serving import serving
+from tests.web.serving import make_app, serving
 from tests.web.tables import new_table
-from web import create_app
 
 pytestmark = pytest.mark.browser
 
@@ -24,12 +22,7 @@ def test_a_weak_power_supply_is_said_at_the_top_of_the_page_and_ok_is_not(
     flags = [0x50005]  # under-voltage and throttled, now and since boot
     power = PowerWatch(lambda: flags[0], wait=lambda _: True)
     power.refresh()
-    app = create_app(
-        table,
-        PIN,
-        heartbeat_seconds=1.0,
-        device_status=lambda: {"camera": "camera off", **power.lines()},
-    )
+    app = make_app(table, device_status=lambda: {"camera": "camera off", **power.lines()})
     with serving(app, table) as port:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://127.0.0.1:{port}")

@@ -45,6 +45,7 @@ def challenge(tmp_path: Path) -> Iterator[Table]:
 
 def _slow_app(table: Table) -> Flask:
     """The app as a busy Pi over Wi-Fi answers a move: 400 ms later (taps come faster)."""
+    # Own set-up: a before_request hook on the app slows every move like a busy Pi.
     app = create_app(table, PIN, heartbeat_seconds=1.0)
 
     @app.before_request

@@ -18,7 +18,7 @@ from companion.games.rats import SPEC
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN
-from web import create_app
+from tests.web.serving import page_client
 from web.auth import TOKEN_HEADER
 
 RATS = ("Ann", "Bob", "Cat", "Dan", "Eve")
@@ -35,7 +35,7 @@ def five(tmp_path: Path) -> Iterator[Table]:
 
 
 def test_five_rats_play_ten_rounds_from_their_phones(five: Table) -> None:
-    client: FlaskClient = create_app(five, PIN, test_config={"TESTING": True}).test_client()
+    client: FlaskClient = page_client(five)
     tablet = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
     seats = client.get("/api/seats", headers={TOKEN_HEADER: tablet}).get_json()["seats"]
     phones = [client.post("/api/join", json={"code": s["code"]}).get_json()["token"] for s in seats]

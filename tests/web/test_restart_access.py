@@ -35,6 +35,7 @@ class Companion:
         if new_game:
             self.new_game(11)
         self.access = AccessStore(self.store)
+        # Own set-up: the app is built again over the same games file, as a restart does.
         self.app: Flask = create_app(
             self.table, PIN, access=self.access, test_config={"TESTING": True}
         )

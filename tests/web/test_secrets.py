@@ -25,8 +25,7 @@ from companion.simulate import bot_of, bot_turn
 from companion.store import Store
 from companion.table import Table
 from tests.web.conftest import PIN
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import make_app, page_client, serving
 
 STEPS = 150
 
@@ -52,7 +51,7 @@ def test_a_watcher_never_sees_a_secret(name: str, tmp_path: Path) -> None:
     store = Store(tmp_path / "games.sqlite3")
     table = Table(store, GameDefaults(players=players))
     table.new_game(GameHeader(name, spec.rules_default, players, 5))
-    app = create_app(table, PIN, heartbeat_seconds=0.5)
+    app = make_app(table, heartbeat_seconds=0.5)
     client = app.test_client()
     rng, seen_secret = random.Random(5), 0
     with serving(app, table) as port:
@@ -112,7 +111,7 @@ def test_a_secret_move_the_rules_cannot_read_is_logged_without_its_arguments(
         if c["name"] == "keep_special" and c["seat"] == 0
     ]
     assert kept, "no special to keep: the test sees nothing"
-    client = create_app(table, PIN).test_client()
+    client = page_client(table, test_config=None)
     token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
     secret = {"order": [None] * 11, "keep": kept[:3], "note": "only-ann-knows"}
     with caplog.at_level("DEBUG"):

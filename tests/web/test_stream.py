@@ -21,6 +21,7 @@ from web import create_app
 
 @contextmanager
 def server(table: Table, **options: Any) -> Iterator[int]:
+    """Own set-up: a 0.2 s heartbeat and server options (stream cap, threads) per test."""
     with serving(create_app(table, PIN, heartbeat_seconds=0.2), table, **options) as port:
         yield port
 
@@ -171,6 +172,7 @@ def test_a_change_arrives_at_once_not_with_the_next_heartbeat(table: Table) -> N
     """The stream once woke only at its heartbeat (an asyncio.wait that waited for all of
     its tasks): every change reached the tablets seconds late. With a 60 s heartbeat and a
     10 s socket timeout, only a prompt delivery passes."""
+    # Own set-up: a 60 s heartbeat, so only a prompt delivery passes.
     app = create_app(table, PIN, heartbeat_seconds=60)
     with serving(app, table) as port:
         connection, response = open_stream(port)

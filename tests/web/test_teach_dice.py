@@ -14,15 +14,14 @@ from companion.vision.dice import DiceReader, shared_reader
 from companion.vision.teach import HEAD_FILE, NO_EXAMPLES
 from tests.vision.odd_dice import blank_head, confirm_rolls
 from tests.web.conftest import PIN, unlock
-from tests.web.serving import serving
-from web import create_app
+from tests.web.serving import page_client, serve_table
 
 
 def test_teaching_needs_the_pin_and_shows_held_out_figures(
     table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(shared_reader(), "head", None)  # restored after the test
-    client = create_app(table, PIN, data_dir=tmp_path, test_config={"TESTING": True}).test_client()
+    client = page_client(table, data_dir=tmp_path)
     assert client.post("/api/dice/teach", json={}).status_code == 401
     token = client.post("/api/login", json={"pin": PIN}).get_json()["token"]
     headers = {"X-Table-Token": token}
@@ -37,7 +36,7 @@ def test_teaching_needs_the_pin_and_shows_held_out_figures(
 
 
 def test_the_calibration_panel_has_the_teach_button(table: Table) -> None:
-    client = create_app(table, PIN, test_config={"TESTING": True}).test_client()
+    client = page_client(table)
     page = client.get("/").get_data(as_text=True)
     assert 'id="btn-teach-dice"' in page and "Roll your dice a few times and confirm" in page
 
@@ -66,8 +65,7 @@ def test_the_panel_tells_a_table_whose_taught_dice_an_update_set_aside(
 @contextmanager
 def calibration_panel(table: Table, tmp_path: Path, browser: Browser) -> Iterator[Page]:
     """The served page in Chromium, unlocked, with the calibration panel open."""
-    app = create_app(table, PIN, heartbeat_seconds=1.0, data_dir=tmp_path)
-    with serving(app, table) as port:
+    with serve_table(table, data_dir=tmp_path) as port:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         unlock(page)

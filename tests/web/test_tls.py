@@ -15,7 +15,7 @@ import pytest
 
 from companion.table import Table
 from tests.web.conftest import PIN
-from tests.web.serving import serving
+from tests.web.serving import page_client, serving
 from web import create_app
 from web.tls import ensure_certificate
 
@@ -23,6 +23,7 @@ from web.tls import ensure_certificate
 @pytest.fixture
 def https(table: Table, tmp_path: Path) -> Iterator[tuple[int, Path]]:
     cert, key = ensure_certificate(tmp_path, host_name="companion")
+    # Own set-up: served over TLS with the table's own certificate, on four threads.
     app = create_app(table, PIN, heartbeat_seconds=0.2)
     with serving(app, table, threads=4, tls=(cert, key)) as port:
         yield port, cert
@@ -96,7 +97,7 @@ def test_a_new_address_gets_a_new_certificate_from_the_same_authority(tmp_path: 
 
 
 def test_the_authority_is_downloadable_from_the_page(table: Table, tmp_path: Path) -> None:
-    client = create_app(table, PIN, data_dir=tmp_path, test_config={"TESTING": True}).test_client()
+    client = page_client(table, data_dir=tmp_path)
     missing = client.get("/ca.crt")
     assert missing.status_code == 404 and "--https-port" in missing.get_json()["error"]
     ensure_certificate(tmp_path, host_name="pi", addresses=["192.168.1.40"])

@@ -185,6 +185,7 @@ function render() {
   $("controls").hidden = !unlocked;
   document.querySelector(".new-game-box").hidden = !unlocked;
   $("calibration-box").hidden = !unlocked;
+  $("care-box").hidden = !unlocked;
   $("seats-box").hidden = !unlocked || !state.game;
   renderByHand();
   document.body.dataset.game = state.game || "";
