@@ -115,7 +115,8 @@ def summary_of(step: str, output: str) -> str:
         return tallies[-1] if tallies else (lines[-1] if lines else "")
     if step == "install":
         shimmed = [line for line in lines if "apt-get shim:" in line or "pi-check shim" in line]
-        return f"{len(shimmed)} shim notes; last: {lines[-1][:100] if lines else ''}"
+        done = [line for line in lines if line.startswith("Done.")] or lines[-1:] or [""]
+        return f"{len(shimmed)} shim notes; {done[-1][:100]}"
     return lines[-1][:160] if lines else ""
 
 
