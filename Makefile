@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lock run test test-fast lint typecheck unit bench clean install install-check uninstall screenshots train-dice check-dice calibrate-dice crossval-dice
+.PHONY: lock run test test-fast lint typecheck unit bench clean install install-check uninstall pi-check screenshots train-dice check-dice calibrate-dice crossval-dice
 
 # On a Raspberry Pi the venv must see apt's picamera2 and lgpio (built for the system numpy),
 # as the installer's does; elsewhere it is a plain venv.
@@ -139,3 +139,9 @@ install-check:
 
 uninstall:
 	sudo PURGE=$(PURGE) bash systemd/uninstall.sh
+
+# The Pi install proved on arm64 (docs/pi.md#proved-on-arm64): Debian Bookworm and Trixie
+# roots built with mmdebstrap, the real installer, doctor, the page and a test subset under
+# qemu-user. Needs root; about an hour the first time, not part of CI.
+pi-check:
+	python3 -m pi.check $(ARGS)

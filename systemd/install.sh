@@ -53,6 +53,9 @@ echo "2/6 a dedicated user in the gpio, video and audio groups"
 if ! id -u "$user" >/dev/null 2>&1; then
     act useradd --system --home-dir "$data" --shell /usr/sbin/nologin "$user"
 fi
+# Its data folder now, not only when systemd first starts the service (StateDirectory=):
+# step 6 shows the PIN from it even when the service did not start.
+act install -d -o "$user" -g "$user" "$data"
 if [ "$check" = yes ]; then
     echo "   would run: usermod -aG gpio,video,audio $user"
 else

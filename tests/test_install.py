@@ -95,3 +95,11 @@ def test_the_update_source_is_remembered_by_root() -> None:
     text = INSTALL.read_text(encoding="utf-8").replace("\\\n", " ")
     (line,) = [line for line in text.splitlines() if "update --remember" in line]
     assert "sudo -u" not in line and "companion" in line
+
+
+def test_the_data_folder_is_made_before_the_pin_is_shown(tmp_path: Path) -> None:
+    """Found by `make pi-check`: the folder came only from systemd's StateDirectory=, so when
+    the service did not start, step 6's `companion pin` failed with 'cannot be made'."""
+    out = _installer(tmp_path, "--check", release="bookworm", arch="arm64").stdout
+    made = out.index("would run: install -d -o companion -g companion /var/lib/hamster-companion")
+    assert made < out.index("then companion pin")
