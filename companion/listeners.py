@@ -56,6 +56,21 @@ class Listeners:
         self.speech: list[SpeechListener] = []
         self.rolls: list[RollListener] = []
 
+    def on_cues(self, listener: CueListener) -> None:
+        """Call ``listener(cues)`` on the worker after each change with cues; never block."""
+        self.cues.append(listener)
+
+    def on_speech(self, listener: SpeechListener) -> None:
+        """Call ``listener(sentence)`` on the worker after each change worth saying aloud
+        (the game's cues in words, the new phase and whose turn it is); never block."""
+        self.speech.append(listener)
+
+    def on_confirmed_roll(self, listener: RollListener) -> None:
+        """Call ``listener(confirmed, proposed)`` on the worker when a person confirms the
+        camera's proposed roll (READ) or types a roll while one is proposed (a correction):
+        the dice teacher's labelled examples. Never block (hand the work to a thread)."""
+        self.rolls.append(listener)
+
     def cue(
         self, session: Session[G], before: State[G], logged: Event, cues: tuple[str, ...]
     ) -> None:

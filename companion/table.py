@@ -36,7 +36,7 @@ from companion.engine.readings import Reading
 from companion.engine.session import GameHeader, Session
 from companion.hub import Hub, Subscription
 from companion.intents import INTENTS, NEXT_INTENT, READ, REDO_INTENT, UNDO_INTENT
-from companion.listeners import CueListener, Listeners, RollListener, SpeechListener, sounds
+from companion.listeners import Listeners, sounds
 from companion.proposals import Proposals, Stamp, refuse_if_stale
 from companion.public import NO_GAME, Snapshot, current_stamp, public_state, snapshot_of
 from companion.saved import NOT_RESUMED, default_header, resume_game, start_game
@@ -77,7 +77,8 @@ class Table:
         self._session: Session[Any] | None = None
         self._game_id: int | None = None
         self._proposals = Proposals()
-        self._listeners = Listeners()
+        #: Who hears each change besides the page (buzzer, voice, backups, the dice teacher).
+        self.listeners = Listeners()
         self._spoken = ""  # the last change's sentence aloud, published with its snapshot
         self._put_back = ""  # after an undo/redo: what to change on the real table
         self._hub = Hub()
@@ -128,21 +129,6 @@ class Table:
         than the current one is dropped, and so is one stamped with another game.
         """
         return self._enqueue(lambda: self._take_reading(reading))
-
-    def on_cues(self, listener: CueListener) -> None:
-        """Call ``listener(cues)`` on the worker after each change with cues; never block."""
-        self._listeners.cues.append(listener)
-
-    def on_speech(self, listener: SpeechListener) -> None:
-        """Call ``listener(sentence)`` on the worker after each change worth saying aloud
-        (the game's cues in words, the new phase and whose turn it is); never block."""
-        self._listeners.speech.append(listener)
-
-    def on_confirmed_roll(self, listener: RollListener) -> None:
-        """Call ``listener(confirmed, proposed)`` on the worker when a person confirms the
-        camera's proposed roll (READ) or types a roll while one is proposed (a correction):
-        the dice teacher's labelled examples. Never block (hand the work to a thread)."""
-        self._listeners.rolls.append(listener)
 
     def keep_every_stop(self, on: bool) -> Future[None]:
         """Keep every stop (no step passes on its own) or not, for every tablet: stored with
@@ -294,10 +280,10 @@ class Table:
             self._put_back = session.spec.table_changes(before.G, session.state.G)
         cues, self._spoken = sounds(session, before, logged)
         self._hub.publish(logged, self._refresh)
-        self._listeners.cue(session, before, logged, cues)
-        self._listeners.say(self._spoken)
+        self.listeners.cue(session, before, logged, cues)
+        self.listeners.say(self._spoken)
         if proposal is not None and (from_camera or event.source != "camera"):
-            self._listeners.confirmed_roll(proposal, logged)
+            self.listeners.confirmed_roll(proposal, logged)
         return logged
 
     def _refresh(self) -> None:

@@ -37,7 +37,7 @@ def start_buttons(config: Config, table: Table, simulate: bool) -> tuple[TableBu
         buttons = TableButtons(
             config.buttons, lambda name: _press(table, name), pin_factory=factory
         )
-        table.on_cues(buttons.cue)
+        table.listeners.on_cues(buttons.cue)
     except (ValueError, OSError, RuntimeError) as error:
         return None, f"buttons off: {error}"
     except Exception as error:  # e.g. lgpio.error('GPIO busy'), an Exception of its own

@@ -150,6 +150,6 @@ def open_games(config: Config, *, fresh: bool, config_file: str | None) -> Games
     pin = table_pin(config, store)
     remember_config(store, config_file)
     backups = Backups(store, config.backups)
-    table.on_cues(backups.after_cues)
-    table.on_cues(summary_at_the_end(store, table))
+    table.listeners.on_cues(backups.after_cues)
+    table.listeners.on_cues(summary_at_the_end(store, table))
     return Games(store, table, pin, backups, damaged)

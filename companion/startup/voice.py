@@ -25,5 +25,5 @@ def start_voice(config: Config, table: Table, wanted: bool) -> tuple[Speaker | N
     if problem is not None:
         return None, problem
     speaker = Speaker(voice=config.voice.voice, speed=config.voice.speed)
-    table.on_speech(speaker.say)
+    table.listeners.on_speech(speaker.say)
     return speaker, f"espeak-ng ({config.voice.voice}, {config.voice.speed} words a minute)"

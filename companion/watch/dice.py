@@ -103,7 +103,7 @@ class DiceWatcher(FrameWatcher):
         self._proposal: Proposal | None = None
         self.saver = None if examples is None or demo else BackgroundSaver(examples)
         if self.saver is not None:
-            table.on_confirmed_roll(self.confirmed)
+            table.listeners.on_confirmed_roll(self.confirmed)
 
     @property
     def status(self) -> str:

@@ -48,7 +48,7 @@ def _play(name: str, tmp_path: Path, seed: int, heard: list[str]) -> Table:
     spec = GAMES[name]
     players = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")[: max(spec.min_players, 3)]
     table = Table(Store(tmp_path / f"{name}-{seed}.sqlite3"))
-    table.on_speech(heard.append)
+    table.listeners.on_speech(heard.append)
     rules = spec.default_rules or spec.rule_sets[0]
     table.new_game(GameHeader(name, rules, players, seed))
     bot, rng = bot_of(spec), random.Random(seed)
@@ -107,8 +107,8 @@ def test_every_sentence_is_queued_for_espeak_ng_in_order(tmp_path: Path) -> None
     speaker = Speaker(run=recorder, voice="en-gb", speed=150, waiting=1000)
     heard: list[str] = []
     table = Table(Store(tmp_path / "g.sqlite3"))
-    table.on_speech(speaker.say)
-    table.on_speech(heard.append)
+    table.listeners.on_speech(speaker.say)
+    table.listeners.on_speech(heard.append)
     try:
         table.new_game(GameHeader("run-hamster-run", "classic", ("Ann", "Bob"), 1))
         bot, rng = bot_of(GAMES["run-hamster-run"]), random.Random(1)
@@ -234,7 +234,7 @@ def test_a_game_whose_cues_fail_still_publishes_the_change(
     monkeypatch.setitem(GAMES, "tally", replace(TALLY, cues=broken))
     heard: list[str] = []
     table = Table(Store(tmp_path / "g.sqlite3"))
-    table.on_speech(heard.append)
+    table.listeners.on_speech(heard.append)
     try:
         table.new_game(TALLY_HEADER)
         table.submit(add(3)).result(WAIT)

@@ -269,7 +269,7 @@ def test_a_value_the_log_cannot_keep_is_refused(table: Table) -> None:
 
 def test_a_sure_reading_is_applied_on_the_worker_and_cues_follow(table: Table) -> None:
     heard: list[tuple[str, ...]] = []
-    table.on_cues(heard.append)
+    table.listeners.on_cues(heard.append)
     assert table.observe(Reading("die", (6, 0.95))).result(WAIT) is True
     state = table.public_state()
     assert state["view"]["total"] == 6 and state["log"][-1]["source"] == "camera"
