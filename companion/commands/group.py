@@ -52,6 +52,13 @@ class Context:
             self._store = Store(self.config.database)
         return self._store
 
+    def close(self) -> None:
+        """Close the games file when the command ends (click's ``call_on_close``): a command
+        run inside another program (a test, a script) must not leave it open behind it."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
     def changing(self, change: str) -> Store:
         """The games file, for a command that changes it: refused in one sentence while a
         running companion serves it (its table would never see the change)."""
@@ -109,3 +116,4 @@ class CompanionGroup(click.Group):
 def main(ctx: click.Context, config_file: str | None, data_dir: str | None, odds: bool) -> None:
     """Companion for hamster board games: rules, buttons, camera and a live scoreboard."""
     ctx.obj = Context(config_file, data_dir, odds)
+    ctx.call_on_close(ctx.obj.close)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
@@ -91,7 +92,7 @@ def test_care_apply_restores_with_the_service_stopped_around_it(
     code, said = _run(tmp_path, "care", "apply")
     assert code == 0 and said.startswith(f"Restored {backup.name} (1 game)")
     assert called.read_text().splitlines() == ["stop companion.service", "start companion.service"]
-    with sqlite3.connect(tmp_path / "companion.sqlite3") as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / "companion.sqlite3")) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 

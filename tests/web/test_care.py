@@ -4,6 +4,7 @@ checks, copied to a "USB stick" (a temporary folder), logs downloaded, update as
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -141,14 +142,14 @@ def test_a_restore_from_the_page_keeps_today_s_games_and_is_done_by_the_helper(
         assert status == 409 and "already busy" in _said(raw)
     kept = [p for p in backups(database) if p != old and "uploaded" not in p.name]
     assert len(kept) == 1 and kept[0].name in message, "the answer names where they are kept"
-    with sqlite3.connect(kept[0]) as db:
+    with contextlib.closing(sqlite3.connect(kept[0])) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2, "today's games kept"
     table.store.close()
     stops: list[str] = []
     service = Service(lambda: stops.append("stop"), lambda: stops.append("start"))
     said = apply_waiting(tmp_path, database, service, lambda: pytest.fail("no update asked"))
     assert said is not None and said.startswith("Restored games-") and stops == ["stop", "start"]
-    with sqlite3.connect(database) as db:
+    with contextlib.closing(sqlite3.connect(database)) as db:
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1, "the backup's games"
 
 

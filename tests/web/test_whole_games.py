@@ -16,6 +16,7 @@ SQLite file itself: each event's dice are exactly the faces the test set for it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -456,7 +457,7 @@ COMPANION_DICE = {
 
 def stored_moves(path: Path) -> set[str]:
     """The names of every move the store holds (the SQLite file itself)."""
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
         return {name for (name,) in db.execute("SELECT name FROM events WHERE kind = 'move'")}
 
 
@@ -466,7 +467,7 @@ def stored_dice(path: Path) -> list[int]:
     Each event's player dice must be exactly the faces given to it: a die with no given face
     behind it is one the companion made up.
     """
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
         rows = db.execute("SELECT seq, given, outcome FROM events ORDER BY game_id, seq").fetchall()
     entered: list[int] = []
     for seq, given_json, outcome_json in rows:
