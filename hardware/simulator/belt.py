@@ -97,11 +97,17 @@ def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> Non
 
 
 def _free_pit_x(taken: list[float], rng: np.random.Generator) -> float:
+    """Where along the Pit the next hamster lies: a random spot clear of the others, or,
+    once the Pit is too crowded for chance to find one (four or five hamsters there), the
+    spot farthest from them, where a player would squeeze it in. A crowded Pit used to stop
+    the render (and every bench whose seed drew one) with an error."""
     for _ in range(100):
         x = float(rng.uniform(0.45, LANES - 0.45))
         if all(abs(x - other) > 0.75 for other in taken):
             return x
-    raise ValueError("Too many hamsters in the Pit to draw them apart.")
+    spots = np.linspace(0.45, LANES - 0.45, 83)
+    clearance = np.min(np.abs(spots[:, None] - np.asarray(taken)[None, :]), axis=1)
+    return float(spots[int(np.argmax(clearance))])
 
 
 BELT_REGION = (BELT_X0 - 1.6, BELT_Y0 - 1.6, BELT_X1 + 1.6, BELT_Y1 + 1.6)

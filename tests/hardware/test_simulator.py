@@ -239,3 +239,17 @@ def test_a_translucent_die_shows_the_table_through_it() -> None:
     on_dark = _face_pixels(solid, DiceScene((solid,), table_colour=(30, 30, 33))).mean()
     on_light = _face_pixels(solid, DiceScene((solid,), table_colour=(225, 228, 230))).mean()
     assert abs(on_dark - on_light) < 3  # an opaque die does not
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_hamster_in_the_pit_still_draws_each_one_there(seed: int) -> None:
+    """A whole table of eaten hamsters crowds the Pit; the render squeezes each one in
+    (it raised an error, which stopped `bench/vision_rooms.py --seed 42000`)."""
+    scene = BeltScene(dict.fromkeys(HAMSTER_COLOURS, "pit"))
+    rendered = render_belt(scene, np.random.default_rng(seed), Conditions())
+    hsv = cv2.cvtColor(rendered.frame, cv2.COLOR_BGR2HSV)
+    for colour, bgr in HAMSTER_COLOURS.items():
+        hue = int(cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0])
+        near = np.minimum(np.abs(hsv[..., 0].astype(int) - hue), 180 - np.abs(hsv[..., 0] - hue))
+        seen = (near < 6) & (hsv[..., 1] > 120) & (hsv[..., 2] > 60)
+        assert seen.sum() > 30, colour
