@@ -165,6 +165,11 @@ PARTLY_HIDDEN = (
     "or cut off by the picture's edge, the ring or a marker), so a fallen piece cannot be "
     "told from it: move cups and cards away from the wheel"
 )
+AGAINST_RING = (
+    "a fallen piece lies against the ring, partly behind it as the camera sees it (the "
+    "ring stands taller than the table), so fallen pieces cannot be counted: they are "
+    "counted again when the ring rolls on, or move the piece away from the ring"
+)
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
     "recalibrate the colours"
@@ -301,7 +306,7 @@ def hidden_piece_colours(rectified: Image, outside: Image, layout: MarkerLayout)
 
 def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
     """Table pixels where a fallen piece can be: not the ring as the camera sees it (a
-    polygon, rectified pixels), not a marker, not the edge."""
+    polygon, rectified pixels; none when empty), not a marker, not the edge."""
     ppu = PIXELS_PER_UNIT
     mask = np.full(shape, 255, np.uint8)
     edge = ppu // 6
@@ -314,8 +319,9 @@ def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: Mar
         top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
         cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
-    hull = cv2.convexHull(ring.astype(np.float32)).astype(np.int32)
-    cv2.fillConvexPoly(mask, hull, (0,))
+    if len(ring):
+        hull = cv2.convexHull(ring.astype(np.float32)).astype(np.int32)
+        cv2.fillConvexPoly(mask, hull, (0,))
     grow = round(0.2 * ppu) * 2 + 1
     return np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
 
@@ -341,14 +347,61 @@ def _ring_polygon(
 
 
 class Fallen(NamedTuple):
-    """The pieces counted outside the ring, and how many piece-coloured blobs run on into
-    the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized."""
+    """The pieces counted outside the ring, how many piece-coloured blobs run on into
+    the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized,
+    and whether a piece's colour shows against the ring's outline (a piece behind it)."""
 
     counts: dict[str, int]
     partly_hidden: int
+    against_ring: bool = False
 
 
-def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> Fallen:
+# A piece lying against the ring is mostly hidden behind the hoop (its top stands a
+# diameter above the table, so from a camera off to one side it covers the table beyond
+# its footprint) and shows as a sliver of colour at the ring's outline. A sliver is
+# pixels within ``RIM_ZONE`` (table units) outside the outline whose colour (Lab a, b)
+# lies this far from the cloth's round them, and not between the cloth and grey (the
+# grey ring's edge blended with the cloth, its shadow).
+RIM_ZONE = 0.3
+SLIVER_CHROMA = 22.0
+SLIVER_OFF_GREY = 10.0
+SLIVER_PIXELS = 5
+
+
+def _sliver_at_ring(
+    lab: Image, cloth: FloatImage, table: FloatImage, rim_zone: Image, seen: Image
+) -> bool:
+    """Whether a piece's colour shows just outside the ring's outline (see ``RIM_ZONE``):
+    away from both the cloth round it (``cloth``, whose median the ring darkens there) and
+    the free table's colour (``table``, Lab a and b), and not the edge of a piece ``seen``
+    whole beside the ring (the blobs being counted)."""
+    where = rim_zone > 0
+    if not where.any():
+        return False
+    pixel = lab[where][:, 1:].astype(np.float32) - 128.0
+    local = cloth[where][:, 1:] - 128.0
+    free = table - 128.0
+    away = (np.linalg.norm(pixel - local, axis=1) > SLIVER_CHROMA) & (
+        np.linalg.norm(pixel - free, axis=1) > SLIVER_CHROMA
+    )
+    # Distance from the segment grey..cloth: the ring's edge and shadow lie on it.
+    t = np.clip(pixel @ free / max(float(free @ free), 1e-6), 0.0, 1.0)
+    off = np.linalg.norm(pixel - t[:, None] * free[None, :], axis=1) > SLIVER_OFF_GREY
+    sliver = np.zeros(rim_zone.shape, np.uint8)
+    sliver[where] = (away & off).astype(np.uint8) * 255
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(sliver, connectivity=8)
+    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < SLIVER_PIXELS:
+        return False
+    near_seen = cv2.dilate(seen, np.ones((5, 5), np.uint8)) > 0
+    counted = set(np.unique(labels[near_seen]).tolist())
+    return any(
+        stats[k, cv2.CC_STAT_AREA] >= SLIVER_PIXELS and k not in counted for k in range(1, count)
+    )
+
+
+def count_fallen(
+    rectified: Image, outside: Image, hsv: Image | None = None, rim_zone: Image | None = None
+) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
     A piece is a blob that stands out from the cloth around it (whatever the cloth's
@@ -357,7 +410,8 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
     lighter or darker than the cloth. Blobs far larger than a few pieces (a cup, a card,
     an arm) are not pieces and are left out. A piece-coloured blob that runs on into the
     hidden parts is not counted but reported: a cup or a card cut off by the picture's
-    edge looks like a piece there, and a piece cannot be told from it.
+    edge looks like a piece there, and a piece cannot be told from it. So is a piece's
+    colour in ``rim_zone``, just outside the ring's outline: a piece behind the ring.
     """
     lab = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB), np.uint8)
     height, width = lab.shape[:2]
@@ -366,6 +420,11 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
     stands_out = _squared_distance(lab, cloth) > STANDS_OUT**2
     mask = (stands_out & (outside > 0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    if rim_zone is not None:
+        free_pixels = lab[::3, ::3][outside[::3, ::3] > 0]
+        free = np.median(free_pixels, axis=0).astype(np.float32)[1:] if len(free_pixels) else None
+        if free is not None and _sliver_at_ring(lab, cloth, free, rim_zone, mask):
+            return Fallen(dict.fromkeys(WHEEL_PIECE_NAMES, 0), 0, against_ring=True)
     _, whole_found, whole_found_stats, _ = cv2.connectedComponentsWithStats(
         stands_out.astype(np.uint8), connectivity=8
     )
@@ -400,11 +459,22 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
         if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
             float(np.linalg.norm(around - table)) > NOT_CLOTH
         ):
+            if rim_zone is not None and _touches(
+                whole, whole[y : y + h, x : x + w][inside], rim_zone
+            ):
+                return Fallen(counts, partly_hidden, against_ring=True)
             partly_hidden += 1
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
     return Fallen(counts, partly_hidden)
+
+
+def _touches(whole: NDArray[np.int32], ids: NDArray[np.int32], zone: Image) -> bool:
+    """Whether the standing-out shapes ``ids`` (of ``whole``) reach into ``zone``."""
+    ids = np.unique(ids)
+    ids = ids[ids > 0]
+    return bool(len(ids)) and bool(np.isin(whole[zone > 0], ids).any())
 
 
 def _squared_distance(image: Image, other: FloatImage) -> FloatImage:
@@ -563,10 +633,25 @@ def _fallen_pieces(
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden = count_fallen(rectified, outside, hsv)
+    fallen, partly_hidden, against_ring = count_fallen(
+        rectified, outside, hsv, _rim_zone(outside, ring, layout)
+    )
+    if against_ring:
+        return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:
         return TOO_MANY_FALLEN.format(sum(fallen.values()))
     return PARTLY_HIDDEN if partly_hidden else fallen
+
+
+def _rim_zone(outside: Image, ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
+    """The table just outside the ring's outline (``RIM_ZONE`` wide), where a piece behind
+    the ring would show; markers and the picture's edge left out as in ``outside``."""
+    hull = np.zeros(outside.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
+    grow = round(RIM_ZONE * PIXELS_PER_UNIT) * 2 + 1
+    zone = np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8) & ~hull
+    free = _outside_mask(outside.shape[:2], np.zeros((0, 2), np.float64), layout)
+    return np.asarray(zone & free, np.uint8)
 
 
 def _room_fit(
