@@ -304,6 +304,12 @@ def hidden_piece_colours(rectified: Image, outside: Image, layout: MarkerLayout)
     return ""
 
 
+# How far past the ring's modelled outline the table is left out (table units): the
+# outline matches the rendered hoop to a pixel or two; its shadow is told from a piece by
+# its shape.
+RING_MARGIN = 0.2
+
+
 def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
     """Table pixels where a fallen piece can be: not the ring as the camera sees it (a
     polygon, rectified pixels; none when empty), not a marker, not the edge."""
@@ -319,11 +325,14 @@ def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: Mar
         top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
         cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
-    if len(ring):
-        hull = cv2.convexHull(ring.astype(np.float32)).astype(np.int32)
-        cv2.fillConvexPoly(mask, hull, (0,))
     grow = round(0.2 * ppu) * 2 + 1
-    return np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
+    mask = np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
+    if len(ring):
+        hull = np.zeros(shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
+        grow = round(RING_MARGIN * ppu) * 2 + 1
+        mask[cv2.dilate(hull, np.ones((grow, grow), np.uint8)) > 0] = 0
+    return mask
 
 
 def _band_polygon(band: Band) -> NDArray[np.float64]:
@@ -374,7 +383,8 @@ def _sliver_at_ring(
     """Whether a piece's colour shows just outside the ring's outline (see ``RIM_ZONE``):
     away from both the cloth round it (``cloth``, whose median the ring darkens there) and
     the free table's colour (``table``, Lab a and b), and not the edge of a piece ``seen``
-    whole beside the ring (the blobs being counted)."""
+    and counted beside the ring (a piece cut down to a sliver by the ring's outline is
+    not counted, so it shows here)."""
     where = rim_zone > 0
     if not where.any():
         return False
@@ -420,11 +430,6 @@ def count_fallen(
     stands_out = _squared_distance(lab, cloth) > STANDS_OUT**2
     mask = (stands_out & (outside > 0)).astype(np.uint8) * 255
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
-    if rim_zone is not None:
-        free_pixels = lab[::3, ::3][outside[::3, ::3] > 0]
-        free = np.median(free_pixels, axis=0).astype(np.float32)[1:] if len(free_pixels) else None
-        if free is not None and _sliver_at_ring(lab, cloth, free, rim_zone, mask):
-            return Fallen(dict.fromkeys(WHEEL_PIECE_NAMES, 0), 0, against_ring=True)
     _, whole_found, whole_found_stats, _ = cv2.connectedComponentsWithStats(
         stands_out.astype(np.uint8), connectivity=8
     )
@@ -436,6 +441,7 @@ def count_fallen(
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
     counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
     partly_hidden = 0
+    counted: list[int] = []  # the blobs counted as pieces
     # The cloth's colour (a and b of Lab) over the free table: where the local "cloth" around
     # a blob is far from it, the blob sits on something large (a cup cut off by the edge).
     # Taken only when a blob needs it: the median over the whole table costs milliseconds.
@@ -467,6 +473,14 @@ def count_fallen(
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
+            counted.append(index)
+    if rim_zone is not None:
+        free_pixels = lab[::3, ::3][outside[::3, ::3] > 0]
+        seen = np.isin(labels, counted).astype(np.uint8)
+        if len(free_pixels) and _sliver_at_ring(
+            lab, cloth, np.median(free_pixels, axis=0).astype(np.float32)[1:], rim_zone, seen
+        ):
+            return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
 
 
