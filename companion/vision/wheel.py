@@ -57,7 +57,9 @@ from companion.vision.room_light import (
     SOFT,
     balanced,
     blurred,
+    chromaticity,
     colour_distance,
+    distance_from_skin,
     paper_gains,
     sharpness,
     table_colour,
@@ -541,6 +543,18 @@ def _refusal(frame: Image, reason: str) -> WheelReading:
     return WheelReading(blocked=True, reason=reason)
 
 
+# A patch that passes the hue window is skin only when its colour, the lamp divided out,
+# lies within this of the skin window (``room_light.SKIN_RED``/``SKIN_GREEN``): the grey
+# wooden ring's shaded side passes the hue window but measures 0.7-1.6 outside it (a
+# false "sleeve" when the ring reaches the picture's edge, dev seeds 41000, 44000).
+SKIN_PATCH_SLACK = 0.3
+
+
+def _skin_coloured(shares: NDArray[np.float32]) -> bool:
+    """Whether a patch's median colour (chromaticity, N x 2) is a skin's."""
+    return distance_from_skin(np.median(shares, axis=0)) <= SKIN_PATCH_SLACK
+
+
 def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> str:
     """Skin that is not the tablecloth and belongs to something reaching in from the edge:
     ``HAND_OVER_TABLE``, or ``SLEEVE_OVER_TABLE`` when most of what reaches in is not skin
@@ -560,6 +574,9 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     )
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
+    if big:
+        shares = chromaticity(rectified)
+        big = [i for i in big if _skin_coloured(shares[patches == i])]
     if not big:
         return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
