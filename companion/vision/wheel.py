@@ -312,29 +312,34 @@ def hidden_piece_colours(rectified: Image, outside: Image, layout: MarkerLayout)
 RING_MARGIN = 0.2
 
 
-def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
-    """Table pixels where a fallen piece can be: not the ring as the camera sees it (a
-    polygon, rectified pixels; none when empty), not a marker, not the edge."""
+def _table_masks(
+    shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout
+) -> tuple[Image, Image]:
+    """The table where a fallen piece can be (not the ring as the camera sees it, a polygon
+    in rectified pixels; not a marker; not the edge) and the strip just outside the ring's
+    outline (``RIM_ZONE`` wide) where a piece behind the ring would show."""
     ppu = PIXELS_PER_UNIT
-    mask = np.full(shape, 255, np.uint8)
+    free = np.full(shape, 255, np.uint8)
     edge = ppu // 6
-    mask[:edge, :] = 0
-    mask[-edge:, :] = 0
-    mask[:, :edge] = 0
-    mask[:, -edge:] = 0
+    free[:edge, :] = 0
+    free[-edge:, :] = 0
+    free[:, :edge] = 0
+    free[:, -edge:] = 0
     for x0, y0, side in layout.values():
         pad = 0.25
         top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
-        cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
+        cv2.rectangle(free, top_left, bottom_right, (0,), -1)
     grow = round(0.2 * ppu) * 2 + 1
-    mask = np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
-    if len(ring):
-        hull = np.zeros(shape, np.uint8)
-        cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
-        grow = round(RING_MARGIN * ppu) * 2 + 1
-        mask[cv2.dilate(hull, np.ones((grow, grow), np.uint8)) > 0] = 0
-    return mask
+    free = np.asarray(cv2.erode(free, np.ones((grow, grow), np.uint8)), np.uint8)
+    hull = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
+    grow = round(RING_MARGIN * ppu) * 2 + 1
+    outside = free.copy()
+    outside[cv2.dilate(hull, np.ones((grow, grow), np.uint8)) > 0] = 0
+    grow = round(RIM_ZONE * ppu) * 2 + 1
+    zone = np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8)
+    return outside, np.asarray(zone & ~hull & free, np.uint8)
 
 
 def _band_polygon(band: Band) -> NDArray[np.float64]:
@@ -392,13 +397,12 @@ def _sliver_at_ring(
         return False
     pixel = lab[where][:, 1:].astype(np.float32) - 128.0
     local = cloth[where][:, 1:] - 128.0
-    free = table - 128.0
-    away = (np.linalg.norm(pixel - local, axis=1) > SLIVER_CHROMA) & (
-        np.linalg.norm(pixel - free, axis=1) > SLIVER_CHROMA
-    )
+    free = (table - 128.0).astype(np.float32)
+    limit = SLIVER_CHROMA**2
+    away = (_sum_squares(pixel - local) > limit) & (_sum_squares(pixel - free) > limit)
     # Distance from the segment grey..cloth: the ring's edge and shadow lie on it.
-    t = np.clip(pixel @ free / max(float(free @ free), 1e-6), 0.0, 1.0)
-    off = np.linalg.norm(pixel - t[:, None] * free[None, :], axis=1) > SLIVER_OFF_GREY
+    t = np.clip(pixel @ free / max(float(free @ free), 1e-6), 0.0, 1.0).astype(np.float32)
+    off = _sum_squares(pixel - t[:, None] * free[None, :]) > SLIVER_OFF_GREY**2
     sliver = np.zeros(rim_zone.shape, np.uint8)
     sliver[where] = (away & off).astype(np.uint8) * 255
     count, labels, stats, _ = cv2.connectedComponentsWithStats(sliver, connectivity=8)
@@ -484,6 +488,11 @@ def count_fallen(
         ):
             return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
+
+
+def _sum_squares(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each row's squared length (N x 2 rows): cheaper than a norm."""
+    return np.asarray(vectors[:, 0] ** 2 + vectors[:, 1] ** 2, np.float32)
 
 
 def _touches(whole: NDArray[np.int32], ids: NDArray[np.int32], zone: Image) -> bool:
@@ -660,29 +669,16 @@ def _fallen_pieces(
 ) -> dict[str, int] | str:
     """The pieces counted outside the ring, or why they cannot be counted: a cloth that
     hides a piece colour, more than can fall, or a piece-coloured part of something larger."""
-    outside = _outside_mask(rectified.shape[:2], ring, layout)
+    outside, rim_zone = _table_masks(rectified.shape[:2], ring, layout)
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden, against_ring = count_fallen(
-        rectified, outside, hsv, _rim_zone(outside, ring, layout)
-    )
+    fallen, partly_hidden, against_ring = count_fallen(rectified, outside, hsv, rim_zone)
     if against_ring:
         return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:
         return TOO_MANY_FALLEN.format(sum(fallen.values()))
     return PARTLY_HIDDEN if partly_hidden else fallen
-
-
-def _rim_zone(outside: Image, ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
-    """The table just outside the ring's outline (``RIM_ZONE`` wide), where a piece behind
-    the ring would show; markers and the picture's edge left out as in ``outside``."""
-    hull = np.zeros(outside.shape, np.uint8)
-    cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
-    grow = round(RIM_ZONE * PIXELS_PER_UNIT) * 2 + 1
-    zone = np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8) & ~hull
-    free = _outside_mask(outside.shape[:2], np.zeros((0, 2), np.float64), layout)
-    return np.asarray(zone & free, np.uint8)
 
 
 def _room_fit(
