@@ -384,34 +384,43 @@ SLIVER_OFF_GREY = 10.0
 SLIVER_PIXELS = 5
 
 
+Blobs = tuple[NDArray[np.int32], list[int]]  # connected-component labels, the counted ones
+
+
 def _sliver_at_ring(
-    lab: Image, cloth: FloatImage, table: FloatImage, rim_zone: Image, seen: Image
+    lab: Image, cloth: FloatImage, free_sample: Image, rim_zone: Image, blobs: Blobs
 ) -> bool:
     """Whether a piece's colour shows just outside the ring's outline (see ``RIM_ZONE``):
     away from both the cloth round it (``cloth``, whose median the ring darkens there) and
-    the free table's colour (``table``, Lab a and b), and not the edge of a piece ``seen``
-    and counted beside the ring (a piece cut down to a sliver by the ring's outline is
-    not counted, so it shows here)."""
+    the free table's colour (the median of ``free_sample``, Lab pixels), and not the edge
+    of a piece counted beside the ring (``blobs``: the labels and the counted ones; a piece
+    cut down to a sliver by the ring's outline is not counted, so it shows here)."""
+    x, y, w, h = cv2.boundingRect(rim_zone)
+    box = (slice(y, y + h), slice(x, x + w))  # the ring's surroundings only: cheaper
+    lab, cloth, rim_zone = lab[box], cloth[box], rim_zone[box]
     where = rim_zone > 0
-    if not where.any():
-        return False
     pixel = lab[where][:, 1:].astype(np.float32) - 128.0
-    local = cloth[where][:, 1:] - 128.0
-    free = (table - 128.0).astype(np.float32)
     limit = SLIVER_CHROMA**2
-    away = (_sum_squares(pixel - local) > limit) & (_sum_squares(pixel - free) > limit)
+    away = _sum_squares(pixel - (cloth[where][:, 1:] - 128.0)) > limit
+    if np.count_nonzero(away) < SLIVER_PIXELS or len(free_sample) == 0:
+        return False  # most frames: nothing at the ring's outline stands out
+    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32) - 128.0
+    away &= _sum_squares(pixel - free) > limit
     # Distance from the segment grey..cloth: the ring's edge and shadow lie on it.
     t = np.clip(pixel @ free / max(float(free @ free), 1e-6), 0.0, 1.0).astype(np.float32)
-    off = _sum_squares(pixel - t[:, None] * free[None, :]) > SLIVER_OFF_GREY**2
+    away &= _sum_squares(pixel - t[:, None] * free[None, :]) > SLIVER_OFF_GREY**2
     sliver = np.zeros(rim_zone.shape, np.uint8)
-    sliver[where] = (away & off).astype(np.uint8) * 255
+    sliver[where] = away.astype(np.uint8) * 255
     count, labels, stats, _ = cv2.connectedComponentsWithStats(sliver, connectivity=8)
     if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < SLIVER_PIXELS:
         return False
+    labelled, counted = blobs
+    seen = np.isin(labelled[box], counted).astype(np.uint8)
     near_seen = cv2.dilate(seen, np.ones((5, 5), np.uint8)) > 0
-    counted = set(np.unique(labels[near_seen]).tolist())
+    next_to_a_piece = set(np.unique(labels[near_seen]).tolist())
     return any(
-        stats[k, cv2.CC_STAT_AREA] >= SLIVER_PIXELS and k not in counted for k in range(1, count)
+        stats[k, cv2.CC_STAT_AREA] >= SLIVER_PIXELS and k not in next_to_a_piece
+        for k in range(1, count)
     )
 
 
@@ -481,11 +490,9 @@ def count_fallen(
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
             counted.append(index)
     if rim_zone is not None:
-        free_pixels = lab[::3, ::3][outside[::3, ::3] > 0]
-        seen = np.isin(labels, counted).astype(np.uint8)
-        if len(free_pixels) and _sliver_at_ring(
-            lab, cloth, np.median(free_pixels, axis=0).astype(np.float32)[1:], rim_zone, seen
-        ):
+        free_sample = lab[::3, ::3][outside[::3, ::3] > 0]
+        blobs = (np.asarray(labels, np.int32), counted)
+        if _sliver_at_ring(lab, cloth, free_sample, rim_zone, blobs):
             return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
 
