@@ -657,7 +657,7 @@ def read_wheel(
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
     fallen = _fallen_pieces(rectified, hsv, ring, layout)
     if isinstance(fallen, str):
-        return WheelReading(blocked=True, reason=fallen)
+        return _refusal(frame, fallen)  # a soft picture is named as the likely cause
     return WheelReading(
         blocked=False,
         centre=fit.centre,
