@@ -607,8 +607,8 @@ SKIN_PATCH_SLACK = 0.3
 
 
 def _skin_coloured(shares: NDArray[np.float32]) -> bool:
-    """Whether a patch's median colour (chromaticity, N x 2) is a skin's."""
-    return distance_from_skin(np.median(shares, axis=0)) <= SKIN_PATCH_SLACK
+    """Whether a patch's median colour (chromaticity of its pixels, N x 1 x 2) is a skin's."""
+    return distance_from_skin(np.median(shares.reshape(-1, 2), axis=0)) <= SKIN_PATCH_SLACK
 
 
 def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> str:
@@ -630,9 +630,7 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     )
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
-    if big:
-        shares = chromaticity(rectified)
-        big = [i for i in big if _skin_coloured(shares[patches == i])]
+    big = [i for i in big if _skin_coloured(chromaticity(rectified[patches == i][:, None, :]))]
     if not big:
         return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
