@@ -424,6 +424,33 @@ def _sliver_at_ring(
     )
 
 
+Components = tuple[NDArray[np.int32], NDArray[np.int32]]  # labels, stats
+
+
+def _standing_out(
+    rectified: Image, outside: Image
+) -> tuple[Image, FloatImage, Components, Components]:
+    """The picture in Lab, the cloth round each pixel (the local median, several pieces
+    wide), the blobs standing out from it in ``outside`` (opened) and everywhere."""
+    lab = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB), np.uint8)
+    height, width = lab.shape[:2]
+    small = cv2.resize(lab, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
+    cloth = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
+    stands_out = _squared_distance(lab, cloth) > STANDS_OUT**2
+    mask = (stands_out & (outside > 0)).astype(np.uint8) * 255
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    _, whole, whole_stats, _ = cv2.connectedComponentsWithStats(
+        stands_out.astype(np.uint8), connectivity=8
+    )
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return (
+        lab,
+        np.asarray(cloth, np.float32),
+        (np.asarray(labels, np.int32), np.asarray(stats, np.int32)),
+        (np.asarray(whole, np.int32), np.asarray(whole_stats, np.int32)),
+    )
+
+
 def count_fallen(
     rectified: Image, outside: Image, hsv: Image | None = None, rim_zone: Image | None = None
 ) -> Fallen:
@@ -438,19 +465,8 @@ def count_fallen(
     edge looks like a piece there, and a piece cannot be told from it. So is a piece's
     colour in ``rim_zone``, just outside the ring's outline: a piece behind the ring.
     """
-    lab = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB), np.uint8)
-    height, width = lab.shape[:2]
-    small = cv2.resize(lab, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
-    cloth = cv2.resize(cv2.medianBlur(small, 9), (width, height)).astype(np.float32)
-    stands_out = _squared_distance(lab, cloth) > STANDS_OUT**2
-    mask = (stands_out & (outside > 0)).astype(np.uint8) * 255
-    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
-    _, whole_found, whole_found_stats, _ = cv2.connectedComponentsWithStats(
-        stands_out.astype(np.uint8), connectivity=8
-    )
-    whole = np.asarray(whole_found, np.int32)
-    whole_stats = np.asarray(whole_found_stats, np.int32)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
+    count = len(stats)
     if hsv is None:  # the caller's, when it has it already
         hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
@@ -464,8 +480,9 @@ def count_fallen(
     for index in range(1, count):
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2:
-            found = (np.asarray(labels, np.int32), np.asarray(stats, np.int32))
-            if rim_zone is not None and _cut_by_ring(index, found, rim_zone, hsv, lab, cloth):
+            if rim_zone is not None and _cut_by_ring(
+                index, (labels, stats), rim_zone, hsv, lab, cloth
+            ):
                 return Fallen(counts, partly_hidden, against_ring=True)
             continue
         if area > MAX_BLOB_PIECES * piece:
@@ -496,8 +513,7 @@ def count_fallen(
             counted.append(index)
     if rim_zone is not None:
         free_sample = lab[::3, ::3][outside[::3, ::3] > 0]
-        blobs = (np.asarray(labels, np.int32), counted)
-        if _sliver_at_ring(lab, cloth, free_sample, rim_zone, blobs):
+        if _sliver_at_ring(lab, cloth, free_sample, rim_zone, (labels, counted)):
             return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
 
@@ -510,7 +526,7 @@ CUT_PIECE_PIXELS = 10
 
 def _cut_by_ring(
     index: int,
-    blobs: tuple[NDArray[np.int32], NDArray[np.int32]],
+    blobs: Components,
     rim_zone: Image,
     hsv: Image,
     lab: Image,
