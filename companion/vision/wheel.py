@@ -467,21 +467,21 @@ def count_fallen(
     """
     lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
     count = len(stats)
+    free_sample = lab[::3, ::3][outside[::3, ::3] > 0]  # the free table, every 9th pixel
     if hsv is None:  # the caller's, when it has it already
         hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
     counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
     partly_hidden = 0
     counted: list[int] = []  # the blobs counted as pieces
-    # The cloth's colour (a and b of Lab) over the free table: where the local "cloth" around
-    # a blob is far from it, the blob sits on something large (a cup cut off by the edge).
-    # Taken only when a blob needs it: the median over the whole table costs milliseconds.
+    # The free table's colour (Lab a, b; taken when a blob needs it): a blob whose local
+    # "cloth" is far from it sits on something large (a cup cut off by the edge).
     table: FloatImage | None = None
     for index in range(1, count):
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2:
             if rim_zone is not None and _cut_by_ring(
-                index, (labels, stats), rim_zone, hsv, lab, cloth
+                index, (labels, stats), rim_zone, hsv, lab, cloth, free_sample
             ):
                 return Fallen(counts, partly_hidden, against_ring=True)
             continue
@@ -511,10 +511,10 @@ def count_fallen(
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
             counted.append(index)
-    if rim_zone is not None:
-        free_sample = lab[::3, ::3][outside[::3, ::3] > 0]
-        if _sliver_at_ring(lab, cloth, free_sample, rim_zone, (labels, counted)):
-            return Fallen(counts, partly_hidden, against_ring=True)
+    if rim_zone is not None and _sliver_at_ring(
+        lab, cloth, free_sample, rim_zone, (labels, counted)
+    ):
+        return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
 
 
@@ -522,6 +522,7 @@ def count_fallen(
 # than a piece is a piece cut off by the ring, whatever its colour (a black one shows no
 # colour for ``_sliver_at_ring``).
 CUT_PIECE_PIXELS = 10
+CUT_FROM_TABLE = 30.0  # Lab distance from the free table's colour a cut piece lies beyond
 
 
 def _cut_by_ring(
@@ -531,6 +532,7 @@ def _cut_by_ring(
     hsv: Image,
     lab: Image,
     cloth: FloatImage,
+    free_sample: Image,
 ) -> bool:
     """Whether blob ``index``, too small for a piece, is a piece cut off by the ring's
     outline: piece-coloured, reaching into the strip just outside the ring; ``blobs`` are
@@ -543,7 +545,13 @@ def _cut_by_ring(
     inside = labels[box] == index
     if not (rim_zone[box][inside] > 0).any():
         return False
-    return _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside]) is not None
+    if _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside]) is None:
+        return False
+    # Not the cloth itself beside the ring's edge or in its shadow (which the ring darkens
+    # the local median round): far from the free table's colour too.
+    free = np.median(free_sample, axis=0).astype(np.float32) if len(free_sample) else None
+    blob = lab[box][inside].astype(np.float32).mean(axis=0)
+    return free is not None and float(np.linalg.norm(blob - free)) > CUT_FROM_TABLE
 
 
 def _sum_squares(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
