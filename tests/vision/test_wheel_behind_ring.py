@@ -16,7 +16,7 @@ from companion.vision.wheel import read_wheel
 from hardware.simulator import WheelPiece, WheelScene
 from hardware.simulator.pinhole import camera_over_table
 from hardware.simulator.room import Room
-from hardware.simulator.room_render import behind_ring, render_wheel_room
+from hardware.simulator.room_render import behind_ring, render_wheel_room, wheel_room_video
 
 CENTRE = (8.3, 6.0)
 HEADING = 12.0
@@ -72,3 +72,15 @@ def test_a_piece_wholly_behind_the_ring_is_out_of_the_cameras_view() -> None:
     assert behind_ring(camera, clear, clear.outside[0]) == 0.0
     reading = read_wheel(render_wheel_room(hidden, rng, room, camera).frame, camera_height_cm=70.0)
     assert reading.blocked or reading.fallen_total == 0
+
+
+def test_light_wood_beside_the_ring_is_not_a_piece_against_it() -> None:
+    """Beside the ring's edge the wood, darker than the local median the ring pulls down,
+    stood out as an orange sliver and a frame with no fallen piece was refused as "a piece
+    against the ring" (a video of development seed 47000)."""
+    video = wheel_room_video(np.random.default_rng((47000, 77)), 2, Room(table="light wood"))
+    scene, rendered = video[1]
+    assert scene.outside == ()
+    reading = read_wheel(rendered.frame, camera_height_cm=70.0)
+    assert not reading.blocked, reading.reason
+    assert reading.fallen_total == 0
