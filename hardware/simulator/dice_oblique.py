@@ -45,7 +45,8 @@ PIP_RADIUS = 0.085
 # The face texture's side in pixels (warped onto the frame per face).
 TEXTURE = 96
 # Where the room's light comes from (unit vector, z up is negative): mostly above, a little
-# to one side, so the top face is the brightest and side faces 55-85 % of it.
+# to one side, so the top face is the brightest and side faces 70-95 % of it (white
+# dice in diffuse room light, as on the oblique webcam photos).
 SUPERSAMPLE = 2
 
 # Tables a webcam sees dice on: colour and surface (light wood as in the oblique photos).
@@ -85,7 +86,7 @@ class ObliqueScene:
 
     ``lean_deg`` is where, in the picture, the point under the camera lies (90: below the
     frame, as a webcam tipped towards the table sees it); ``distance`` is how far the
-    camera is from the dice along its view, in die edges (8-14: dice of 35-70 px at 640,
+    camera is from the dice along its view, in die edges (10-15: dice of 35-60 px at 640,
     as on the oblique webcam photos).
     """
 
@@ -211,7 +212,7 @@ def random_oblique_scene(
         dice=tuple(dice),
         tilt_deg=float(rng.uniform(*tilt)),
         lean_deg=lean,
-        distance=float(rng.uniform(8.0, 14.0)),
+        distance=float(rng.uniform(10.0, 15.0)),
         table=TABLES[int(rng.integers(len(TABLES)))],
         hand=hand,
     )
@@ -272,11 +273,11 @@ def _draw_cube(
         normal /= np.linalg.norm(normal)
         if float(normal @ (camera.centre - points.mean(axis=0))) <= 0:
             continue  # faces away from the camera
-        shade = 0.5 + 0.45 * max(0.0, float(-normal @ light))
+        shade = 0.68 + 0.3 * max(0.0, float(-normal @ light))
         _draw_face(canvas, image[list(face)], values[index], die, shade)
         sides.append(image[list(face)] / SUPERSAMPLE)
     top = image[list(_TOP)]
-    _draw_face(canvas, top, die.value, die, 0.55 + 0.45 * max(0.0, float(light[2])))
+    _draw_face(canvas, top, die.value, die, 0.82 + 0.18 * max(0.0, float(light[2])))
     middle = top.mean(axis=0)
     return CubeTruth(die.value, (float(middle[0]), float(middle[1])), top, tuple(sides))
 
