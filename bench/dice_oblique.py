@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import cv2
 import numpy as np
@@ -49,7 +50,7 @@ def phantoms(rendered: ObliqueRendered, result: ImageResult) -> int:
     return count
 
 
-def band_figures(seed: int, band: tuple[float, float], frames: int) -> dict[str, object]:
+def band_figures(seed: int, band: tuple[float, float], frames: int) -> dict[str, Any]:
     """The reader's figures on ``frames`` drawn frames tipped within ``band`` degrees."""
     rng = np.random.default_rng([seed, int(band[0])])
     results, phantom_count = [], 0
@@ -68,7 +69,7 @@ def band_figures(seed: int, band: tuple[float, float], frames: int) -> dict[str,
     figures = Report(results).figures()
     keep = ("dice", "dice_accuracy", "count_accuracy", "false_dice", "coverage")
     keep += ("accepted_wrong", "rolls_applied_right", "rolls_applied_wrong", "rolls_asked")
-    summary: dict[str, object] = {key: figures[key] for key in keep}
+    summary: dict[str, Any] = {key: figures[key] for key in keep}
     summary["found"] = sum(len(r.pairs) for r in results)
     summary["phantoms"] = phantom_count
     return summary
