@@ -67,8 +67,10 @@ def band_figures(seed: int, band: tuple[float, float], frames: int) -> dict[str,
         results.append(result)
         phantom_count += phantoms(rendered, result)
     figures = Report(results).figures()
-    keep = ("dice", "dice_accuracy", "count_accuracy", "false_dice", "coverage")
-    keep += ("accepted_wrong", "rolls_applied_right", "rolls_applied_wrong", "rolls_asked")
+    keep = (
+        *("dice", "dice_accuracy", "count_accuracy", "false_dice", "coverage"),
+        *("accepted_wrong", "rolls_applied_right", "rolls_applied_wrong", "rolls_asked"),
+    )
     summary: dict[str, Any] = {key: figures[key] for key in keep}
     summary["found"] = sum(len(r.pairs) for r in results)
     summary["phantoms"] = phantom_count
