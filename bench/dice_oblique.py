@@ -9,8 +9,9 @@ found die is matched to a die's top face (``dice_eval.match`` on the top face's 
 that matches none but lies on a visible side face is a *phantom*. Rolls are scored as
 ``companion dice eval`` scores photos: applied unasked when the count is right and every
 die is sure, applied wrong when besides that any die is missed or misread. The last line
-repeats the figures as JSON. Frames with a hand are counted apart (``hand``): how many the
-watcher's hand check sees (it then proposes no roll).
+repeats the figures as JSON. Frames with a hand (PER_BAND each reaching in, holding a
+die up, and none, tipped 0-45 degrees) are counted apart: how many the watcher's hand
+check (``companion/vision/hand_in_view.py``) sees; while it sees one, no roll is proposed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import numpy as np
 
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import ImageResult, LabelledDie, Report, match
+from companion.vision.hand_in_view import hand_in_view
 from hardware.simulator.dice_oblique import (
+    HandPose,
     ObliqueRendered,
     random_oblique_scene,
     render_oblique,
@@ -77,6 +80,19 @@ def band_figures(seed: int, band: tuple[float, float], frames: int) -> dict[str,
     return summary
 
 
+def hand_figures(seed: int, frames: int) -> dict[str, int]:
+    """How many frames with a hand reaching in, or holding a die up, the watcher's hand
+    check sees (it then proposes nothing), and how many hand-free frames it takes for one."""
+    poses: tuple[HandPose, ...] = ("reaching", "holding", "none")
+    counts: dict[str, int] = dict.fromkeys(poses, 0)
+    for hand in poses:
+        rng = np.random.default_rng([seed, len(hand), 99])
+        for _ in range(frames):
+            scene = random_oblique_scene(rng, (0.0, 45.0), hand=hand)
+            counts[hand] += hand_in_view(render_oblique(scene, rng).frame)
+    return counts
+
+
 def main() -> None:
     seed = int(sys.argv[1]) if len(sys.argv) > 1 else 2026
     per_band = int(sys.argv[2]) if len(sys.argv) > 2 else 30
@@ -94,6 +110,14 @@ def main() -> None:
             f"{row['rolls_applied_wrong']} wrong, {row['rolls_asked']} asked",
             flush=True,
         )
+    hands = hand_figures(seed, per_band)
+    figures["hand"] = hands
+    print(
+        f"hand: seen in {hands['reaching']}/{per_band} frames of a hand reaching in and "
+        f"{hands['holding']}/{per_band} holding a die up (no roll proposed); "
+        f"{hands['none']}/{per_band} hand-free frames taken for a hand",
+        flush=True,
+    )
     print(json.dumps(figures))
 
 
