@@ -160,15 +160,13 @@ def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]])
             second = pip_squash(image, (xj, yj), sj, axis)
             if math.isnan(first) or math.isnan(second):
                 continue
-            if first <= SQUASHED and first < second:
+            darker = _darker_side(
+                face_colour(image, (xi, yi), si), face_colour(image, (xj, yj), sj)
+            )
+            if darker is not None:
+                dropped.add(i if darker == 0 else j)
+            elif first <= SQUASHED and first < second:
                 dropped.add(i)
             elif second <= SQUASHED and second < first:
                 dropped.add(j)
-            else:
-                darker = _darker_side(
-                    face_colour(image, (xi, yi), si), face_colour(image, (xj, yj), sj)
-                )
-                if darker is None:
-                    continue
-                dropped.add(i if darker == 0 else j)
     return dropped
