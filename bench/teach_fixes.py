@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,34 +41,74 @@ PIN = "2468"
 NEAR = 15.0
 
 
-def read_whole(reader: DiceReader, rolls: int = 30, seed: int = NEW_ROLLS_SEED) -> str:
-    """What the camera would make of new rolls: found, right, applied unasked, wrong."""
+@dataclass
+class Tally:
+    """What became of each die of the new rolls (every die lands in exactly one of
+    missed, vetoed, unreadable, wrong, held and applied) and the finds on no die applied."""
+
+    total: int = 0
+    missed: int = 0  # the finder found nothing there
+    vetoed: int = 0  # found, then dropped: the close-up said "not a die" (or a side face)
+    unreadable: int = 0  # found, no value given (the player is asked)
+    wrong: int = 0  # found, read wrong (asked or applied)
+    held: int = 0  # found, read right, but not sure enough: the player is asked
+    applied: int = 0  # found, read right and applied unasked
+    wrong_applied: int = 0  # of ``wrong``, applied unasked
+    phantoms_applied: int = 0  # applied finds on no die
+
+    def line(self) -> str:
+        found = self.total - self.missed - self.vetoed
+        right = self.held + self.applied
+        sure = self.applied + self.wrong_applied + self.phantoms_applied
+        return (
+            f"{found} of {self.total} dice found, {right} read right ({right / self.total:.1%} "
+            f"of all), {sure} applied unasked, {self.wrong_applied + self.phantoms_applied} "
+            "of those wrong"
+        )
+
+    def lost(self) -> str:
+        """Where the dice not read right went."""
+        return (
+            f"  not read right: {self.missed} missed by the finder, {self.vetoed} found but "
+            f"dropped as not a die, {self.unreadable} found but unreadable, {self.wrong} read "
+            f"wrong ({self.wrong_applied} of them applied); read right but asked: {self.held}"
+        )
+
+
+def read_whole(reader: DiceReader, rolls: int = 30, seed: int = NEW_ROLLS_SEED) -> Tally:
+    """What the camera would make of new rolls, die by die."""
     rng = np.random.default_rng(seed)
-    total = found = right = applied = wrong = 0
+    tally = Tally()
     for _ in range(rolls):
         frame, spots, values = odd_roll(rng)
         seen = reader.read(frame)
+        finds = reader.find(frame)
         matched: set[int] = set()
         for (x, y), value in zip(spots, values, strict=True):
-            total += 1
+            tally.total += 1
             near = [i for i, d in enumerate(seen) if _near(d.centre, (x, y)) and i not in matched]
             if not near:
+                if any(_near((c.x, c.y), (x, y)) for c in finds):
+                    tally.vetoed += 1
+                else:
+                    tally.missed += 1
                 continue
             die = seen[near[0]]
             matched.add(near[0])
-            found += 1
-            right += die.value == value
             sure = die.value is not None and die.confidence >= AUTO_ACCEPT
-            applied += sure
-            wrong += sure and die.value != value
+            if die.value is None:
+                tally.unreadable += 1
+            elif die.value != value:
+                tally.wrong += 1
+                tally.wrong_applied += sure
+            elif sure:
+                tally.applied += 1
+            else:
+                tally.held += 1
         for i, die in enumerate(seen):
             if i not in matched and die.value is not None and die.confidence >= AUTO_ACCEPT:
-                applied += 1
-                wrong += 1
-    return (
-        f"{found} of {total} dice found, {right} read right ({right / total:.1%} of all), "
-        f"{applied} applied unasked, {wrong} of those wrong"
-    )
+                tally.phantoms_applied += 1
+    return tally
 
 
 def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
@@ -118,7 +159,8 @@ def main(rolls: int = 10, seed: int = NEW_ROLLS_SEED) -> None:
     reader = shared_reader()
     reader.head = None
     reader.detect = DETECT
-    print(f"30 new rolls (seed {seed}), shipped reader: {read_whole(reader, seed=seed)}")
+    before = read_whole(reader, seed=seed)
+    print(f"30 new rolls (seed {seed}), shipped reader: {before.line()}\n{before.lost()}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         right, added, removed = fix_rolls(folder, rolls)
@@ -129,7 +171,8 @@ def main(rolls: int = 10, seed: int = NEW_ROLLS_SEED) -> None:
         )
         report = teach(reader, folder)
         print("\n".join(report.lines()))
-    print(f"30 new rolls (seed {seed}), taught reader: {read_whole(reader, seed=seed)}")
+    after = read_whole(reader, seed=seed)
+    print(f"30 new rolls (seed {seed}), taught reader: {after.line()}\n{after.lost()}")
     reader.head = None
     reader.detect = DETECT
 
