@@ -10,7 +10,8 @@ HTTP: ``GET /api/dice/proposal``, then ``POST /api/dice/correct`` with a tap for
 so every roll is kept whatever count the reader had. Then ``companion dice teach`` runs on
 what was kept. Thirty new rolls (another seed, never fixed or fitted) are read whole
 before and after: dice found, read right, applied unasked, and applied unasked but wrong
-(finds on no die included). Drawn dice, not photos: they show that fixes on the picture
+(finds on no die included); then where the dice not read right went (missed by the finder,
+found but dropped as not a die, unreadable, read wrong) and how many read right were asked. Drawn dice, not photos: they show that fixes on the picture
 teach, not how well any real set will be read.
 """
 
@@ -55,6 +56,7 @@ class Tally:
     applied: int = 0  # found, read right and applied unasked
     wrong_applied: int = 0  # of ``wrong``, applied unasked
     phantoms_applied: int = 0  # applied finds on no die
+    phantoms_asked: int = 0  # finds on no die the player is asked about (to remove)
 
     def line(self) -> str:
         found = self.total - self.missed - self.vetoed
@@ -71,7 +73,8 @@ class Tally:
         return (
             f"  not read right: {self.missed} missed by the finder, {self.vetoed} found but "
             f"dropped as not a die, {self.unreadable} found but unreadable, {self.wrong} read "
-            f"wrong ({self.wrong_applied} of them applied); read right but asked: {self.held}"
+            f"wrong ({self.wrong_applied} of them applied); read right but asked: {self.held}; "
+            f"finds on no die: {self.phantoms_asked} asked, {self.phantoms_applied} applied"
         )
 
 
@@ -106,8 +109,10 @@ def read_whole(reader: DiceReader, rolls: int = 30, seed: int = NEW_ROLLS_SEED) 
             else:
                 tally.held += 1
         for i, die in enumerate(seen):
-            if i not in matched and die.value is not None and die.confidence >= AUTO_ACCEPT:
-                tally.phantoms_applied += 1
+            if i not in matched:
+                sure = die.value is not None and die.confidence >= AUTO_ACCEPT
+                tally.phantoms_applied += sure
+                tally.phantoms_asked += not sure
     return tally
 
 

@@ -322,6 +322,7 @@ class DiceReader:
         if head is None:
             return shipped[::turns]
         result = shipped[::turns].copy()
+        result[:, :1] = head.not_a_die(features, shipped, turns)  # this table's, if taught
         faces = turned_together(head.probabilities(features, shipped), turns)
         result[:, 1:] = (1.0 - result[:, :1]) * faces
         return result

@@ -263,6 +263,10 @@ class TaughtHead:
     (:func:`model_fingerprint`): their features mean nothing to a head taught on others,
     so after an update that retrained them the head is set aside (:func:`head_for`).
     Heads saved before fingerprints existed have "" and are used as before.
+
+    ``not_die`` (weights per feature, then a bias) corrects the shipped close-up's "not a
+    die" share the same way, when this table's fixed pictures showed it vetoing its dice
+    (companion/vision/teach_not_dice.py); None keeps the shipped share.
     """
 
     mean: NDArray[np.float64]
@@ -271,13 +275,32 @@ class TaughtHead:
     bias: NDArray[np.float64]  # 6
     anchored: bool = True
     model: str = ""
+    not_die: NDArray[np.float64] | None = None  # features + 1
+
+    def not_a_die(
+        self, features: NDArray[np.float64], shipped: NDArray[np.float64], turns: int = 1
+    ) -> NDArray[np.float64]:
+        """P(not a die) per close-up, one column: the shipped close-up's for the crop as
+        cut, or with ``not_die`` its correction over each close-up's ``turns`` (rows in
+        groups of quarter turns, as in :func:`turned_together`)."""
+        if self.not_die is None:
+            return shipped[::turns, :1].copy()
+        logits = not_die_logits(shipped) + self.standard(features) @ self.not_die[:-1]
+        mean = logits.reshape(-1, turns).mean(axis=1) + self.not_die[-1]
+        result: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-mean[:, None]))
+        return result
+
+    def standard(self, features: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Features as this head reads them: standardised by those it was fitted on."""
+        result: NDArray[np.float64] = (features - self.mean) / self.scale
+        return result
 
     def probabilities(
         self, features: NDArray[np.float64], shipped: NDArray[np.float64]
     ) -> NDArray[np.float64]:
         """P(face 1..6) per close-up; ``shipped`` is the shipped close-up's P(not a die,
         1..6) for the same crops (what an anchored head corrects)."""
-        logits = ((features - self.mean) / self.scale) @ self.weights + self.bias
+        logits = self.standard(features) @ self.weights + self.bias
         if self.anchored:
             logits = logits + shipped_face_logits(shipped)
         exp = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -287,16 +310,25 @@ class TaughtHead:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp.npz")
-        np.savez(
-            temporary,
-            mean=self.mean,
-            scale=self.scale,
-            weights=self.weights,
-            bias=self.bias,
-            anchored=np.array(self.anchored),
-            model=np.array(self.model),
-        )
+        arrays: dict[str, Any] = {
+            "mean": self.mean,
+            "scale": self.scale,
+            "weights": self.weights,
+            "bias": self.bias,
+            "anchored": np.array(self.anchored),
+            "model": np.array(self.model),
+        }
+        if self.not_die is not None:
+            arrays["not_die"] = self.not_die
+        np.savez(temporary, **arrays)
         os.replace(temporary, path)
+
+
+def not_die_logits(shipped: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Log-odds of "not a die" as the shipped close-up classifiers read each crop."""
+    share = np.clip(shipped[:, 0], 1e-9, 1.0 - 1e-9)
+    result: NDArray[np.float64] = np.log(share / (1.0 - share))
+    return result
 
 
 def shipped_face_logits(shipped: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -313,8 +345,15 @@ def load_head(path: Path) -> TaughtHead | None:
         with np.load(path) as saved:
             anchored = bool(saved["anchored"]) if "anchored" in saved.files else False
             model = str(saved["model"]) if "model" in saved.files else ""
+            not_die = saved["not_die"] if "not_die" in saved.files else None
             return TaughtHead(
-                saved["mean"], saved["scale"], saved["weights"], saved["bias"], anchored, model
+                saved["mean"],
+                saved["scale"],
+                saved["weights"],
+                saved["bias"],
+                anchored,
+                model,
+                not_die,
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -385,13 +424,18 @@ def fit_head(
     return TaughtHead(mean, scale, weights, bias)
 
 
-def jittered(crop: Image, rng: np.random.Generator) -> Image:
+def jittered(
+    crop: Image,
+    rng: np.random.Generator,
+    shift: float = SHIFT,
+    zoom: tuple[float, float] = ZOOM,
+) -> Image:
     """The crop as another roll of the same die might show it: turned by any angle, shifted
     and scaled a little (the finder's centre and size are not exact), lit brighter or
     darker, sometimes a little out of focus."""
     size = crop.shape[0]
-    centre = (size / 2 + rng.uniform(-SHIFT, SHIFT), size / 2 + rng.uniform(-SHIFT, SHIFT))
-    matrix = cv2.getRotationMatrix2D(centre, rng.uniform(0.0, 360.0), rng.uniform(*ZOOM))
+    centre = (size / 2 + rng.uniform(-shift, shift), size / 2 + rng.uniform(-shift, shift))
+    matrix = cv2.getRotationMatrix2D(centre, rng.uniform(0.0, 360.0), rng.uniform(*zoom))
     matrix[0, 2] += size / 2 - centre[0]
     matrix[1, 2] += size / 2 - centre[1]
     moved = cv2.warpAffine(
@@ -430,6 +474,7 @@ class TeachReport:
     accepted_wrong: int  # of those, how many it read wrong
     kept: bool = True  # False: the head read the held-out dice worse, so none is used
     finder: str = ""  # what the finder learned from the fixed pictures (teach_finder)
+    not_dice: str = ""  # what the veto learned from them (teach_not_dice)
 
     def lines(self) -> list[str]:
         if not self.kept:
@@ -451,6 +496,7 @@ class TeachReport:
             f"(shipped model), after {self.after:.0%} (taught without them); "
             f"{self.accepted:.0%} sure enough to apply without asking, "
             f"{self.accepted_wrong} of them wrong.",
+            *([self.not_dice] if self.not_dice else []),
             *([self.finder] if self.finder else []),
             last,
         ]
@@ -586,8 +632,9 @@ def taught_reading(
     """
     cut = shipped[::turns]
     probabilities = cut.copy()
+    probabilities[:, :1] = head.not_a_die(features, shipped, turns)
     faces = turned_together(head.probabilities(features, shipped), turns)
-    probabilities[:, 1:] = (1.0 - cut[:, :1]) * faces
+    probabilities[:, 1:] = (1.0 - probabilities[:, :1]) * faces
     best = np.argmax(probabilities[:, 1:], axis=1)
     rows = np.arange(len(cut))
     taught = _confidences(probabilities, temperature)[rows, best]
