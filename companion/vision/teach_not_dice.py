@@ -55,6 +55,8 @@ ATTEMPTS = 60
 # At most this many kept dice are read again for it (the most recent): each is read in
 # its four turns, ~5 ms a close-up on a Pi.
 MAX_DICE = 300
+# Places are cut from at most this many fixed pictures (the most recent).
+MAX_PICTURES = 100
 # Each kept die is also learned from in COPIES copies cut as the finder may cut it: off
 # centre by up to OFF_CENTRE pixels (of 32, the die ~23 of them) and up to OFF_SIZE too small.
 COPIES = 3
@@ -81,7 +83,9 @@ def not_dice(folder: Path, rng: np.random.Generator) -> list[Example]:
             x, y, w, h = row["box"]
             pictures[row["frame"]].append((x + w / 2, y + h / 2, max(w, h)))
             rolls[row["frame"]] = int(row["roll"])
-    for name, dice in pictures.items():
+    recent = sorted(pictures, key=rolls.__getitem__)[-MAX_PICTURES:]
+    for name in recent:
+        dice = pictures[name]
         frame = cv2.imread(str(folder / name))
         if frame is not None:
             found += [Example(c, 0, rolls[name]) for c in away_from_dice(frame, dice, rng)]
