@@ -318,7 +318,7 @@ def test_ten_confirmed_rolls_teach_enough_to_read_new_rolls(tmp_path: Path) -> N
             read_right += truth == [die.value]
             applied_wrong += die.confidence >= AUTO_ACCEPT and truth != [die.value]
     assert found >= 30
-    assert read_right >= 0.9 * found
+    assert read_right >= 0.85 * found  # ~95 % here; ~80 % without the jittered copies
     assert applied_wrong == 0
 
 
