@@ -53,12 +53,13 @@ MIN_ROLLS = 4
 # Each close-up is learned from in its four right-angle turns.
 TURNS = 4
 # Besides its turns, each close-up is learned from in JITTERS jittered copies (see
-# ``jittered``), fewer when there are many (at most JITTER_BUDGET in all, at least 2 each:
-# each copy is one more pass of the close-up classifier, ~5 ms on a Pi). On
+# ``jittered``), fewer when there are many (at most JITTER_BUDGET in all, at least 1 each:
+# each copy is one more pass of the close-up classifier, which teaching on the Pi waits
+# for; a full store already reads 8,000 turns). Few rolls gain most from them. On
 # bench/teach_fixes.py's drawn odd set (new rolls of seeds 11, 12, 13, 279 dice) the
 # taught reader read 27 dice wrong with the four turns alone, 6 with 8 copies, 3 with 16.
 JITTERS = 16
-JITTER_BUDGET = 4000
+JITTER_BUDGET = 2000
 # A jittered copy: shifted up to SHIFT pixels (of FACE), scaled by ZOOM, its light
 # multiplied by GAIN and moved by up to LIFT levels, and a BLURRED share of them blurred.
 SHIFT = 1.5
@@ -597,7 +598,7 @@ def readings(reader: Any, examples: Sequence[Example]) -> tuple[Readings, Readin
     stored, which the held-out parts are read from; those turns and its jittered copies,
     which heads are fitted on)."""
     crops, turned_values = augmented(examples)
-    count = min(JITTERS, max(2, JITTER_BUDGET // max(1, len(examples))))
+    count = min(JITTERS, max(1, JITTER_BUDGET // max(1, len(examples))))
     rng = np.random.default_rng(0)  # the same examples teach the same head
     extra = [jittered(e.crop, rng) for e in examples for _ in range(count)]
     shipped, features = close_up_readings(reader, crops + extra)

@@ -52,11 +52,11 @@ from companion.vision.teach import (
 # the picture's fixed dice, give or take a fifth) from every fixed die.
 PLACES = 12
 ATTEMPTS = 60
-# At most this many kept dice are read again for it (the most recent): each is read in
-# its four turns, ~5 ms a close-up on a Pi.
-MAX_DICE = 300
+# At most this many kept dice are read again for it (the most recent): each is read in its
+# four turns, and so is each of its COPIES copies, and teaching on the Pi waits for it.
+MAX_DICE = 100
 # Places are cut from at most this many fixed pictures (the most recent).
-MAX_PICTURES = 100
+MAX_PICTURES = 25
 # Each kept die is also learned from in COPIES copies cut as the finder may cut it: off
 # centre by up to OFF_CENTRE pixels (of 32, the die ~23 of them) and up to OFF_SIZE too small.
 COPIES = 3
