@@ -68,6 +68,10 @@ NOT_A_DIE = 0.5
 # small (a median 0.76 of the true size on crowded trays), so touching dice are still at
 # least ~1.3 estimated sizes apart; at 0.8 some were merged, at 0.5 some dice counted twice.
 DUPLICATE_GAP = 0.65
+# A find weaker than DETECT within this many sizes of a stronger one is part of that die
+# (see ``folded``): the weak peaks of an unfamiliar set sit on its pips, ~0.9-1.0 of their
+# (pip-sized) estimate apart, while touching dice are at least ~1.3 estimated sizes apart.
+FOLD_GAP = 1.1
 
 # Frames are reduced to about this longest side before reading (see ``_work_image``):
 # dice in a board-game camera view are 25-100 px at this size, and it keeps one frame
@@ -322,6 +326,7 @@ class DiceReader:
         if head is None:
             return shipped[::turns]
         result = shipped[::turns].copy()
+        result[:, :1] = head.not_a_die(features, shipped, turns)  # this table's, if taught
         faces = turned_together(head.probabilities(features, shipped), turns)
         result[:, 1:] = (1.0 - result[:, :1]) * faces
         return result
@@ -376,7 +381,8 @@ class DiceReader:
         (``python -m bench.vision_dice found``)."""
         work, scale = _work_image(frame)
         grid = self.grid(work)
-        first = [_rescaled(c, scale) for c in find_candidates(grid, work.shape[:2], self.detect)]
+        found = find_candidates(grid, work.shape[:2], self.detect)
+        first = [_rescaled(c, scale) for c in folded(found)]
         regions = closer_regions(frame, scale, find_candidates(grid, work.shape[:2], COARSE))
         if not regions:
             return first
@@ -516,6 +522,56 @@ def distinct(finds: list[Candidate], fallback: Sequence[Candidate] = ()) -> list
                 chosen.append(find)
         kept += chosen
     return kept
+
+
+def folded(finds: list[Candidate]) -> list[Candidate]:
+    """The finds (strongest first) with each one weaker than DETECT that lies within
+    FOLD_GAP sizes of a stronger find folded into it.
+
+    Why: a table's taught finder may look below the shipped DETECT (``teach_finder``), and
+    there an unfamiliar die can light up as several weak peaks, one on each pip, each
+    sized like a pip and so too far apart for DUPLICATE_GAP (drawn odd set, fixed rolls
+    of seed 6: one four showed three peaks at 0.35-0.49, 31-39 px apart, sizes 29-45 px,
+    on a 60 px die). Kept apart they are a die counted two or three times, each read from
+    a pip's close-up, and the learner rightly refuses the lower threshold. A weak find is
+    folded into the stronger find it lies near: one at DETECT or above keeps its place and
+    size (the shipped look placed it); a weak one grows to the bounding box of the peaks
+    folded into it, which is then the die (its pips spread over its face). Finds at DETECT
+    or above are never folded, so the shipped reading is unchanged.
+    """
+    groups: list[list[Candidate]] = []
+    for find in finds:
+        home = None
+        if find.here < DETECT:
+            home = next(
+                (
+                    group
+                    for group in groups
+                    if any(
+                        math.hypot(find.x - c.x, find.y - c.y) < FOLD_GAP * max(find.size, c.size)
+                        for c in group
+                    )
+                ),
+                None,
+            )
+        if home is None:
+            groups.append([find])
+        elif home[0].here < DETECT:
+            home.append(find)
+    return [_spanned(group) for group in groups]
+
+
+def _spanned(group: list[Candidate]) -> Candidate:
+    """The group's first (strongest) find, placed and sized as the bounding box of all."""
+    head = group[0]
+    if len(group) == 1:
+        return head
+    left = min(c.x - c.size / 2 for c in group)
+    right = max(c.x + c.size / 2 for c in group)
+    top = min(c.y - c.size / 2 for c in group)
+    bottom = max(c.y + c.size / 2 for c in group)
+    size = max(head.size, min(right - left, bottom - top))
+    return dataclasses.replace(head, x=(left + right) / 2, y=(top + bottom) / 2, size=size)
 
 
 def _rescaled(candidate: Candidate, scale: float) -> Candidate:
