@@ -78,6 +78,7 @@ class Tally:
     wrong: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     wrongs: list[str] = field(default_factory=list)
+    behind_ring: int = 0  # wrong only by pieces the ring hides from the camera
 
     @property
     def frames(self) -> int:
@@ -86,6 +87,8 @@ class Tally:
     def cell(self) -> str:
         reasons = "; ".join(f"{n} {why}" for why, n in self.refused.most_common(2))
         text = f"{self.right} right, {sum(self.refused.values())} refused, {self.wrong} wrong"
+        if self.behind_ring:
+            text += f" ({self.behind_ring} of them only pieces hidden behind the ring)"
         return f"{text} ({reasons})" if reasons else text
 
 
@@ -149,7 +152,9 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
     tracker = WheelTracker()
     true_roll, previous, base = 0.0, None, None
     hand_chance = 0.0
-    for scene, rendered in wheel_room_video(rng, frames, room, hand_chance=hand_chance):
+    hidden: list[tuple[float, ...]] = []
+    video = wheel_room_video(rng, frames, room, hand_chance=hand_chance, hidden=hidden)
+    for (scene, rendered), shares in zip(video, hidden, strict=True):
         if previous is not None:
             true_roll += angle_difference(scene.angle_deg, previous)
         previous = scene.angle_deg
@@ -175,12 +180,31 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
             figures.tally.right += 1
         else:
             figures.tally.wrong += 1
+            figures.tally.behind_ring += error <= ANGLE_RIGHT_DEG and _only_hidden_missed(
+                reading.fallen, expected, scene, shares
+            )
             figures.tally.wrongs.append(
                 f"wheel {(seed, 77)} frame {figures.tally.frames}: angle off {error:.1f} deg "
                 f"({reading.markers} markers, misfit {reading.fit_error:.3f}), fallen "
                 f"{reading.fallen_total} seen vs {len(scene.outside)}"
             )
     return figures
+
+
+# A piece this much hidden behind the ring (``behind_ring``, its disc's share) cannot be
+# seen by the camera: a miss of it is told apart from a miss of a piece in view.
+HIDDEN_SHARE = 0.75
+
+
+def _only_hidden_missed(
+    fallen: Mapping[str, int], expected: Mapping[str, int], scene: Any, shares: tuple[float, ...]
+) -> bool:
+    """Whether the count is short only by pieces the ring hides from the camera."""
+    hidden = Counter(
+        p.colour for p, s in zip(scene.outside, shares, strict=True) if s >= HIDDEN_SHARE
+    )
+    short = {c: expected[c] - fallen.get(c, 0) for c in expected}
+    return any(short.values()) and all(0 <= short[c] <= hidden[c] for c in short)
 
 
 def contact_sheet(path: str, seed: int) -> None:
@@ -225,6 +249,7 @@ def robustness(
                 "right": wheel.tally.right,
                 "refused": sum(wheel.tally.refused.values()),
                 "wrong": wheel.tally.wrong,
+                "wrong_behind_ring": wheel.tally.behind_ring,
                 "angle_median_deg": round(float(np.median(wheel.errors)), 2)
                 if wheel.errors
                 else None,

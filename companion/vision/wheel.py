@@ -57,7 +57,9 @@ from companion.vision.room_light import (
     SOFT,
     balanced,
     blurred,
+    chromaticity,
     colour_distance,
+    distance_from_skin,
     paper_gains,
     sharpness,
     table_colour,
@@ -164,6 +166,11 @@ PARTLY_HIDDEN = (
     "something piece-coloured beside the wheel is part of something larger (a cup or a card, "
     "or cut off by the picture's edge, the ring or a marker), so a fallen piece cannot be "
     "told from it: move cups and cards away from the wheel"
+)
+AGAINST_RING = (
+    "a fallen piece lies against the ring, partly behind it as the camera sees it (the "
+    "ring stands taller than the table), so fallen pieces cannot be counted: they are "
+    "counted again when the ring rolls on, or move the piece away from the ring"
 )
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
@@ -299,25 +306,40 @@ def hidden_piece_colours(rectified: Image, outside: Image, layout: MarkerLayout)
     return ""
 
 
-def _outside_mask(shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout) -> Image:
-    """Table pixels where a fallen piece can be: not the ring as the camera sees it (a
-    polygon, rectified pixels), not a marker, not the edge."""
+# How far past the ring's modelled outline the table is left out (table units): the
+# outline matches the rendered hoop to a pixel or two; its shadow is told from a piece by
+# its shape.
+RING_MARGIN = 0.2
+
+
+def _table_masks(
+    shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout
+) -> tuple[Image, Image]:
+    """The table where a fallen piece can be (not the ring as the camera sees it, a polygon
+    in rectified pixels; not a marker; not the edge) and the strip just outside the ring's
+    outline (``RIM_ZONE`` wide) where a piece behind the ring would show."""
     ppu = PIXELS_PER_UNIT
-    mask = np.full(shape, 255, np.uint8)
+    free = np.full(shape, 255, np.uint8)
     edge = ppu // 6
-    mask[:edge, :] = 0
-    mask[-edge:, :] = 0
-    mask[:, :edge] = 0
-    mask[:, -edge:] = 0
+    free[:edge, :] = 0
+    free[-edge:, :] = 0
+    free[:, :edge] = 0
+    free[:, -edge:] = 0
     for x0, y0, side in layout.values():
         pad = 0.25
         top_left = (round((x0 - pad) * ppu), round((y0 - pad) * ppu))
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
-        cv2.rectangle(mask, top_left, bottom_right, (0,), -1)
-    hull = cv2.convexHull(ring.astype(np.float32)).astype(np.int32)
-    cv2.fillConvexPoly(mask, hull, (0,))
+        cv2.rectangle(free, top_left, bottom_right, (0,), -1)
     grow = round(0.2 * ppu) * 2 + 1
-    return np.asarray(cv2.erode(mask, np.ones((grow, grow), np.uint8)), np.uint8)
+    free = np.asarray(cv2.erode(free, np.ones((grow, grow), np.uint8)), np.uint8)
+    hull = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
+    grow = round(RING_MARGIN * ppu) * 2 + 1
+    outside = free.copy()
+    outside[cv2.dilate(hull, np.ones((grow, grow), np.uint8)) > 0] = 0
+    grow = round(RIM_ZONE * ppu) * 2 + 1
+    zone = np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8)
+    return outside, np.asarray(zone & ~hull & free, np.uint8)
 
 
 def _band_polygon(band: Band) -> NDArray[np.float64]:
@@ -341,14 +363,70 @@ def _ring_polygon(
 
 
 class Fallen(NamedTuple):
-    """The pieces counted outside the ring, and how many piece-coloured blobs run on into
-    the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized."""
+    """The pieces counted outside the ring, how many piece-coloured blobs run on into
+    the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized,
+    and whether a piece's colour shows against the ring's outline (a piece behind it)."""
 
     counts: dict[str, int]
     partly_hidden: int
+    against_ring: bool = False
 
 
-def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> Fallen:
+# A piece lying against the ring is mostly hidden behind the hoop (its top stands a
+# diameter above the table, so from a camera off to one side it covers the table beyond
+# its footprint) and shows as a sliver of colour at the ring's outline. A sliver is
+# pixels within ``RIM_ZONE`` (table units) outside the outline whose colour (Lab a, b)
+# lies this far from the cloth's round them, and not between the cloth and grey (the
+# grey ring's edge blended with the cloth, its shadow).
+RIM_ZONE = 0.3
+SLIVER_CHROMA = 22.0
+SLIVER_OFF_GREY = 10.0
+SLIVER_PIXELS = 5
+
+
+Blobs = tuple[NDArray[np.int32], list[int]]  # connected-component labels, the counted ones
+
+
+def _sliver_at_ring(
+    lab: Image, cloth: FloatImage, free_sample: Image, rim_zone: Image, blobs: Blobs
+) -> bool:
+    """Whether a piece's colour shows just outside the ring's outline (see ``RIM_ZONE``):
+    away from both the cloth round it (``cloth``, whose median the ring darkens there) and
+    the free table's colour (the median of ``free_sample``, Lab pixels), and not the edge
+    of a piece counted beside the ring (``blobs``: the labels and the counted ones; a piece
+    cut down to a sliver by the ring's outline is not counted, so it shows here)."""
+    x, y, w, h = cv2.boundingRect(rim_zone)
+    box = (slice(y, y + h), slice(x, x + w))  # the ring's surroundings only: cheaper
+    lab, cloth, rim_zone = lab[box], cloth[box], rim_zone[box]
+    where = rim_zone > 0
+    pixel = lab[where][:, 1:].astype(np.float32) - 128.0
+    limit = SLIVER_CHROMA**2
+    away = _sum_squares(pixel - (cloth[where][:, 1:] - 128.0)) > limit
+    if np.count_nonzero(away) < SLIVER_PIXELS or len(free_sample) == 0:
+        return False  # most frames: nothing at the ring's outline stands out
+    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32) - 128.0
+    away &= _sum_squares(pixel - free) > limit
+    # Distance from the segment grey..cloth: the ring's edge and shadow lie on it.
+    t = np.clip(pixel @ free / max(float(free @ free), 1e-6), 0.0, 1.0).astype(np.float32)
+    away &= _sum_squares(pixel - t[:, None] * free[None, :]) > SLIVER_OFF_GREY**2
+    sliver = np.zeros(rim_zone.shape, np.uint8)
+    sliver[where] = away.astype(np.uint8) * 255
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(sliver, connectivity=8)
+    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < SLIVER_PIXELS:
+        return False
+    labelled, counted = blobs
+    seen = np.isin(labelled[box], counted).astype(np.uint8)
+    near_seen = cv2.dilate(seen, np.ones((5, 5), np.uint8)) > 0
+    next_to_a_piece = set(np.unique(labels[near_seen]).tolist())
+    return any(
+        stats[k, cv2.CC_STAT_AREA] >= SLIVER_PIXELS and k not in next_to_a_piece
+        for k in range(1, count)
+    )
+
+
+def count_fallen(
+    rectified: Image, outside: Image, hsv: Image | None = None, rim_zone: Image | None = None
+) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
     A piece is a blob that stands out from the cloth around it (whatever the cloth's
@@ -357,7 +435,8 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
     lighter or darker than the cloth. Blobs far larger than a few pieces (a cup, a card,
     an arm) are not pieces and are left out. A piece-coloured blob that runs on into the
     hidden parts is not counted but reported: a cup or a card cut off by the picture's
-    edge looks like a piece there, and a piece cannot be told from it.
+    edge looks like a piece there, and a piece cannot be told from it. So is a piece's
+    colour in ``rim_zone``, just outside the ring's outline: a piece behind the ring.
     """
     lab = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2LAB), np.uint8)
     height, width = lab.shape[:2]
@@ -377,6 +456,7 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
     counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
     partly_hidden = 0
+    counted: list[int] = []  # the blobs counted as pieces
     # The cloth's colour (a and b of Lab) over the free table: where the local "cloth" around
     # a blob is far from it, the blob sits on something large (a cup cut off by the edge).
     # Taken only when a blob needs it: the median over the whole table costs milliseconds.
@@ -400,11 +480,33 @@ def count_fallen(rectified: Image, outside: Image, hsv: Image | None = None) -> 
         if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
             float(np.linalg.norm(around - table)) > NOT_CLOTH
         ):
+            if rim_zone is not None and _touches(
+                whole, whole[y : y + h, x : x + w][inside], rim_zone
+            ):
+                return Fallen(counts, partly_hidden, against_ring=True)
             partly_hidden += 1
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
             counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
+            counted.append(index)
+    if rim_zone is not None:
+        free_sample = lab[::3, ::3][outside[::3, ::3] > 0]
+        blobs = (np.asarray(labels, np.int32), counted)
+        if _sliver_at_ring(lab, cloth, free_sample, rim_zone, blobs):
+            return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
+
+
+def _sum_squares(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Each row's squared length (N x 2 rows): cheaper than a norm."""
+    return np.asarray(vectors[:, 0] ** 2 + vectors[:, 1] ** 2, np.float32)
+
+
+def _touches(whole: NDArray[np.int32], ids: NDArray[np.int32], zone: Image) -> bool:
+    """Whether the standing-out shapes ``ids`` (of ``whole``) reach into ``zone``."""
+    ids = np.unique(ids)
+    ids = ids[ids > 0]
+    return bool(len(ids)) and bool(np.isin(whole[zone > 0], ids).any())
 
 
 def _squared_distance(image: Image, other: FloatImage) -> FloatImage:
@@ -457,6 +559,18 @@ def _refusal(frame: Image, reason: str) -> WheelReading:
     return WheelReading(blocked=True, reason=reason)
 
 
+# A patch that passes the hue window is skin only when its colour, the lamp divided out,
+# lies within this of the skin window (``room_light.SKIN_RED``/``SKIN_GREEN``): the grey
+# wooden ring's shaded side passes the hue window but measures 0.7-1.6 outside it (a
+# false "sleeve" when the ring reaches the picture's edge, dev seeds 41000, 44000).
+SKIN_PATCH_SLACK = 0.3
+
+
+def _skin_coloured(shares: NDArray[np.float32]) -> bool:
+    """Whether a patch's median colour (chromaticity, N x 2) is a skin's."""
+    return distance_from_skin(np.median(shares, axis=0)) <= SKIN_PATCH_SLACK
+
+
 def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> str:
     """Skin that is not the tablecloth and belongs to something reaching in from the edge:
     ``HAND_OVER_TABLE``, or ``SLEEVE_OVER_TABLE`` when most of what reaches in is not skin
@@ -476,6 +590,9 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     )
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
+    if big:
+        shares = chromaticity(rectified)
+        big = [i for i in big if _skin_coloured(shares[patches == i])]
     if not big:
         return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
@@ -540,7 +657,7 @@ def read_wheel(
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
     fallen = _fallen_pieces(rectified, hsv, ring, layout)
     if isinstance(fallen, str):
-        return WheelReading(blocked=True, reason=fallen)
+        return _refusal(frame, fallen)  # a soft picture is named as the likely cause
     return WheelReading(
         blocked=False,
         centre=fit.centre,
@@ -559,11 +676,13 @@ def _fallen_pieces(
 ) -> dict[str, int] | str:
     """The pieces counted outside the ring, or why they cannot be counted: a cloth that
     hides a piece colour, more than can fall, or a piece-coloured part of something larger."""
-    outside = _outside_mask(rectified.shape[:2], ring, layout)
+    outside, rim_zone = _table_masks(rectified.shape[:2], ring, layout)
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden = count_fallen(rectified, outside, hsv)
+    fallen, partly_hidden, against_ring = count_fallen(rectified, outside, hsv, rim_zone)
+    if against_ring:
+        return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:
         return TOO_MANY_FALLEN.format(sum(fallen.values()))
     return PARTLY_HIDDEN if partly_hidden else fallen

@@ -46,7 +46,7 @@ from hardware.simulator.room import (
     sleeve_layer,
 )
 from hardware.simulator.video import wheel_motion
-from hardware.simulator.wheel import WheelScene, _draw_wheel_piece
+from hardware.simulator.wheel import WheelPiece, WheelScene, _draw_wheel_piece
 
 Area = tuple[float, float, float, float]
 
@@ -218,16 +218,39 @@ def _image_heading(camera: Pinhole, scene: WheelScene) -> float:
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
 
 
+def behind_ring(camera: Pinhole, scene: WheelScene, piece: WheelPiece) -> float:
+    """How much of a fallen piece (its disc of 0.25 table units, sampled) the standing hoop
+    hides from ``camera``: its top and ends stand above the table and, seen from off to
+    one side, cover the table beyond the footprint. 1.0 means no view of it at all."""
+    h = math.radians(scene.heading_deg)
+    u, v = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
+    hoop = []
+    for phi in np.radians(np.arange(0.0, 360.0, 5.0)):
+        for across in (-scene.depth / 2.0, scene.depth / 2.0):
+            flat = np.array(scene.centre) + scene.radius * math.sin(phi) * u + across * v
+            hoop.append((flat[0], flat[1], -scene.radius * (1.0 + math.cos(phi))))
+    outline = cv2.convexHull(camera.project(np.array(hoop)).astype(np.float32))
+    ring = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
+    spots = [(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in (0.12, 0.24) for a in ring]
+    points = np.array([(piece.centre[0] + x, piece.centre[1] + y, 0.0) for x, y in spots])
+    seen = camera.project(points)
+    hidden = [cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in seen]
+    return float(np.mean(hidden))
+
+
 def wheel_room_video(
     rng: np.random.Generator,
     frames: int,
     room: Room,
     size: tuple[int, int] = (640, 480),
     hand_chance: float = 0.0,
+    hidden: list[tuple[float, ...]] | None = None,
 ) -> list[tuple[WheelScene, Rendered]]:
     """A fixed webcam over a real table watching the ring roll, get pushed back and lose
     pieces (the motion of :func:`~hardware.simulator.video.wheel_video`); each frame has a
-    hand with probability ``hand_chance``."""
+    hand with probability ``hand_chance``. ``hidden``, when given, receives each frame's
+    :func:`behind_ring` share of every fallen piece (the truth a bench needs to tell a
+    piece no camera there could see from one the reader missed)."""
     camera = camera_over_table(rng, size, room.height_cm, room.tilt_deg, (0.0, 0.0, *TABLE_SIZE))
     lamp = light_direction(rng)
     result = []
@@ -236,6 +259,8 @@ def wheel_room_video(
         here = Room(**{**room.__dict__, "hand": hand or room.hand})
         rendered = render_wheel_room(scene, rng, here, camera, size, turn * room.shutter, lamp)
         result.append((scene, rendered))
+        if hidden is not None:
+            hidden.append(tuple(behind_ring(camera, scene, piece) for piece in scene.outside))
     return result
 
 
