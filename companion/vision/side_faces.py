@@ -13,10 +13,19 @@ tells the two apart where the networks cannot:
   pips show as ellipses squashed along the line joining the two centres, far more than the
   top face's own pips (a top face seen at an angle is squashed a little too).
 
-So of two finds closer than SIDE_GAP die sizes, the one whose pips are squashed along the
-line between them to at most SQUASHED of their width, and more than the other's, is the
-side face and is dropped. A pair whose pips cannot both be measured is kept: a face value
-that might be wrong is asked about anyway, while a real die dropped would lose a die.
+* the side face is less lit: a room's light comes from above, so a die's top face is its
+  brightest and the sides facing the camera show 70-90 % of its brightness (the oblique
+  webcam photos; the drawn cubes of ``hardware/simulator/dice_oblique.py``), in the same
+  colour. This holds whichever way the camera leans, and where the pips do not tell:
+  past ~35 degrees of tilt a side face is no more squashed than its top (drawn cubes).
+
+So of two finds closer than SIDE_GAP times the larger's size (a side face is sized
+small), the one whose pips are squashed along the line between them to at most SQUASHED
+of their width, and more than the other's, is the side face and is dropped; failing
+that, the one NOT_DARKER_THAN to DARKER as bright as the other in the same colour (however
+sure the reader is of it: drawn side faces were read at up to 0.96). A pair whose pips
+cannot both be measured is kept: a face value that might be wrong is asked about anyway,
+while a real die dropped would lose a die.
 """
 
 from __future__ import annotations
@@ -29,11 +38,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-# Centre distance, in mean estimated die sizes, below which two finds may be one die's
+# Centre distance, in estimated die sizes, below which two finds may be one die's
 # top and side faces. The five side faces read as dice in the labelled photos (webcam
 # frames of the train, calibrate and pick parts; the report part had none) were 0.73-0.84
 # sizes from their top face; the closest two separate dice in all 200 photos (crowded
-# trays, sizes estimated) 0.81, which is why the pips must confirm it.
+# trays, sizes estimated) 0.81, which is why the pips must confirm it. Measured against
+# the larger of the two finds' sizes, not their mean: the networks size a side face small
+# (drawn cubes: 30-36 px beside a 40-53 px top); on the 200 photos that drops no die more.
 SIDE_GAP = 0.9
 # A face whose pips are at most this long along the line to its neighbour as across it is
 # foreshortened (side faces measured 0.52-0.64; top faces seen at an angle 0.67-0.84).
@@ -43,6 +54,14 @@ PIP_AREA = (0.002, 0.06)
 # A pixel belongs to a pip when it differs from the face's own grey by at least this (and
 # by Otsu's threshold of the crop): pips are printed to be seen.
 MIN_CONTRAST = 25.0
+# A face between these shares as bright as its neighbour, in the same colour, is the side
+# (drawn cubes' side faces 0.70-0.84 of their top's; the labelled webcam photos ~0.8). A
+# black die beside a white one is grey beside grey too, but 0.14-0.19 as bright (photos).
+DARKER = 0.9
+NOT_DARKER_THAN = 0.55
+# Two faces are the same colour when their shares of blue, green and red differ by at
+# most this (a white die beside a yellow or red one differs by over 0.1).
+SAME_COLOUR = 0.05
 
 
 def pip_squash(image: NDArray[Any], centre: tuple[float, float], size: float, axis: Any) -> float:
@@ -104,6 +123,29 @@ def _window(image: NDArray[Any], left: int, top: int, side: int) -> NDArray[Any]
     )
 
 
+def face_colour(image: NDArray[Any], centre: tuple[float, float], size: float) -> NDArray[Any]:
+    """The median colour (B, G, R) of the middle half of a face: its body, pips outvoted."""
+    half = max(2, round(0.25 * size))
+    height, width = image.shape[:2]
+    x = min(max(round(centre[0]), 0), width - 1)
+    y = min(max(round(centre[1]), 0), height - 1)
+    window = _window(image, x - half, y - half, 2 * half).reshape(-1, 3)
+    return np.asarray(np.median(window, axis=0), np.float64)
+
+
+def _darker_side(first: NDArray[Any], second: NDArray[Any]) -> int | None:
+    """0 or 1: which of two face colours is a side face beside the other (NOT_DARKER_THAN
+    to DARKER as bright, in the same colour); None when neither is."""
+    shares = [colour / max(float(colour.sum()), 1.0) for colour in (first, second)]
+    if float(np.abs(shares[0] - shares[1]).max()) > SAME_COLOUR:
+        return None
+    light = (float(first.sum()), float(second.sum()))
+    for side, top in ((0, 1), (1, 0)):
+        if NOT_DARKER_THAN * light[top] <= light[side] <= DARKER * light[top]:
+            return side
+    return None
+
+
 def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]]) -> set[int]:
     """Indices of the finds (x, y, size in ``image`` pixels) that are side faces."""
     dropped: set[int] = set()
@@ -111,14 +153,19 @@ def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]])
         for j in range(i + 1, len(finds)):
             xj, yj, sj = finds[j]
             gap = math.hypot(xj - xi, yj - yi)
-            if gap == 0.0 or gap >= SIDE_GAP * (si + sj) / 2:
+            if gap == 0.0 or gap >= SIDE_GAP * max(si, sj):
                 continue
             axis = ((xj - xi) / gap, (yj - yi) / gap)
             first = pip_squash(image, (xi, yi), si, axis)
             second = pip_squash(image, (xj, yj), sj, axis)
             if math.isnan(first) or math.isnan(second):
                 continue
-            if first <= SQUASHED and first < second:
+            darker = _darker_side(
+                face_colour(image, (xi, yi), si), face_colour(image, (xj, yj), sj)
+            )
+            if darker is not None:
+                dropped.add(i if darker == 0 else j)
+            elif first <= SQUASHED and first < second:
                 dropped.add(i)
             elif second <= SQUASHED and second < first:
                 dropped.add(j)

@@ -32,6 +32,7 @@ from companion.engine.readings import DICE, DiceSeen, Reading
 from companion.observations import describe_dice
 from companion.table import Table
 from companion.vision.dice import AUTO_ACCEPT, Die, face_crop, read_dice
+from companion.vision.hand_in_view import hand_in_view
 from companion.vision.stabiliser import DiceStabiliser
 from companion.vision.teach import NOT_A_DIE, BackgroundSaver, ExampleStore, align
 from companion.watch.frames import CAMERA_LIVE, Frame, FrameWatcher, LatestFrameWorker
@@ -99,6 +100,7 @@ class DiceWatcher(FrameWatcher):
         self._lock = threading.Lock()
         self.worker = LatestFrameWorker(self.process, "dice-watcher")
         self._status = "dice: waiting for the first frame"
+        self._hand = False  # whether the newest frame had a hand in it (reading held)
         # The last proposed roll: its frame, dice and each die's close-up.
         self._proposal: Proposal | None = None
         self.saver = None if examples is None or demo else BackgroundSaver(examples)
@@ -111,10 +113,22 @@ class DiceWatcher(FrameWatcher):
             return failing
         camera = self._camera_status() if callable(self._camera_status) else self._status
         roll = f"; last roll: {self.last_roll}" if self.last_roll else ""
-        return f"{camera}{roll}"
+        hand = "; a hand is in the picture: reading when it has gone" if self._hand else ""
+        return f"{camera}{hand}{roll}"
 
     def process(self, frame: Frame) -> Future[bool] | None:
-        """Read one frame; returns the table's future when a settled roll was posted."""
+        """Read one frame; returns the table's future when a settled roll was posted.
+
+        While a hand is in the picture nothing is read (a roll still being made, dice being
+        picked up, a die held in the fingers) and the frame is skipped, not counted: once
+        the hand has gone, dice that moved must hold still afresh, while a roll already
+        proposed and left lying is not proposed again.
+        """
+        self._hand = frame.ndim == 3 and hand_in_view(frame)  # read_dice names bad frames
+        if self._hand:
+            with self._lock:
+                self._view = DiceView(frame, ())
+            return None
         dice = read_dice(frame)
         with self._lock:
             self._view = DiceView(frame, tuple(dice))
