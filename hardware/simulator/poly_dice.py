@@ -143,7 +143,7 @@ class _Patch:
     def fill(self, points: Poly, colour: BGR) -> None:
         pts = self.px(points)
         cv2.fillPoly(self.colour, [pts], colour, cv2.LINE_AA, shift=4)
-        cv2.fillPoly(self.mask, [pts], 255, cv2.LINE_AA, shift=4)
+        cv2.fillPoly(self.mask, [pts], (255,), cv2.LINE_AA, shift=4)
 
     def edges(self, points: Poly, colour: BGR) -> None:
         pts = self.px(points)
@@ -159,13 +159,13 @@ class _Patch:
         thick = max(1, round(style.weight * height * self.unit * 2))
         (w, h), _ = cv2.getTextSize(label, style.font, scale, thick)
         org = (size - w // 2, size + h // 2)
-        cv2.putText(canvas, label, org, style.font, scale, 255, thick, cv2.LINE_AA)
+        cv2.putText(canvas, label, org, style.font, scale, (255,), thick, cv2.LINE_AA)
         if label in ("6", "9"):  # the underline that tells them apart on d8s and d10s
             y = org[1] + max(2, thick + 1)
-            cv2.line(canvas, (org[0], y), (org[0] + w, y), 255, thick, cv2.LINE_AA)
+            cv2.line(canvas, (org[0], y), (org[0] + w, y), (255,), thick, cv2.LINE_AA)
         centre = (self.half + at[0] * self.unit, self.half + at[1] * self.unit)
-        turn = cv2.getRotationMatrix2D((size, size), -up_deg, 0.5)
-        turn[:, 2] += np.array(centre) - (size, size)
+        turn = cv2.getRotationMatrix2D((size, size), -up_deg, 0.5).astype(np.float64)
+        turn[:, 2] += np.array(centre, np.float64) - (size, size)
         glyph = cv2.warpAffine(canvas, turn, (self.side, self.side)).astype(np.float32) / 255
         glyph *= self.mask.astype(np.float32) / 255
         ink_layer = np.array(ink, np.float32)
@@ -242,8 +242,8 @@ def draw_die(frame: Image, die: PolyDie) -> None:
     """Draw one die (and its soft shadow) onto ``frame`` in place."""
     patch = _Patch(die.radius)
     _draw(patch, die)
-    turn = cv2.getRotationMatrix2D((patch.half, patch.half), die.angle, 1.0)
-    turn[:, 2] += np.array(die.centre) - (patch.half, patch.half)
+    turn = cv2.getRotationMatrix2D((patch.half, patch.half), die.angle, 1.0).astype(np.float64)
+    turn[:, 2] += np.array(die.centre, np.float64) - (patch.half, patch.half)
     h, w = frame.shape[:2]
     colour = cv2.warpAffine(patch.colour, turn, (w, h), flags=cv2.INTER_LINEAR)
     cover = cv2.warpAffine(patch.mask, turn, (w, h)).astype(np.float32) / 255
@@ -290,14 +290,15 @@ class PoolScene:
 
 def finish(frame: Image, rng: np.random.Generator, blur: float, noise: float) -> Image:
     """Camera blur, light falloff and sensor noise."""
-    out = frame.astype(np.float32)
+    out: NDArray[np.float64] = frame.astype(np.float64)
     if blur > 0:
-        out = cv2.GaussianBlur(out, (0, 0), blur)
+        out = np.asarray(cv2.GaussianBlur(out, (0, 0), blur), np.float64)
     h, w = frame.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
     light = 1.0 - 0.15 * (((xx - w * rng.uniform(0.3, 0.7)) / w) ** 2 + ((yy - h / 2) / h) ** 2)
     out = out * light[..., None] + rng.normal(0, noise, out.shape)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    finished: Image = np.clip(out, 0, 255).astype(np.uint8)
+    return finished
 
 
 def render_pool(
