@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -268,6 +268,7 @@ def random_die(
 ) -> PolyDie:
     choices = [pair for pair in BODIES if contrasting(pair[0], table)]
     body, ink = choices[int(rng.integers(len(choices)))]
+    style = styles[int(rng.integers(len(styles)))]
     return PolyDie(
         kind=kind,
         face=int(rng.integers(1, kind + 1)),
@@ -276,7 +277,12 @@ def random_die(
         angle=float(rng.uniform(0, 360)),
         body=body,
         ink=ink,
-        style=styles[int(rng.integers(len(styles)))],
+        # each die's own stroke weight and numeral size around its family's
+        style=replace(
+            style,
+            weight=float(rng.uniform(0.75, 1.3)) * style.weight,
+            scale=float(rng.uniform(0.85, 1.15)) * style.scale,
+        ),
     )
 
 
