@@ -36,6 +36,7 @@ from companion.vision.hand_in_view import hand_in_view
 from companion.vision.stabiliser import DiceStabiliser
 from companion.vision.teach import NOT_A_DIE, BackgroundSaver, ExampleStore, align
 from companion.watch.frames import CAMERA_LIVE, Frame, FrameWatcher, LatestFrameWorker
+from companion.watch.pool import POOL_ACCEPT, is_pool, read_pool_dice, wanted
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,9 @@ class DiceWatcher(FrameWatcher):
             with self._lock:
                 self._view = DiceView(frame, ())
             return None
+        pool = wanted(self.table)
+        if is_pool(pool):
+            return self.process_pool(frame, pool)
         dice = read_dice(frame)
         with self._lock:
             self._view = DiceView(frame, tuple(dice))
@@ -139,6 +143,24 @@ class DiceWatcher(FrameWatcher):
             with self._lock:
                 self._proposal = Proposal(frame, tuple(dice), crops)
         return self.propose(dice)
+
+    def process_pool(self, frame: Frame, pool: tuple[int, ...]) -> Future[bool] | None:
+        """A Rats pool of other sizes than d6 (companion/watch/pool.py): each die's kind and
+        face, posted once steady. Not kept for teaching (``dice teach`` learns d6s only)."""
+        dice, sizes = read_pool_dice(frame, pool)
+        with self._lock:
+            self._view = DiceView(frame, tuple(dice))
+        if self.stabiliser.update(dice) is None:
+            return None
+        self.last_roll = ", ".join(f"d{s} {d.value}" for s, d in zip(sizes, dice, strict=True))
+        seen = DiceSeen(
+            values=tuple(die.value for die in dice),
+            confidences=tuple(die.confidence for die in dice),
+            auto_accept=POOL_ACCEPT,
+            demo=self.demo,
+            sizes=sizes,
+        )
+        return self.table.observe(Reading(DICE, seen, source="camera"))
 
     def confirmed(self, values: tuple[int, ...], proposed: tuple[int, ...]) -> None:
         """A person vouched for a roll (on the table's worker): keep its dice, off-thread.
