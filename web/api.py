@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import time
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, request
 from flask.typing import ResponseReturnValue
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 WAIT_SECONDS = 10.0
+T = TypeVar("T")
 # NEXT (UNDO, REDO, READ) carrying the change the page showed ("at", and its "game") applies
 # only if the game is still there: two tablets pressing NEXT together must not step the
 # game twice (the second NEXT skipped the players' moment to answer the first, e.g. a
@@ -83,21 +85,36 @@ def _offered(event: Event) -> bool:
     )
 
 
+def _answer(submitted: Future[T]) -> T:
+    """The table worker's answer to a request, waited for as long as a tablet will wait.
+
+    Every request that queues work on the table fails the same three ways, and each gets
+    the same sentence wherever it was asked: the table is stopping, the games file refused
+    (full card, read-only, damaged), or the worker is still busy. Anything else — a
+    refused move, a bug — is left to the caller, which knows what was asked.
+    """
+    try:
+        return submitted.result(timeout=WAIT_SECONDS)
+    except TableClosedError:
+        raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
+    except IllegalMoveError:
+        raise
+    except CompanionError as error:  # the games file: full card, read-only, damaged
+        raise ApiError(503, str(error)) from None
+    except FutureTimeout:
+        raise ApiError(503, "The companion is busy; try again in a moment.") from None
+
+
 def _apply(
     intent: str | Event, shown: tuple[int | None, int] | None = None, auto: bool = False
 ) -> ResponseReturnValue:
     table = companion().table
     try:
-        submitted = table.submit(intent, source="tablet", shown=shown, auto=auto)
-        event = submitted.result(timeout=WAIT_SECONDS)
+        event = _answer(table.submit(intent, source="tablet", shown=shown, auto=auto))
     except IllegalMoveError as error:
         raise ApiError(409, str(error)) from None
-    except TableClosedError:
-        raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
-    except CompanionError as error:  # the games file: full card, read-only, damaged
-        raise ApiError(503, str(error)) from None
-    except FutureTimeout:
-        raise ApiError(503, "The companion is busy; try again in a moment.") from None
+    except ApiError:
+        raise
     except Exception:
         # Not a refusal. For a button the page offered, that is a bug in the game's code:
         # logged loudly with its traceback. For details typed by hand, the game could not
@@ -318,14 +335,7 @@ def settings() -> ResponseReturnValue:
     every_stop = _body().get("every_stop")
     if not isinstance(every_stop, bool):
         raise ApiError(400, "'every_stop' is true (press NEXT at every stop) or false.")
-    try:
-        companion().table.keep_every_stop(every_stop).result(timeout=WAIT_SECONDS)
-    except TableClosedError:
-        raise ApiError(503, "The companion is shutting down; try again in a moment.") from None
-    except CompanionError as error:  # the games file: full card, read-only, damaged
-        raise ApiError(503, str(error)) from None
-    except FutureTimeout:
-        raise ApiError(503, "The companion is busy; try again in a moment.") from None
+    _answer(companion().table.keep_every_stop(every_stop))
     return jsonify(state=_state_for_requester(with_log=False))
 
 

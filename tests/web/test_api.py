@@ -235,3 +235,20 @@ def test_keeping_every_stop_is_the_tables_and_needs_the_pin(
     auto = post(client, "/api/intent", {"intent": "next", "auto": True}, token)
     assert auto.status_code == 409 and "keeps every stop" in auto.get_json()["error"]
     assert table.public_state()["seq"] == seq
+
+
+def test_a_table_shutting_down_says_so_for_moves_and_settings_alike(
+    client: FlaskClient, token: str, table: Table
+) -> None:
+    """Both requests that queue work on the table answer a stopping table with the same
+    sentence, so a tablet pressed during a restart says to try again, whatever was pressed."""
+    kept = post(client, "/api/settings", {"every_stop": True}, token)
+    assert kept.status_code == 200 and table.snapshot.every_stop
+    table.close()
+    move = post(client, "/api/move", {"seat": 0, "name": "place", "args": {"to": [5, 3]}}, token)
+    switch = post(client, "/api/settings", {"every_stop": False}, token)
+    for answer in (move, switch):
+        assert answer.status_code == 503
+        assert answer.get_json()["error"] == (
+            "The companion is shutting down; try again in a moment."
+        )
