@@ -51,8 +51,10 @@ def _turned_away(rng: np.random.Generator, die: sim.PolyDie) -> float | None:
     for _ in range(50):
         turn = float(rng.uniform(0, 360))
         gaps = [abs((turn - up + 180) % 360 - 180) for up in ups]
-        # a lone numeral turned half-way round can look upright (0, 1, 8): not a "turned" one
-        if min(gaps) > 30 and (len(ups) > 1 or gaps[0] < 150):
+        # a lone 0, 1 or 8 turned half-way round looks upright: not a "turned" one; any other
+        # numeral upside down is (a serif 4 or 5 upside down was read as a 1 before)
+        symmetric = len(ups) == 1 and sim.label(die.kind, die.face) in ("0", "1", "8")
+        if min(gaps) > 30 and (not symmetric or gaps[0] < 150):
             return turn
     return None
 

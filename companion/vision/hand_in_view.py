@@ -34,10 +34,13 @@ LOOK_WIDTH = 320
 
 def hand_in_view(frame: NDArray[Any]) -> bool:
     """Whether a bare hand covers part of the picture (see the module's docstring)."""
-    height, width = frame.shape[:2]
+    # Every step-th pixel first: averaging a 12 MP frame down cost ~24 ms, a hand needs none.
+    step = max(1, frame.shape[1] // (2 * LOOK_WIDTH))
+    sampled = frame[::step, ::step]
+    height, width = sampled.shape[:2]
     scale = min(1.0, LOOK_WIDTH / width)
     size = (round(width * scale), round(height * scale))
-    small = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), np.uint8)
+    small = np.asarray(cv2.resize(sampled, size, interpolation=cv2.INTER_AREA), np.uint8)
     hsv = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), np.uint8)
     skin = skin_mask(hsv)
     area = small.shape[0] * small.shape[1]

@@ -193,7 +193,8 @@ class _Patch:
             )
 
 
-def _label(kind: int, value: int) -> str:
+def label(kind: int, value: int) -> str:
+    """What a die prints for ``value``: ten on a d10 is 0."""
     return "0" if kind == 10 and value == 10 else str(value)
 
 
@@ -206,11 +207,11 @@ def _draw_d4(patch: _Patch, die: PolyDie) -> None:
         patch.fill(face, shade(die.body, (0.82, 1.0, 0.9)[i]))
         middle = (corners[i] + corners[j]) / 2
         away = math.degrees(math.atan2(-middle[0], middle[1]))  # top towards the apex
-        patch.text(_label(4, die.face), middle * 0.55, away, 0.34, die.style, die.ink)
+        patch.text(label(4, die.face), middle * 0.55, away, 0.34, die.style, die.ink)
         for k, corner in ((i, corners[i]), (j, corners[j])):
             spot = corner * 0.62 + middle * 0.2
             up = math.degrees(math.atan2(corner[0], -corner[1]))
-            patch.text(_label(4, others[k]), spot, up, 0.2, die.style, die.ink)
+            patch.text(label(4, others[k]), spot, up, 0.2, die.style, die.ink)
     for corner in corners:
         patch.edges(np.array([(0.0, 0.0), corner]), shade(die.body, 0.6))
 
@@ -235,7 +236,7 @@ def _draw(patch: _Patch, die: PolyDie) -> None:
     else:
         patch.fill(D10_OUTLINE * D10_SCALE, shade(die.body, 0.78))
         patch.fill(D10_KITE * D10_SCALE, die.body)
-        patch.text(_label(10, die.face), np.array([0.0, -0.25]), 0.0, height, style, ink)
+        patch.text(label(10, die.face), np.array([0.0, -0.25]), 0.0, height, style, ink)
 
 
 def draw_die(frame: Image, die: PolyDie) -> None:
