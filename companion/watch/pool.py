@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from companion.engine.camera import dice_wanted
 from companion.table import Table
 from companion.vision.dice import Die
-from companion.vision.poly_dice import ACCEPT, Image, read_rats_pool
+from companion.vision.poly_dice import ACCEPT, Image, PolyDie, read_rats_pool
+from companion.vision.teach_pools import pool_model
 
 POOL_ACCEPT = ACCEPT
 
@@ -31,9 +32,12 @@ def is_pool(sides: Sequence[int]) -> bool:
     return any(side != 6 for side in sides)
 
 
-def read_pool_dice(frame: Image, pool: Sequence[int]) -> tuple[list[Die], tuple[int, ...]]:
-    """The dice in ``frame`` read as ``pool``'s kinds: the watcher's dice and their sizes."""
-    reading = read_rats_pool(frame, pool)
+def read_pool_dice(
+    frame: Image, pool: Sequence[int]
+) -> tuple[list[Die], tuple[int, ...], tuple[PolyDie, ...]]:
+    """The dice in ``frame`` read as ``pool``'s kinds: the watcher's dice, their sizes and
+    the pool reader's own reading of each (with the table's taught model when there is one)."""
+    reading = read_rats_pool(frame, pool, pool_model())
     dice = [
         Die(
             value=die.face,
@@ -43,4 +47,4 @@ def read_pool_dice(frame: Image, pool: Sequence[int]) -> tuple[list[Die], tuple[
         )
         for die in reading.dice
     ]
-    return dice, tuple(die.kind for die in reading.dice)
+    return dice, tuple(die.kind for die in reading.dice), reading.dice
