@@ -7,7 +7,8 @@ family with numbered d6s that is none of the simulator's five styles, so neither
 (four of them) nor the held-out bench (the fifth) has seen it. ``--teach`` pools are read by
 the shipped model and confirmed (each die found is kept with its true kind and face, as a
 person's READ or typed pool would keep it), ``companion dice teach``'s pool step is run on
-them, and ``--pools`` new pools are read before (shipped model) and after (taught model):
+them, and ``--pools`` new pools are read before (shipped model) and after (taught model),
+in the unfamiliar style and then (to see that nothing was forgotten) in the trained styles:
 dice read right (kind and face), pools read wholly right, and dice accepted (applied
 unasked) and wrong.
 """
@@ -90,12 +91,16 @@ def main() -> None:
             print(f"  {line}")
         taught = teacher.pool_model()
         teacher.use_taught_pool_model(Path(folder) / "none")  # back to the shipped model
-    scenes = []
-    for _ in range(args.pools):
-        kinds = pool_kinds(rng)
-        scenes.append((kinds, sim.render_pool(rng, kinds, styles=(UNFAMILIAR,))))
-    before, after = score(reader.shared_model(), scenes), score(taught, scenes)
-    print(f"{args.pools} new pools ({before['dice']} dice), before -> after teaching:")
+    for title, styles in (("unfamiliar style", (UNFAMILIAR,)), ("trained styles", sim.TRAINED)):
+        scenes = []
+        for _ in range(args.pools):
+            kinds = pool_kinds(rng)
+            scenes.append((kinds, sim.render_pool(rng, kinds, styles=styles)))
+        _compare(title, score(reader.shared_model(), scenes), score(taught, scenes))
+
+
+def _compare(title: str, before: Counter[str], after: Counter[str]) -> None:
+    print(f"{before['pools']} new pools, {title} ({before['dice']} dice), before -> after:")
     for name, of in (("right", "dice"), ("accepted", "dice"), ("pools right", "pools")):
         print(
             f"  {name}: {before[name]}/{before[of]} ({before[name] / before[of]:.0%}) -> "
