@@ -35,6 +35,9 @@ CUT = 2 * reader.CROP  # a kept die's side in pixels: the reader's crop, twice a
 # Each kept die is learned from in COPIES jittered upright cuts (within TILT degrees of
 # upright, as the reader's 24 turns are) and as many turned well away (class 0).
 COPIES = 8
+# At most this many jittered cuts in one fit (each is one HOG pass, which teaching on the Pi
+# waits for): a full store of pools gets fewer copies of each die, at least one.
+COPY_BUDGET = 8000
 TILT = 7.5
 AWAY = 30.0
 # The last layer's fit: Adam steps on cross-entropy plus ANCHOR x the squared distance to
@@ -108,6 +111,7 @@ class PoolExampleStore(ExampleStore):
         return super().add_roll(upright, values, boxes, None)
 
     def load(self) -> list[Example]:
+        """Every kept pool die whose cut can still be read (``value``: its class)."""
         with self._lock:
             found = []
             for row in self._index()["dice"]:
@@ -183,11 +187,11 @@ def _jittered_set(
     """Upright jittered cuts labelled by class, and cuts turned away labelled 0."""
     crops: list[Image] = []
     labels: list[int] = []
+    copies = min(COPIES, max(1, COPY_BUDGET // max(1, len(examples))))
     for example in examples:
         kind = reader.CLASSES[example.value - 1][0]
         ups = {4: 3, 6: 4}.get(kind, 2)  # d8/d10: upside down kept out of the 0s too
-        lit = example.crop
-        for _ in range(COPIES):
+        for _ in range(copies):
             shift = (float(rng.uniform(-1.5, 1.5)), float(rng.uniform(-1.5, 1.5)))
             gain, lift = rng.uniform(0.8, 1.2), rng.uniform(-15, 15)
             lit = np.clip(example.crop * gain + lift, 0, 255).astype(np.uint8)
