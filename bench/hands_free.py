@@ -48,6 +48,7 @@ from companion.table import Table
 from companion.watch.dice import DiceWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.dice_twin import DiceTwin, Look
+from hardware.simulator.poly_dice import HELD_OUT
 from hardware.wheel_twin import WheelTwin
 
 WAIT = 30.0
@@ -71,7 +72,24 @@ UNSEEN_DICE = (
 
 
 def unseen_look(seed: int) -> Look:
-    return Look(seed=seed, noise=4.0, uneven_light=0.6, perspective=0.3, dice=UNSEEN_DICE)
+    return Look(
+        seed=seed,
+        noise=4.0,
+        uneven_light=0.6,
+        perspective=0.3,
+        dice=UNSEEN_DICE,
+        pool_styles=(HELD_OUT,),  # Rats' d4-d10 in the numeral style never trained on
+    )
+
+
+Rolled = tuple[tuple[int, int], ...]
+
+
+def rolled(sides: tuple[int, ...], faces: tuple[int, ...]) -> Rolled:
+    """A roll to compare: (size, face) pairs for a Rats pool of d4-d10, (0, face) for d6s."""
+    if not any(side != 6 for side in sides):
+        sides = (0,) * len(faces)
+    return tuple(sorted(zip(sides, faces, strict=True)))
 
 
 @dataclass
@@ -165,7 +183,7 @@ class HandsFree:
                 published.result(WAIT)
             if self.table.current_stamp() != stamp or self.table.snapshot.pending is not None:
                 break
-        thrown = tuple(sorted(self.dice_twin.thrown))
+        thrown = rolled(sides, self.dice_twin.thrown)
         pending = self.table.snapshot.pending
         if self.table.current_stamp() != stamp:
             self.judge(self.last_event(), thrown, settled=True)
@@ -175,26 +193,30 @@ class HandsFree:
             self.tally.taps += 1
             self.judge(self.table.submit_intent("read").result(WAIT), thrown, settled=False)
         else:
-            self.type_dice(thrown)
+            self.type_dice(sides, self.dice_twin.thrown)
 
     def last_event(self) -> Event:
         session_log = self.table.snapshot.events
         return session_log[-1]
 
-    def judge(self, logged: Event, thrown: tuple[int, ...], *, settled: bool) -> None:
-        if tuple(sorted(int(v) for v in logged.given or ())) != thrown:
+    def judge(self, logged: Event, thrown: Rolled, *, settled: bool) -> None:
+        faces = tuple(int(v) for v in logged.given or ())
+        sizes = logged.args.get("sizes") if logged.args else None
+        pool = isinstance(sizes, list) and len(sizes) == len(faces) and any(s for s, _ in thrown)
+        if rolled(tuple(sizes) if pool and sizes else (), faces) != thrown:
             self.tally.wrong += 1
         elif settled:
             self.tally.settled += len(thrown)
         else:
             self.tally.confirmed += len(thrown)
 
-    def type_dice(self, thrown: tuple[int, ...]) -> None:
+    def type_dice(self, sides: tuple[int, ...], thrown: tuple[int, ...]) -> None:
         """Nothing usable from the camera: a person types the roll (what a perfect reading
-        would have given, through the game's own rule)."""
+        would have given, through the game's own rule; a Rats pool with each die's size)."""
         state = self.table.snapshot.state
         assert state is not None
-        perfect = DiceSeen(thrown, (1.0,) * len(thrown), auto_accept=0.0)
+        pool = sides if any(side != 6 for side in sides) else ()
+        perfect = DiceSeen(thrown, (1.0,) * len(thrown), auto_accept=0.0, sizes=pool)
         verdict = self.spec.readings[DICE](self.spec, state, perfect)
         if verdict.event is None:
             raise RuntimeError(f"the game took no roll of {thrown} in {state.ctx}")

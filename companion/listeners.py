@@ -25,8 +25,9 @@ log = logging.getLogger(__name__)
 CueListener = Callable[[tuple[str, ...]], None]
 #: Hears the sentence a change deserves aloud (``companion.engine.spoken``); never blocks.
 SpeechListener = Callable[[str], None]
-# Called with (the dice a person confirmed, the dice the camera had proposed).
-RollListener = Callable[[tuple[int, ...], tuple[int, ...]], None]
+# Called with (the dice a person confirmed, the dice the camera had proposed, the sizes of
+# the confirmed dice when the move named them: a Rats pool's d4, d8, ...; else empty).
+RollListener = Callable[[tuple[int, ...], tuple[int, ...], tuple[int, ...]], None]
 GAME_OVER_CUE = "game_over"
 
 
@@ -105,10 +106,11 @@ class Listeners:
         try:
             confirmed = tuple(int(v) for v in logged.given)
             proposed = tuple(int(v) for v in proposal.given)
+            sizes = tuple(int(v) for v in logged.args.get("sizes") or ())
         except (TypeError, ValueError):
             return  # a game whose roll is not plain die faces
         for listener in self.rolls:
             try:
-                listener(confirmed, proposed)
+                listener(confirmed, proposed, sizes)
             except Exception:  # keeping examples must never stop the table
                 log.exception("table: a roll listener failed")

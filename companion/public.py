@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from companion.engine.events import Event
+from companion.engine.events import MOVE, Event
 from companion.engine.legal import legal_moves
 from companion.engine.passing import passes_itself
 from companion.engine.readings import Note
-from companion.engine.redact import public_event, secret_choice
+from companion.engine.redact import is_secret, public_event, secret_choice
 from companion.engine.session import GameHeader, Session
 from companion.engine.spec import GameSpec
 from companion.engine.standing import standings_json
@@ -119,6 +119,17 @@ def public_state(
     return dict(built)
 
 
+def _pending_move(
+    spec: GameSpec[G], state: State[G], pending: Observation | None
+) -> dict[str, Any] | None:
+    """The camera's proposed move for one seat (name, args, faces), unless it is secret."""
+    event = None if pending is None else pending.event
+    if event is None or event.kind != MOVE or event.seat is None or is_secret(spec, state, event):
+        return None
+    given = list(event.given)
+    return {"seat": event.seat, "name": event.name, "args": dict(event.args), "given": given}
+
+
 def _build(snap: Snapshot[G], seat: int | None, with_log: bool, control: bool) -> dict[str, Any]:
     assert snap.state is not None and snap.spec is not None and snap.header is not None
     spec, state, header = snap.spec, snap.state, snap.header
@@ -162,6 +173,9 @@ def _build(snap: Snapshot[G], seat: int | None, with_log: bool, control: bool) -
         "pending": None if snap.pending is None else snap.pending.summary,
         # which reading proposed it ("dice": the page offers to fix it on its picture)
         "pending_kind": None if snap.pending is None else snap.pending.kind,
+        # the proposed move itself (a Rats pool's sizes and faces), for the seat it is for to
+        # confirm on its phone with one tap; never a secret move
+        "pending_move": _pending_move(spec, state, snap.pending),
         # the dice the players roll that NEXT takes now (a picker each beside NEXT)
         "next_dice": spec.next_dice(state.G, ctx) if spec.next_dice is not None else [],
         # nobody decides anything in this step: the tablet may press NEXT by itself, unless

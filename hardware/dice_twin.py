@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.simulator import Conditions, DiceScene, Die, random_dice_scene, render_dice
+from hardware.simulator.poly_dice import STYLE_OF, TRAINED, render_pool
 
 Frame = NDArray[np.uint8]
 BGR = tuple[int, int, int]
@@ -35,6 +36,9 @@ class Look:
     uneven_light: float = 0.3
     perspective: float = 0.0
     dice: tuple[tuple[BGR, BGR], ...] = ()
+    # numeral styles of a Rats pool's d4-d10 (hardware.simulator.poly_dice names); empty:
+    # the styles the pool reader was trained on
+    pool_styles: tuple[str, ...] = ()
 
     def conditions(self) -> Conditions:
         return Conditions(
@@ -72,8 +76,11 @@ class DiceTwin:
             self._moment, self._count, self._frames, self._still = moment, len(sides), 0, None
             self.thrown = ()
         self._frames += 1
+        pool = any(side != 6 for side in sides)  # a Rats pool: d4s to d10s, drawn as such
         if self._frames <= self.tumble:
-            return self._draw(self._scene(len(sides)))
+            return self._pool(sides)[1] if pool else self._draw(self._scene(len(sides)))
+        if self._still is None and pool:
+            self.thrown, self._still = self._pool(sides)
         if self._still is None:
             scene = self._scene(len(sides))
             self.thrown = tuple(die.value for die in scene.dice)
@@ -91,6 +98,13 @@ class DiceTwin:
             body, pips = palette[int(self._rng.integers(len(palette)))]
             painted.append(replace(die, colour=body, pip_colour=pips))
         return replace(scene, dice=tuple(painted))
+
+    def _pool(self, sides: tuple[int, ...]) -> tuple[tuple[int, ...], Frame]:
+        """Dice of several sizes thrown (hardware/simulator/poly_dice.py): faces and picture."""
+        named = self.look.pool_styles
+        styles = tuple(STYLE_OF[name] for name in named) if named else TRAINED
+        scene = render_pool(self._rng, sides, size=self.look.size, styles=styles)
+        return tuple(die.face for die in scene.dice), scene.frame
 
     def _draw(self, scene: DiceScene) -> Frame:
         return render_dice(scene, self._rng, self._conditions).frame

@@ -86,6 +86,8 @@ class DiceSeen:
     confidences: tuple[float, ...]
     auto_accept: float = 1.0
     demo: bool = False
+    # each die's sides where the camera read kinds too (a Rats pool of d4-d10); empty: d6s
+    sizes: tuple[int, ...] = ()
 
     @property
     def sure(self) -> bool:

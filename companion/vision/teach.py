@@ -476,8 +476,15 @@ class TeachReport:
     kept: bool = True  # False: the head read the held-out dice worse, so none is used
     finder: str = ""  # what the finder learned from the fixed pictures (teach_finder)
     not_dice: str = ""  # what the veto learned from them (teach_not_dice)
+    # What the pool reader (Rats' d4-d10) learned from confirmed pools (teach_pools), and
+    # why the d6s were not taught when only pools were confirmed.
+    pools: tuple[str, ...] = ()
+    pool_figures: dict[str, Any] | None = None
+    skipped: str = ""
 
     def lines(self) -> list[str]:
+        if self.skipped:
+            return [self.skipped, *self.pools]
         if not self.kept:
             last = (
                 "Teaching did not read this table's held-out dice better than the shipped "
@@ -500,6 +507,7 @@ class TeachReport:
             *([self.not_dice] if self.not_dice else []),
             *([self.finder] if self.finder else []),
             last,
+            *self.pools,
         ]
 
     def to_json(self) -> dict[str, Any]:
@@ -512,6 +520,7 @@ class TeachReport:
             "accepted": round(self.accepted, 3),
             "accepted_wrong": self.accepted_wrong,
             "kept": self.kept,
+            **({"pools": self.pool_figures} if self.pool_figures is not None else {}),
             "lines": self.lines(),
         }
 

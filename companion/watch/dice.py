@@ -9,7 +9,8 @@ the current game's rule on the table's worker, never here.
 Given a place to keep examples, it also remembers the close-up of each die of the roll it
 last proposed; when a person confirms that roll or types the right one, the crops and the
 confirmed values go to the data folder on a background thread (``companion dice teach``
-learns this table's dice from them; companion/vision/teach.py).
+learns this table's dice from them; companion/vision/teach.py). A Rats pool of other sizes
+is kept the same way, each die with its kind (companion/vision/teach_pools.py).
 
 It also keeps the latest frame and what was read in it, for the page's camera panel and
 for calibration (:meth:`jpeg`, :meth:`latest_frame`).
@@ -35,7 +36,9 @@ from companion.vision.dice import AUTO_ACCEPT, Die, face_crop, read_dice
 from companion.vision.hand_in_view import hand_in_view
 from companion.vision.stabiliser import DiceStabiliser
 from companion.vision.teach import NOT_A_DIE, BackgroundSaver, ExampleStore, align
+from companion.vision.teach_pools import POOL_EXAMPLES_DIR, PoolExampleStore, cut, pool_labels
 from companion.watch.frames import CAMERA_LIVE, Frame, FrameWatcher, LatestFrameWorker
+from companion.watch.pool import POOL_ACCEPT, is_pool, read_pool_dice, wanted
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class Proposal:
     frame: Frame
     dice: tuple[Die, ...]
     crops: list[NDArray[Any]]
+    sizes: tuple[int, ...] = ()  # a Rats pool's kinds, die by die (empty: all d6s)
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,12 @@ class DiceWatcher(FrameWatcher):
         # The last proposed roll: its frame, dice and each die's close-up.
         self._proposal: Proposal | None = None
         self.saver = None if examples is None or demo else BackgroundSaver(examples)
+        # The last proposed Rats pool and where its confirmed dice go (apart from the d6s').
+        self._pool_proposal: Proposal | None = None
+        self.pool_saver = None
+        if examples is not None and self.saver is not None:
+            pools = PoolExampleStore(examples.folder.parent / POOL_EXAMPLES_DIR)
+            self.pool_saver = BackgroundSaver(pools)
         if self.saver is not None:
             table.listeners.on_confirmed_roll(self.confirmed)
 
@@ -129,6 +139,9 @@ class DiceWatcher(FrameWatcher):
             with self._lock:
                 self._view = DiceView(frame, ())
             return None
+        pool = wanted(self.table)
+        if is_pool(pool):
+            return self.process_pool(frame, pool)
         dice = read_dice(frame)
         with self._lock:
             self._view = DiceView(frame, tuple(dice))
@@ -140,14 +153,47 @@ class DiceWatcher(FrameWatcher):
                 self._proposal = Proposal(frame, tuple(dice), crops)
         return self.propose(dice)
 
-    def confirmed(self, values: tuple[int, ...], proposed: tuple[int, ...]) -> None:
+    def process_pool(self, frame: Frame, pool: tuple[int, ...]) -> Future[bool] | None:
+        """A Rats pool of other sizes than d6 (companion/watch/pool.py): each die's kind and
+        face, posted once steady; each die's cut is kept for teaching once confirmed."""
+        dice, sizes, read = read_pool_dice(frame, pool)
+        with self._lock:
+            self._view = DiceView(frame, tuple(dice))
+        if self.stabiliser.update(dice) is None:
+            return None
+        if self.pool_saver is not None:
+            cuts = [cut(frame, die.centre, die.radius) for die in read]
+            with self._lock:
+                self._pool_proposal = Proposal(frame, tuple(dice), cuts, sizes)
+        self.last_roll = ", ".join(f"d{s} {d.value}" for s, d in zip(sizes, dice, strict=True))
+        seen = DiceSeen(
+            values=tuple(die.value for die in dice),
+            confidences=tuple(die.confidence for die in dice),
+            auto_accept=POOL_ACCEPT,
+            demo=self.demo,
+            sizes=sizes,
+        )
+        return self.table.observe(Reading(DICE, seen, source="camera"))
+
+    def confirmed(
+        self, values: tuple[int, ...], proposed: tuple[int, ...], sizes: tuple[int, ...] = ()
+    ) -> None:
         """A person vouched for a roll (on the table's worker): keep its dice, off-thread.
 
         Only when the proposal the table had is the one this watcher made, and each typed
         value can be told to belong to one die (:func:`align`); each proposal is used once.
+        A Rats pool's dice (``sizes``: the confirmed dice's kinds, when named) go to the pool
+        examples (:func:`pool_labels`).
         """
         with self._lock:
             proposal, self._proposal = self._proposal, None
+            pooled, self._pool_proposal = self._pool_proposal, None
+        if pooled is not None and self.pool_saver is not None:
+            faces = tuple(int(die.value or 0) for die in pooled.dice)
+            labels = pool_labels(pooled.sizes, faces, values, sizes) if faces == proposed else None
+            if labels is not None:
+                self.pool_saver.submit(pooled.crops, labels)
+                return
         if proposal is None or self.saver is None:
             return
         read = tuple(die.value for die in proposal.dice)

@@ -34,6 +34,7 @@ from companion.engine.readings import BELT, DICE, WHEEL
 from companion.table import Table
 from companion.vision.dice import use_taught_head
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore
+from companion.vision.teach_pools import use_taught_pool_model
 from companion.watch.belt import BeltWatcher
 from companion.watch.calibrated import CameraCalibration
 from companion.watch.dice import DiceWatcher
@@ -314,6 +315,7 @@ def build_rig(
     """
     rig = CameraRig(table, {}, switched_off(config))
     rig.note = use_taught_head(config.data_dir) or ""
+    use_taught_pool_model(config.data_dir)
     if rig.note:
         log.warning(rig.note)
     rig.watchers = start_watchers(

@@ -180,7 +180,7 @@ SPEC: GameSpec[Rats] = GameSpec(
     start_player=lambda game: 0,  # the oldest player starts every round
     standing=table.standing,
     board=NAME,
-    camera={DICE: Watch(table.read_dice, dice=table.d6s_due)},
+    camera={DICE: Watch(table.read_dice, dice=table.pool_due)},
     cues=table.cues,
     cue_words={"dominant": "A rat is dominant: to the nest!", "scrap": "Scrap!"},
     options={

@@ -1,8 +1,9 @@
 """What Rats gives the rest of the table: report figures, cues and the camera's dice rule.
 
-The overhead camera reads six-sided dice only. During a roll, a settled reading goes to
-the first rat (in turn order) still waiting for its d6s, when the number of dice seen is
-exactly that rat's number of unrolled d6s; the other sizes are typed on the phones.
+During a roll, the overhead camera reads the pool of the first rat (in turn order) still
+waiting for dice: all d6s are read by the d6 reader, exactly as many as that rat's unrolled
+d6s; a pool with other sizes is read die by die, kind and face (companion/vision/poly_dice.py),
+and goes to that rat only when the kinds seen are exactly its unrolled dice.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from companion.engine.spec import GameSpec, Standing
 from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
 from companion.games.rats import poker
+from companion.games.rats.dice import listed
 from companion.games.rats.model import Rats
 from companion.games.rats.nest import best_hands
 from companion.observations import describe_dice
@@ -99,10 +101,72 @@ def d6s_due(state: State[Rats]) -> tuple[int, ...]:
     return () if target is None else (6,) * target[1]
 
 
+def waiting_for_pool(state: State[Rats]) -> tuple[int, tuple[int, ...]] | None:
+    """(seat, sizes of its unrolled dice) of the first rat, in turn order, still to roll."""
+    game, ctx = state.G, state.ctx
+    contest = game.contest()
+    if contest is None:
+        return None
+    start = ctx.current or 0
+    n = len(game.rats)
+    for k in range(n):
+        seat = (start + k) % n
+        roll = contest.rolls[seat]
+        if roll is not None and not roll.complete:
+            return seat, tuple(s for s, f in zip(roll.sizes, roll.faces, strict=True) if f is None)
+    return None
+
+
+def pool_due(state: State[Rats]) -> tuple[int, ...]:
+    """The dice the next rat rolls by hand, every size: the camera reads the whole pool (the
+    d6 reader alone when they are all d6s) and the twin renders it."""
+    target = waiting_for_pool(state)
+    return () if target is None else target[1]
+
+
+def read_pool(state: State[Rats], seen: DiceSeen, said: str) -> Verdict:
+    """A reading of a whole pool (each die's kind and face) for the next rat to roll: the
+    kinds must be exactly that rat's unrolled dice, or the faces are typed instead."""
+    target = waiting_for_pool(state)
+    if target is None:
+        return Verdict(note=Note("info", (said,)))
+    seat, sizes = target
+    who = state.G.title(seat)
+    if any(v is None for v in seen.values):
+        return Verdict(
+            note=Note("info", (f"{said} Check the die marked ?, or type {who}'s dice.",))
+        )
+    if sorted(seen.sizes) != sorted(sizes):
+        line = (
+            f"{said} {who} rolls {listed(sorted(sizes))}; the camera sees "
+            f"{listed(sorted(seen.sizes))}: type them instead."
+        )
+        return Verdict(note=Note("differ", (line,)))
+    faces = tuple(int(v) for v in seen.values if v is not None)
+    event = Event(
+        MOVE, name="roll", seat=seat, args={"sizes": list(seen.sizes)}, given=faces, source="camera"
+    )
+    note = Note("info", (f"{said} (for {who}'s {listed(sorted(sizes))})",))
+    if seen.sure:
+        return Verdict(event, sure=True, note=note)
+    return Verdict(event, summary=f"{said} Press READ to give them to {who}.", note=note)
+
+
+def describe_pool(seen: DiceSeen) -> str:
+    """ "Camera sees d4 3, d8 7." """
+    dice = ", ".join(
+        f"d{size} {'?' if value is None else value}"
+        for size, value in zip(seen.sizes, seen.values, strict=True)
+    )
+    return f"Camera sees {dice}."
+
+
 def read_dice(spec: GameSpec[Any], state: State[Rats], seen: DiceSeen) -> Verdict:
-    said = describe_dice(seen.values)
+    said = describe_pool(seen) if seen.sizes else describe_dice(seen.values)
     if seen.demo:
         said = f"Demo camera (simulated dice, not the real table): {said}"
+    if seen.sizes and not state.ctx.over:
+        return read_pool(state, seen, said)
     target = None if state.ctx.over else waiting_for_d6(state)
     if target is None:
         return Verdict(note=Note("info", (said,)))

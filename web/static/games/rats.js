@@ -277,6 +277,10 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
   const contest = ratContest(view);
   const roll = contest && contest.rolls ? contest.rolls[seat] : null;
   if (!roll || roll.complete) forgetTaps(seat);  // all in: nothing of this roll is on its way
+  const camera = state.pending_move;
+  if (phone && roll && !roll.complete && camera && camera.seat === seat && camera.name === "roll") {
+    parts.push(cameraRoll(seat, camera));
+  }
   if (roll && !roll.complete) parts.push(el("div", { class: "rat-entry-box" },
     el("span", { class: "label" }, `${rat.name}'s dice: tap what each shows`), ...diceEntry(view, seat, roll)));
   if (contest && contest.all_in && !contest.result && !contest.resolved && !contest.done_spending.includes(seat)) {
@@ -295,6 +299,18 @@ function ratControls(view, seat, panel, { phone = false } = {}) {
     parts.push(challengeForm(view, seat));
   }
   return parts;
+}
+
+// The camera's reading of this rat's pool (companion/vision/poly_dice.py): one tap takes it.
+function cameraRoll(seat, camera) {
+  const sizes = camera.args.sizes || [];
+  const dice = sizes.map((size, i) => dieShape(size, camera.given[i]));
+  const said = sizes.map((size, i) => `d${size} ${camera.given[i]}`).join(", ");
+  return el("div", { class: "rat-camera-roll" },
+    el("span", { class: "label" }, "The camera reads:"),
+    el("div", { class: "rat-pool", "aria-label": `the camera reads ${said}` }, ...dice),
+    el("button", { type: "button", class: "big",
+      onclick: () => ratMove(seat, "roll", camera.args, camera.given) }, "That's my roll"));
 }
 
 function legalFor(seat) {
