@@ -26,20 +26,13 @@ from numpy.typing import NDArray
 
 from hardware.simulator.camera import _hand
 from hardware.simulator.common import BGR, Image, Point, TableTexture
+from hardware.simulator.die import _PIPS
 from hardware.simulator.pinhole import Pinhole
 from hardware.simulator.plane import _Plane
 
 HandPose = Literal["none", "reaching", "holding"]
 
-# Pip places on a face of edge 1 (as the flat dice draw them) and their radius.
-_PIPS: dict[int, tuple[Point, ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
+# Pip places on a face of edge 1 are the flat dice's (`die._PIPS`); their spacing and radius.
 PIP_SPACING = 0.26
 PIP_RADIUS = 0.085
 # The face texture's side in pixels (warped onto the frame per face).

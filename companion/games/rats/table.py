@@ -8,7 +8,7 @@ and goes to that rat only when the kinds seen are exactly its unrolled dice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from companion.engine.events import MOVE, Event
@@ -18,7 +18,7 @@ from companion.engine.standing import ranked
 from companion.engine.state import Ctx, State
 from companion.games.rats import poker
 from companion.games.rats.dice import listed
-from companion.games.rats.model import Rats
+from companion.games.rats.model import Rats, Roll
 from companion.games.rats.nest import best_hands
 from companion.observations import describe_dice
 
@@ -74,19 +74,25 @@ def cues(before: Rats, after: Rats, ctx: Ctx, event: Event) -> tuple[str, ...]:
     return ()
 
 
-def waiting_for_d6(state: State[Rats]) -> tuple[int, int] | None:
-    """(seat, how many d6s) of the first rat still to roll its d6s, in turn order."""
+def _rolls_in_turn_order(state: State[Rats]) -> Iterator[tuple[int, Roll]]:
+    """(seat, roll) of each rat in the contest, from the rat whose turn it is: the camera's
+    reading goes to the first of them still to roll, so both readers ask in this order."""
     game, ctx = state.G, state.ctx
     contest = game.contest()
     if contest is None:
-        return None
+        return
     start = ctx.current or 0
     n = len(game.rats)
     for k in range(n):
         seat = (start + k) % n
         roll = contest.rolls[seat]
-        if roll is None:
-            continue
+        if roll is not None:
+            yield seat, roll
+
+
+def waiting_for_d6(state: State[Rats]) -> tuple[int, int] | None:
+    """(seat, how many d6s) of the first rat still to roll its d6s, in turn order."""
+    for seat, roll in _rolls_in_turn_order(state):
         missing = sum(
             1 for s, f in zip(roll.sizes, roll.faces, strict=True) if s == 6 and f is None
         )
@@ -103,16 +109,8 @@ def d6s_due(state: State[Rats]) -> tuple[int, ...]:
 
 def waiting_for_pool(state: State[Rats]) -> tuple[int, tuple[int, ...]] | None:
     """(seat, sizes of its unrolled dice) of the first rat, in turn order, still to roll."""
-    game, ctx = state.G, state.ctx
-    contest = game.contest()
-    if contest is None:
-        return None
-    start = ctx.current or 0
-    n = len(game.rats)
-    for k in range(n):
-        seat = (start + k) % n
-        roll = contest.rolls[seat]
-        if roll is not None and not roll.complete:
+    for seat, roll in _rolls_in_turn_order(state):
+        if not roll.complete:
             return seat, tuple(s for s, f in zip(roll.sizes, roll.faces, strict=True) if f is None)
     return None
 
