@@ -545,13 +545,29 @@ def _cut_by_ring(
     inside = labels[box] == index
     if not (rim_zone[box][inside] > 0).any():
         return False
-    if _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside]) is None:
+    name = _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside])
+    if name is None:
         return False
     # Not the cloth itself beside the ring's edge or in its shadow (which the ring darkens
     # the local median round): far from the free table's colour too.
+    if name in PIECE_HUES and not _off_grey_cloth(lab[box][inside], free_sample):
+        return False  # a vivid cloth (felt) in the ring's shadow: its own hue, darker
     free = np.median(free_sample, axis=0).astype(np.float32) if len(free_sample) else None
     blob = lab[box][inside].astype(np.float32).mean(axis=0)
     return free is not None and float(np.linalg.norm(blob - free)) > CUT_FROM_TABLE
+
+
+def _off_grey_cloth(pixels: Image, free_sample: Image) -> bool:
+    """Whether the mean colour (Lab a, b) of ``pixels`` lies off the segment from grey
+    to the free table's colour by ``SLIVER_OFF_GREY``: a shadow, or the grey ring's edge
+    blended with the cloth, lies on it (green felt in the ring's shadow, 30 darker, read
+    as a green piece cut by the ring on development seed 41000)."""
+    if len(free_sample) == 0:
+        return False
+    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32) - 128.0
+    ab = pixels[:, 1:].astype(np.float32).mean(axis=0) - 128.0
+    t = float(np.clip(ab @ free / max(float(free @ free), 1e-6), 0.0, 1.0))
+    return float(np.linalg.norm(ab - t * free)) > SLIVER_OFF_GREY
 
 
 def _sum_squares(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
