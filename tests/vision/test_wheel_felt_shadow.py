@@ -1,4 +1,4 @@
-"""Felt in the ring's shadow is not a piece against the ring (issue 34).
+"""The cloth in the ring's shadow is not a piece against the ring (issue 34).
 
 On green felt the ring's shadow darkens the cloth beside its outline; a few pixels of it,
 the felt's own green 30 darker, passed for a green piece cut off by the ring, and a frame
@@ -36,3 +36,15 @@ def test_a_piece_against_the_ring_on_felt_is_still_refused(
     reading = read_wheel(frame.frame, camera_height_cm=70.0)
     assert reading.blocked
     assert reading.reason == wheel_reader.AGAINST_RING
+
+
+def test_light_wood_at_the_rings_shadow_with_nothing_fallen_is_read() -> None:
+    """The same cause on wood: beside the ring's shadow the wood, lighter than the median
+    the shadow pulls down, stood out as an orange shape reaching the ring's outline (a
+    video of development seed 47000, with no fallen piece)."""
+    video = wheel_room_video(np.random.default_rng((47000, 77)), 28, Room(table="light wood"))
+    scene, rendered = video[27]
+    assert scene.outside == ()
+    reading = read_wheel(rendered.frame, camera_height_cm=70.0)
+    assert not reading.blocked, reading.reason
+    assert reading.fallen_total == 0
