@@ -8,7 +8,9 @@ wheel video of ``--frames`` frames in it, on a seed family the readers were neve
 (34000 and up; they were tuned on seeds below 1000), and counts each reader's frames as
 right, refused (with the reasons given) or wrong. The belt is calibrated once per room,
 on a frame of that room (in focus, nothing on the table), as players calibrate at their
-own table. ``--sheet`` saves one
+own table. A wheel frame refused as "a fallen piece lies against the ring" is checked
+against the simulator's truth (``behind_ring``): the cell says how many had a piece partly
+behind the ring, and the JSON how many had none there (a false refusal). ``--sheet`` saves one
 frame of each room as a contact sheet PNG to look at. The last line is a JSON object.
 """
 
@@ -28,6 +30,7 @@ from numpy.typing import NDArray
 from calibration.geometry import Calibration, CalibrationError, calibrate_board, locate_board
 from companion.vision.board import read_board
 from companion.vision.wheel import (
+    AGAINST_RING,
     WHEEL_PIECE_NAMES,
     WheelTracker,
     angle_difference,
@@ -79,6 +82,7 @@ class Tally:
     refused: Counter[str] = field(default_factory=Counter)
     wrongs: list[str] = field(default_factory=list)
     behind_ring: int = 0  # wrong only by pieces the ring hides from the camera
+    false_against_ring: int = 0  # refused as "a piece against the ring" with none there
 
     @property
     def frames(self) -> int:
@@ -89,6 +93,12 @@ class Tally:
         text = f"{self.right} right, {sum(self.refused.values())} refused, {self.wrong} wrong"
         if self.behind_ring:
             text += f" ({self.behind_ring} of them only pieces hidden behind the ring)"
+        against = sum(n for why, n in self.refused.items() if AGAINST_RING in why)
+        if against:
+            text += (
+                f" (of {against} refused as a piece against the ring, "
+                f"{against - self.false_against_ring} had one partly behind it)"
+            )
         return f"{text} ({reasons})" if reasons else text
 
 
@@ -162,6 +172,9 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
         tracker.update(reading)
         if reading.blocked:
             figures.tally.refused[reading.reason] += 1
+            figures.tally.false_against_ring += AGAINST_RING in reading.reason and not any(
+                share > 0.0 for share in shares
+            )
             continue
         if base is None:
             base = true_roll
@@ -250,6 +263,7 @@ def robustness(
                 "refused": sum(wheel.tally.refused.values()),
                 "wrong": wheel.tally.wrong,
                 "wrong_behind_ring": wheel.tally.behind_ring,
+                "refused_against_ring_with_none_there": wheel.tally.false_against_ring,
                 "angle_median_deg": round(float(np.median(wheel.errors)), 2)
                 if wheel.errors
                 else None,

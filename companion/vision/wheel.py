@@ -456,15 +456,12 @@ def count_fallen(
 ) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
-    A piece is a blob that stands out from the cloth around it (whatever the cloth's
-    colour: the cloth is the local median, several pieces wide), about a piece in size;
-    its colour is the nearest piece hue when vivid, else white or black by whether it is
-    lighter or darker than the cloth. Blobs far larger than a few pieces (a cup, a card,
-    an arm) are not pieces and are left out. A piece-coloured blob that runs on into the
-    hidden parts is not counted but reported: a cup or a card cut off by the picture's
-    edge looks like a piece there, and a piece cannot be told from it. So is a piece's
-    colour in ``rim_zone``, just outside the ring's outline: a piece behind the ring.
-    """
+    A piece is a blob about a piece in size standing out from the cloth around it (the
+    local median, several pieces wide: any cloth); its colour the nearest piece hue when
+    vivid, else white or black by whether it is lighter or darker than the cloth. Blobs of
+    many pieces (a cup, a card, an arm) are left out. A piece-coloured blob running on into
+    the hidden parts (a cup cut off by the edge looks like a piece there) is reported, not
+    counted; so is a piece's colour in ``rim_zone`` at the ring's outline (one behind it)."""
     lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
     count = len(stats)
     free_sample = lab[::3, ::3][outside[::3, ::3] > 0]  # the free table, every 9th pixel
@@ -505,7 +502,9 @@ def count_fallen(
             if rim_zone is not None and _touches(
                 whole, whole[y : y + h, x : x + w][inside], rim_zone
             ):
-                return Fallen(counts, partly_hidden, against_ring=True)
+                if _can_be_a_piece(name, lab[y : y + h, x : x + w][inside], free_sample):
+                    return Fallen(counts, partly_hidden, against_ring=True)
+                continue
             partly_hidden += 1
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
@@ -545,13 +544,37 @@ def _cut_by_ring(
     inside = labels[box] == index
     if not (rim_zone[box][inside] > 0).any():
         return False
-    if _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside]) is None:
+    name = _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside])
+    if name is None:
         return False
     # Not the cloth itself beside the ring's edge or in its shadow (which the ring darkens
     # the local median round): far from the free table's colour too.
+    if name in PIECE_HUES and not _off_grey_cloth(lab[box][inside], free_sample):
+        return False  # a vivid cloth (felt) in the ring's shadow: its own hue, darker
     free = np.median(free_sample, axis=0).astype(np.float32) if len(free_sample) else None
     blob = lab[box][inside].astype(np.float32).mean(axis=0)
     return free is not None and float(np.linalg.norm(blob - free)) > CUT_FROM_TABLE
+
+
+def _can_be_a_piece(name: str, body: Image, free_sample: Image) -> bool:
+    """Whether a blob reaching the ring's outline can be a piece: white or black, or a
+    colour off the grey..table line. The table's own colour beside the ring's shadow (light
+    wood, lighter than the median the shadow pulls down, read as orange on development
+    seed 47000) is not one."""
+    return name not in PIECE_HUES or _off_grey_cloth(body, free_sample)
+
+
+def _off_grey_cloth(pixels: Image, free_sample: Image) -> bool:
+    """Whether the mean colour (Lab a, b) of ``pixels`` lies off the segment from grey
+    to the free table's colour by ``SLIVER_OFF_GREY``: a shadow, or the grey ring's edge
+    blended with the cloth, lies on it (green felt in the ring's shadow, 30 darker, read
+    as a green piece cut by the ring on development seed 41000)."""
+    if len(free_sample) == 0:
+        return False
+    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32) - 128.0
+    ab = pixels[:, 1:].astype(np.float32).mean(axis=0) - 128.0
+    t = float(np.clip(ab @ free / max(float(free @ free), 1e-6), 0.0, 1.0))
+    return float(np.linalg.norm(ab - t * free)) > SLIVER_OFF_GREY
 
 
 def _sum_squares(vectors: NDArray[np.float32]) -> NDArray[np.float32]:
