@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hardware.simulator.common import BGR, Image
+from hardware.simulator.die import _PIPS
 
 KINDS = (4, 6, 8, 10)
 
@@ -175,15 +176,7 @@ class _Patch:
         self.colour = blend.astype(np.uint8)
 
     def pips(self, face: int, ink: BGR) -> None:
-        spots = {
-            1: [(0, 0)],
-            2: [(-1, -1), (1, 1)],
-            3: [(-1, -1), (0, 0), (1, 1)],
-            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-        }[face]
-        for sx, sy in spots:
+        for sx, sy in _PIPS[face]:  # the flat dice's pip places
             centre = (
                 int((self.half + sx * 0.4 * self.unit) * 16),
                 int((self.half + sy * 0.4 * self.unit) * 16),
