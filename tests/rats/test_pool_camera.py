@@ -7,27 +7,21 @@ and in ``make run``'s twin the dice thrown are the dice read.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from companion.config import GameDefaults
 from companion.engine.readings import DiceSeen
-from companion.engine.session import GameHeader
-from companion.games import find_game
 from companion.games.rats import SPEC
 from companion.games.rats.table import pool_due, read_dice
-from companion.simulate import bot_of, bot_turn
-from companion.store import Store
 from companion.table import Table as CompanionTable
 from companion.watch.dice import DiceWatcher
 from hardware.dice_twin import DiceTwin
 from tests.rats.helpers import POOL, Table
-
-WAIT = 20.0
+from tests.rats.pool_table import WAIT, play_until_a_pool_is_due
+from tests.rats.pool_table import rats_table as companion_rats_table
 
 
 def test_a_read_pool_goes_to_the_first_rat_still_to_roll_with_each_size() -> None:
@@ -73,33 +67,17 @@ def test_an_unsure_pool_is_offered_for_one_tap() -> None:
 
 @pytest.fixture
 def rats_table(tmp_path: Path) -> Iterator[CompanionTable]:
-    store = Store(tmp_path / "games.sqlite3")
-    table = CompanionTable(store, GameDefaults(players=("Ann", "Bo", "Cy", "Di")))
-    table.new_game(GameHeader("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 5))
-    yield table
-    table.close()
-    store.close()
+    with companion_rats_table(tmp_path) as table:
+        yield table
 
 
 def test_the_twin_throws_a_rats_pool_and_the_camera_reads_it_to_the_rat(
     rats_table: CompanionTable,
 ) -> None:
-    spec = find_game("rats")
-    rng = random.Random(3)
-
-    def due() -> tuple[int, ...]:
-        state = rats_table.snapshot.state
-        assert state is not None
-        return pool_due(state)
-
-    while not any(size != 6 for size in due()):
-        state = rats_table.snapshot.state
-        assert state is not None
-        bot_turn(bot_of(spec), state, rng, lambda event: rats_table.submit(event).result(WAIT))
+    sizes = play_until_a_pool_is_due(rats_table)
     state = rats_table.snapshot.state
     assert state is not None
     seat = state.ctx.current or 0
-    sizes = due()
     twin = DiceTwin()
     watcher = DiceWatcher(rats_table, stable_frames=2)
     for _ in range(8):

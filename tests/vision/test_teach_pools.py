@@ -7,7 +7,6 @@ applying more of them wrongly, and says so in its figures.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +15,6 @@ import numpy as np
 import pytest
 
 from bench.teach_pools import UNFAMILIAR, confirm_pools, pool_kinds, score
-from companion.config import GameDefaults
-from companion.engine.session import GameHeader
-from companion.games import find_game
-from companion.games.rats.table import pool_due
-from companion.simulate import bot_of, bot_turn
-from companion.store import Store
 from companion.table import Table
 from companion.vision import poly_dice as reader
 from companion.vision.dice import shared_reader
@@ -41,8 +34,8 @@ from companion.vision.teaching import teach
 from companion.watch.dice import DiceWatcher
 from hardware.dice_twin import DiceTwin
 from hardware.simulator import poly_dice as sim
-
-WAIT = 20.0
+from tests.rats.pool_table import WAIT, play_until_a_pool_is_due
+from tests.rats.pool_table import rats_table as companion_rats_table
 
 
 @pytest.fixture(autouse=True)
@@ -98,30 +91,16 @@ def test_dice_teach_with_only_pools_confirmed_teaches_the_pool_reader(tmp_path: 
 
 @pytest.fixture
 def rats_table(tmp_path: Path) -> Iterator[Table]:
-    store = Store(tmp_path / "games.sqlite3")
-    table = Table(store, GameDefaults(players=("Ann", "Bo", "Cy", "Di")))
-    table.new_game(GameHeader("rats", "standard", ("Ann", "Bo", "Cy", "Di"), 5))
-    yield table
-    table.close()
-    store.close()
+    with companion_rats_table(tmp_path) as table:
+        yield table
 
 
 def test_a_pool_confirmed_on_the_tablet_is_kept_with_each_dies_kind_and_face(
     rats_table: Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("companion.watch.dice.POOL_ACCEPT", 1.01)  # always offered, never sure
-    spec, rng = find_game("rats"), random.Random(3)
-
-    def due() -> tuple[int, ...]:
-        state = rats_table.snapshot.state
-        assert state is not None
-        return pool_due(state)
-
-    while not any(size != 6 for size in due()):
-        state = rats_table.snapshot.state
-        assert state is not None
-        bot_turn(bot_of(spec), state, rng, lambda event: rats_table.submit(event).result(WAIT))
-    sizes, twin = due(), DiceTwin()
+    sizes = play_until_a_pool_is_due(rats_table)
+    twin = DiceTwin()
     watcher = DiceWatcher(
         rats_table, stable_frames=2, examples=ExampleStore(tmp_path / EXAMPLES_DIR)
     )
