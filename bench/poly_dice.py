@@ -35,7 +35,7 @@ def _bench(pools: int, styles: tuple[sim.Style, ...], seed: int) -> None:
         kinds = [int(k) for k in rng.choice(sim.KINDS, size=int(rng.integers(2, 11)))]
         scene = sim.render_pool(rng, kinds, styles=styles)
         began = time.perf_counter()
-        reading = reader.read_rats_pool(scene.frame, kinds, model)
+        reading = reader.read_dice_pool(scene.frame, kinds, model)
         spent += time.perf_counter() - began
         all_right = len(reading.dice) == len(scene.dice)
         for die in scene.dice:

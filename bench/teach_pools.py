@@ -59,7 +59,7 @@ def score(model: reader.FaceModel, scenes: list[tuple[list[int], sim.PoolScene]]
     """Dice read right, accepted, accepted and wrong; pools read wholly right."""
     tally: Counter[str] = Counter()
     for kinds, scene in scenes:
-        reading = reader.read_rats_pool(scene.frame, kinds, model)
+        reading = reader.read_dice_pool(scene.frame, kinds, model)
         whole = len(reading.dice) == len(scene.dice)
         for die in scene.dice:
             tally["dice"] += 1

@@ -1,4 +1,5 @@
-"""Read a Rats pool from overhead: each die's kind (d4, d6, d8, d10) and the face it shows.
+"""Read a pool of dice of mixed sizes from overhead (Rats rolls such pools): each die's kind
+(d4, d6, d8, d10) and the face it shows.
 
 Three steps, each simple enough to check by eye:
 
@@ -10,7 +11,7 @@ Three steps, each simple enough to check by eye:
 3. **Face**: the die is cut out, turned through 24 steps, and a small classifier (HOG features
    and a one-hidden-layer network trained on renders, training/poly_faces.py) says at which
    turn it sees an upright numeral (or pips) and which (kind, face) it is. The outline's kind
-   and the classifier's must agree, and the kind must be in the rat's pool, or the die is not
+   and the classifier's must agree, and the kind must be in the pool due, or the die is not
    accepted: a person confirms it.
 
 Measured on renders only (bench/poly_dice.py), never on photos of real dice.
@@ -212,26 +213,26 @@ def read_pool(
 
 
 def pool_problem(dice: Sequence[PolyDie], pool: Sequence[int]) -> str | None:
-    """One sentence when what the camera sees cannot be this rat's pool, else None.
+    """One sentence when what the camera sees cannot be the pool due, else None.
 
-    A die whose outline and whose face both say it is a kind the rat does not have is
+    A die whose outline and whose face both say it is a kind the pool does not hold is
     someone else's die (or a misread): the reading is refused rather than bent to fit.
     """
     for die in dice:
         if die.outline_kind not in pool and die.seen_kind not in pool:
             return (
-                f"The camera sees a d{die.seen_kind} but this rat's pool is "
+                f"The camera sees a d{die.seen_kind} but the dice due are "
                 f"{', '.join(f'd{k}' for k in sorted(pool))}: take other dice out of view, "
                 "or type the faces."
             )
     if len(dice) != len(pool):
         return (
-            f"The camera sees {len(dice)} dice but this rat rolls {len(pool)}: "
+            f"The camera sees {len(dice)} dice but {len(pool)} are due: "
             "spread the dice so none touch, or type the faces."
         )
     if Counter(die.kind for die in dice) != Counter(pool):
         return (
-            f"The camera sees {', '.join(f'd{d.kind}' for d in dice)} but this rat rolls "
+            f"The camera sees {', '.join(f'd{d.kind}' for d in dice)} but the dice due are "
             f"{', '.join(f'd{k}' for k in sorted(pool))}: type the faces."
         )
     return None
@@ -239,14 +240,14 @@ def pool_problem(dice: Sequence[PolyDie], pool: Sequence[int]) -> str | None:
 
 @dataclass(frozen=True)
 class PoolReading:
-    """A rat's pool as the camera read it: each die, or why it cannot be that pool."""
+    """A pool as the camera read it: each die, or why it cannot be the pool due."""
 
     dice: tuple[PolyDie, ...]
     problem: str | None
 
     @property
     def faces(self) -> dict[int, list[int]]:
-        """Faces by kind, as the rat's dice would be typed."""
+        """Faces by kind, as the pool's dice would be typed."""
         out: dict[int, list[int]] = {}
         for die in self.dice:
             out.setdefault(die.kind, []).append(die.face)
@@ -258,10 +259,10 @@ class PoolReading:
         return self.problem is None and all(die.accepted for die in self.dice)
 
 
-def read_rats_pool(
+def read_dice_pool(
     frame: Image, pool: Sequence[int], model: FaceModel | None = None
 ) -> PoolReading:
-    """The rat's pool in ``frame``: read each die among the pool's kinds, then cross-check."""
+    """The pool in ``frame``: read each die among the pool's kinds, then cross-check."""
     model = model or shared_model()
     found = find_dice(frame)
     kinds = sorted(set(pool))

@@ -10,7 +10,7 @@ from collections import Counter
 
 import numpy as np
 
-from companion.vision.poly_dice import read_pool, read_rats_pool
+from companion.vision.poly_dice import read_dice_pool, read_pool
 from hardware.simulator import poly_dice as sim
 from hardware.simulator.common import Image
 
@@ -48,7 +48,7 @@ def test_a_pool_of_mixed_kinds_reads_as_the_dice_rolled() -> None:
     ]
     pool = [kind for kind, *_ in rolled]
 
-    reading = read_rats_pool(_frame(rolled), pool)
+    reading = read_dice_pool(_frame(rolled), pool)
 
     assert reading.problem is None
     assert Counter((d.kind, d.face) for d in reading.dice) == Counter(
@@ -59,7 +59,7 @@ def test_a_pool_of_mixed_kinds_reads_as_the_dice_rolled() -> None:
 def test_a_die_of_a_kind_the_rat_does_not_have_is_refused_in_one_sentence() -> None:
     frame = _frame([(8, 4, (150.0, 180.0), 0.0), (6, 3, (330.0, 180.0), 30.0)])
 
-    reading = read_rats_pool(frame, pool=[6, 6])
+    reading = read_dice_pool(frame, pool=[6, 6])
 
     assert not reading.sure
     assert reading.problem is not None
@@ -70,7 +70,7 @@ def test_a_die_of_a_kind_the_rat_does_not_have_is_refused_in_one_sentence() -> N
 def test_a_pool_with_a_die_missing_from_view_is_not_applied() -> None:
     frame = _frame([(4, 2, (150.0, 180.0), 0.0), (10, 7, (330.0, 180.0), 60.0)])
 
-    reading = read_rats_pool(frame, pool=[4, 10, 10])
+    reading = read_dice_pool(frame, pool=[4, 10, 10])
 
     assert not reading.sure
     assert reading.problem is not None and "3" in reading.problem
