@@ -67,11 +67,14 @@ class LateLanName:
         return thread
 
     def claim(self) -> None:
+        """Claim the name, then say so: the console line comes last, once the page, the
+        Host check and the note for ``companion pin`` all know the name (a user, or a
+        script reading the console, may ask ``companion pin`` the moment it appears)."""
         line = claim(self.lan, self.host, self.network.addresses)
         if self.lan.advert is not None:
             self._answer_to(self.lan.name)
-        click.secho(line, bold=self.lan.advert is not None)
         remember(self.folder, self.lan)
+        click.secho(line, bold=self.lan.advert is not None)
         if self.host in ("0.0.0.0", "::", ""):
             follow_the_network(self.network, None, self.lan, None, self.folder)
 

@@ -29,8 +29,9 @@ from click.testing import CliRunner
 
 from companion.advertise import SERVICE_TYPE, LanName, advertise, remember, remembered
 from companion.config import ConfigError, load_config
+from companion.network import NetworkWatch
 from companion.serve import companion_command
-from companion.startup.lan import announce
+from companion.startup.lan import LateLanName, announce
 from tests.camera.camera_scenes import config_file
 
 
@@ -273,3 +274,23 @@ def _page(port: int) -> str:
         except OSError:
             time.sleep(0.05)
     raise AssertionError(f"nothing answered on port {port}")
+
+
+def test_the_name_is_left_for_companion_pin_before_the_console_says_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The console's "Also at:" line is the sign the name is claimed: `companion pin`, asked
+    the moment it appears, already finds the name (it was written after the line, and the
+    slow-LAN test above read the note too early once under load)."""
+    module = stand_in()
+    lan = LanName("hamster-table", 8080, load=lambda: module, probe=lambda _, host: set())
+    watch = NetworkWatch(lambda: frozenset({"192.168.1.20"}))
+    late = LateLanName(lan, "192.168.1.20", watch, None, None, tmp_path)
+    seen_when_said: list[str | None] = []
+    monkeypatch.setattr(
+        "companion.startup.lan.click.secho",
+        lambda line, **_: seen_when_said.append(remembered(tmp_path)),
+    )
+    late.claim()
+    assert seen_when_said == ["http://hamster-table.local:8080/"]
+    lan.close()
