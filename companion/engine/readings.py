@@ -128,7 +128,10 @@ class WheelSeen:
     table, ``drift`` its offset from the table's centre and ``drifted_far`` whether it
     should be pushed back; ``fallen`` counts pieces lying outside it by colour, once the
     count has held for several frames. ``blocked`` says the last frame could not be read
-    (a hand); the other fields then keep the last good measurement.
+    (a hand); the other fields then keep the last good measurement. ``pieces_reason`` says
+    why the last frame's fallen pieces were not counted although the ring was read (a cloth
+    that hides a piece colour, a piece against the ring): ``fallen`` then keeps the last
+    count that held.
     """
 
     seen: bool
@@ -142,6 +145,7 @@ class WheelSeen:
     drifted_far: bool = False
     fallen: Mapping[str, int] = field(default_factory=dict)
     touched: bool = False  # a hand was over the table during the turn in progress
+    pieces_reason: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment
 
     @property
@@ -172,6 +176,7 @@ class WheelSeen:
             "hint": self.hint,
             "fallen": dict(self.fallen),
             "fallen_total": self.fallen_total,
+            "pieces_reason": self.pieces_reason,
             **self.extra,
         }
 

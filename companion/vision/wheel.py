@@ -122,6 +122,9 @@ class WheelReading:
     ``angle_deg`` is the rim's angle (0..360, from the strip), ``heading_deg`` the
     direction of the band's long side in the table plane (the way it rolls), ``centre``
     the middle of its footprint; ``markers`` how many rim markers the angle rests on.
+    ``pieces_reason`` is empty when ``fallen`` is this frame's count, else why the fallen
+    pieces could not be counted while the ring itself was measured (a cloth that hides a
+    piece colour, a piece against the ring): the angle is worth having without the count.
     """
 
     blocked: bool
@@ -134,6 +137,7 @@ class WheelReading:
     fallen: dict[str, int] = field(default_factory=dict)
     fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
     angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
+    pieces_reason: str = ""
 
     @property
     def fallen_total(self) -> int:
