@@ -160,6 +160,14 @@ class WheelSeen:
     def hint(self) -> str:
         return DRIFT_HINT if self.drifted_far else ""
 
+    @property
+    def uncounted(self) -> str:
+        """The sentence for the tablet while the fallen pieces are not counted, else "":
+        the count shown would be an old one, so the reason (and what to do) is said instead."""
+        if not self.pieces_reason:
+            return ""
+        return f"Fallen pieces not counted just now: {self.pieces_reason.rstrip('. ')}."
+
     def figures(self) -> dict[str, Any]:
         """The measurements as JSON-ready data, rounded for the page."""
         return {
@@ -183,4 +191,5 @@ class WheelSeen:
     def note(self) -> Note:
         """The wheel panel for a game that takes no wheel readings (the figures as read)."""
         status = "blocked" if self.blocked else "differ" if self.drifted_far else "info"
-        return Note(status, (self.hint,) if self.hint else (), self.figures())
+        lines = tuple(line for line in (self.hint, self.uncounted) if line)
+        return Note(status, lines, self.figures())

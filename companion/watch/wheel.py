@@ -11,10 +11,13 @@ fallen pieces by colour. A game that takes wheel readings decides there what the
 other game the table shows the reading as the *Wheel* panel.
 
 Fallen counts only change once the new count has held for ``stable_frames`` frames, so a
-piece still tumbling is not counted twice, and never from a frame with a hand in it. The
-angle changes every frame, so the state is republished at most every ``publish_every``
-seconds unless something a player must act on changed (a fall, the drift warning, a
-blocked view).
+piece still tumbling is not counted twice, and never from a frame with a hand in it. A frame
+whose ring was read but whose pieces could not be counted (a cloth that hides a piece
+colour, a piece against the ring: ``WheelReading.pieces_reason``) still moves the roll; the
+last count that held stays, and the published reading says why it is not fresh. The angle
+changes every frame, so the state is republished at most every ``publish_every`` seconds
+unless something a player must act on changed (a fall, the drift warning, a blocked view,
+pieces no longer counted or counted again).
 """
 
 from __future__ import annotations
@@ -77,12 +80,30 @@ class WheelWatcher(FrameWatcher):
         self._game_id: int | None = None
         self._turn: tuple[int | None, int, int, int | None] | None = None
         self._hand = False  # a hand was over the table during the current turn
+        # why the last frame whose ring was read had its fallen pieces uncounted ("": counted)
+        self._pieces_reason = ""
         self._published: WheelSeen | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
 
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
+        return self.take(read_wheel(frame, camera_height_cm=self.camera_height_cm))
+
+    def take(self, reading: WheelReading) -> Future[bool] | None:
+        """Follow one frame's reading (what :meth:`process` read from the picture)."""
+        self._follow_game()
+        if reading.blocked and reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
+            self._hand = True
+        self.tracker.update(reading)
+        if not reading.blocked:
+            self._count_fallen(reading)
+        wheel = self._status_of(reading)
+        self._status = self._status_line(wheel, reading)
+        return self._publish(wheel)
+
+    def _follow_game(self) -> None:
+        """A new game restarts the roll; a new turn forgets the hand seen in the last."""
         snap = self.table.snapshot
         game_id = snap.game_id
         if game_id != self._game_id:
@@ -99,21 +120,26 @@ class WheelWatcher(FrameWatcher):
         turn = None if ctx is None else (game_id, ctx.round, ctx.turn, ctx.current)
         if turn != self._turn:
             self._turn, self._hand = turn, False
-        reading = read_wheel(frame, camera_height_cm=self.camera_height_cm)
-        if reading.blocked and reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
-            self._hand = True
-        self.tracker.update(reading)
-        if not reading.blocked:
-            counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
-            if counts is not None:
-                self.fallen = dict(counts)
-        wheel = self._status_of(reading)
-        self._status = (
-            f"wheel: {wheel.roll_turns:+.2f} turns, {wheel.fallen_total} fallen"
-            if wheel.seen
-            else f"wheel: not seen yet ({reading.reason})"
-        )
-        return self._publish(wheel)
+
+    def _count_fallen(self, reading: WheelReading) -> None:
+        """A frame whose ring was read says whether its fallen pieces could be counted: when
+        they could not, the last count that held stays (an empty count there is not "none
+        fell"), and the frame neither starts nor breaks a steady streak, as a hand does not."""
+        self._pieces_reason = reading.pieces_reason
+        if reading.pieces_reason:
+            return
+        counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
+        if counts is not None:
+            self.fallen = dict(counts)
+
+    @staticmethod
+    def _status_line(wheel: WheelSeen, reading: WheelReading) -> str:
+        if not wheel.seen:
+            return f"wheel: not seen yet ({reading.reason})"
+        turns = f"wheel: {wheel.roll_turns:+.2f} turns"
+        if wheel.pieces_reason:
+            return f"{turns}, fallen pieces not counted ({wheel.pieces_reason})"
+        return f"{turns}, {wheel.fallen_total} fallen"
 
     def _status_of(self, reading: WheelReading) -> WheelSeen:
         tracker = self.tracker
@@ -130,6 +156,7 @@ class WheelWatcher(FrameWatcher):
             drifted_far=tracker.drifted_far,
             fallen=dict(self.fallen),
             touched=self._hand,
+            pieces_reason=self._pieces_reason,
             extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
         )
 
@@ -137,8 +164,8 @@ class WheelWatcher(FrameWatcher):
         now = self._clock()
         before = self._published
         urgent = before is None or (
-            (before.blocked, before.drifted_far, before.fallen, before.seen)
-            != (wheel.blocked, wheel.drifted_far, wheel.fallen, wheel.seen)
+            (before.blocked, before.drifted_far, before.fallen, before.seen, before.pieces_reason)
+            != (wheel.blocked, wheel.drifted_far, wheel.fallen, wheel.seen, wheel.pieces_reason)
         )
         if not urgent and (wheel == before or now - self._published_at < self.publish_every):
             return None

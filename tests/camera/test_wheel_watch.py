@@ -8,6 +8,7 @@ rolled off towards the table's edge, or the game changing because the wheel move
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from companion.table import Table
-from companion.vision.wheel import WHEEL_PIECE_NAMES, angle_difference
+from companion.vision.wheel import WHEEL_PIECE_NAMES, WheelReading, angle_difference, read_wheel
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
 from tests.camera.camera_scenes import rhr_table
@@ -33,6 +34,31 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:
     published = watcher.process(frame)
+    if published is not None:
+        published.result(WAIT)
+    wheel: dict[str, Any] = watcher.table.public_state()["camera"]["wheel"]
+    return wheel
+
+
+def scene_frame(scene: WheelScene, seed: int = 0) -> Any:
+    return render_wheel(scene, np.random.default_rng(seed), Conditions(noise=2.0)).frame
+
+
+# What the reader says when the cloth hides a piece colour (issue 34): the ring is measured,
+# the fallen pieces are not counted.
+WHITE_CLOTH = "the white cloth hides white pieces: lay a darker cloth under the wheel"
+
+
+def uncounted(frame: Any) -> WheelReading:
+    """The ring as read from ``frame``, its fallen pieces not counted, as the reader reports
+    a white piece on a white cloth: the measurement stands, the count is empty."""
+    reading = read_wheel(frame)
+    assert not reading.blocked
+    return replace(reading, fallen={}, pieces_reason=WHITE_CLOTH)
+
+
+def take(watcher: WheelWatcher, reading: WheelReading) -> dict[str, Any]:
+    published = watcher.take(reading)
     if published is not None:
         published.result(WAIT)
     wheel: dict[str, Any] = watcher.table.public_state()["camera"]["wheel"]
@@ -89,3 +115,41 @@ def test_a_hand_keeps_the_last_reading_and_says_why(table: Table) -> None:
             break
     assert wheel["blocked"] and "hand" in wheel["reason"]
     assert wheel["angle_deg"] == first["angle_deg"] and wheel["roll_turns"] == 0.0
+
+
+def test_uncounted_pieces_keep_the_last_count_while_the_roll_goes_on(table: Table) -> None:
+    """A white piece falls on a white cloth: the camera can no longer count the pieces, but
+    the wheel's roll still adds up; the tablet keeps the last count that held and says why
+    it is not fresh, and counts again once it can."""
+    orange = WheelPiece("orange", (9.5, 8.0))
+    white = WheelPiece("white", (11.0, 9.0))
+    watcher = WheelWatcher(table, stable_frames=STABLE, publish_every=0.0)
+    for _ in range(STABLE):
+        wheel = show(watcher, scene_frame(WheelScene(outside=(orange,))))
+    assert wheel["fallen"]["orange"] == 1 and wheel["fallen_total"] == 1
+    for k, angle in enumerate(range(-6, -61, -6)):
+        scene = WheelScene(angle_deg=angle % 360.0, outside=(orange, white))
+        wheel = take(watcher, uncounted(scene_frame(scene, k)))
+    assert not wheel["blocked"] and wheel["pieces_reason"] == WHITE_CLOTH
+    assert wheel["roll_turns"] == pytest.approx(-60 / 360, abs=0.01)
+    assert wheel["fallen"]["orange"] == 1 and wheel["fallen_total"] == 1  # the last count
+    assert wheel["lines"] == [f"Fallen pieces not counted just now: {WHITE_CLOTH}."]
+    assert "fallen pieces not counted" in watcher.status
+    counted = scene_frame(WheelScene(angle_deg=300.0, outside=(orange, white)))
+    for _ in range(STABLE):
+        wheel = show(watcher, counted)
+    assert wheel["pieces_reason"] == "" and wheel["lines"] == []
+    assert (wheel["fallen"]["orange"], wheel["fallen"]["white"]) == (1, 1)
+    assert watcher.status.endswith("2 fallen")
+
+
+def test_pieces_no_longer_counted_is_said_at_once(table: Table) -> None:
+    """The angle is republished only now and then; that the count stopped (or started
+    again) is news the tablet gets with the very next frame, like a blocked view."""
+    frame = scene_frame(WheelScene(angle_deg=30.0))
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=60.0, clock=lambda: 0.0)
+    assert watcher.process(frame) is not None
+    assert watcher.process(frame) is None  # nothing new: not republished
+    assert take(watcher, uncounted(frame))["pieces_reason"] == WHITE_CLOTH
+    assert watcher.take(uncounted(frame)) is None
+    assert show(watcher, frame)["pieces_reason"] == ""
