@@ -231,7 +231,8 @@ class GameSpec(Generic[G]):
     # "Chomp!"; a cue missing here is said as its name
     cue_words: Mapping[str, str] = field(default_factory=dict)
     # what the READ button means when the camera proposes nothing: (G, ctx, the camera's
-    # notes by reading kind) -> the event to apply, or None ("nothing to read")
+    # notes by reading kind) -> the event to apply, or None ("nothing to read"); it raises
+    # IllegalMoveError with its own sentence when the notes say READ cannot be trusted now
     on_read: Callable[[G, Ctx, Mapping[str, Any]], Event | None] | None = None
     # the dice the players roll that the next NEXT takes, by label ("Ann's fatigue die"):
     # the page shows a picker per die beside NEXT and the button waits for them

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from companion.config import GameDefaults
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from companion.tabletop import RIM_MARKER_IDS
+from companion.vision.wheel import read_wheel
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelScene, render_wheel
 
@@ -143,5 +147,78 @@ def test_pieces_set_aside_and_taken_on_a_failed_try_are_not_proposed_again(
         table.observe(Reading(WHEEL, seen)).result(WAIT)
         state = table.public_state()
         assert state["pending"] is None and state["camera"]["wheel"]["proposal"] == []
+    finally:
+        table.close()
+
+
+# What the reader says when a piece lies against the ring (issue 34): the ring is measured,
+# the pieces are not counted; ``fallen`` then holds the last count that held.
+AGAINST_THE_RING = "a piece lies against the ring: move it clear of the wheel"
+
+
+def test_uncounted_pieces_still_turn_the_wheel_and_propose_nothing(tmp_path: Path) -> None:
+    """The compartment follows the roll as ever; the old count is neither proposed as Higher
+    Powers nor put in the failed-try form, and the tablet says why."""
+    table = table_of(tmp_path)
+    try:
+        seen = WheelSeen(
+            seen=True, roll_turns=-3 / 12, fallen={"black": 1}, pieces_reason=AGAINST_THE_RING
+        )
+        assert table.observe(Reading(WHEEL, seen)).result(WAIT)
+        assert table.public_state()["view"]["wheel"]["lowest"] == 4
+        table.observe(Reading(WHEEL, seen)).result(WAIT)  # the same again: nothing to turn
+        state = table.public_state()
+        note = state["camera"]["wheel"]
+        assert state["pending"] is None and note["proposal"] == []
+        assert note["lines"] == [f"Fallen pieces not counted just now: {AGAINST_THE_RING}."]
+        assert [e["name"] for e in state["log"]] == ["turn_wheel"]
+        counted = WheelSeen(seen=True, roll_turns=-3 / 12, fallen={"black": 1})
+        table.observe(Reading(WHEEL, counted)).result(WAIT)  # counted again: proposed
+        assert "Press READ" in table.public_state()["pending"]
+    finally:
+        table.close()
+
+
+def test_read_says_why_it_cannot_report_a_try_while_pieces_are_not_counted(
+    tmp_path: Path,
+) -> None:
+    """READ ("my try failed") takes what the camera counts; with no count it would hand the
+    player nothing, or an old count: it is refused with the reason and logs nothing."""
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        seen = WheelSeen(seen=True, fallen={"red": 1}, pieces_reason=AGAINST_THE_RING)
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        with pytest.raises(IllegalMoveError, match="cannot count the fallen pieces") as caught:
+            table.submit_intent("read").result(WAIT)
+        assert AGAINST_THE_RING in str(caught.value)
+        assert [e["name"] for e in table.public_state()["log"]] == ["place"]
+        counted = WheelSeen(seen=True, fallen={"red": 1})
+        table.observe(Reading(WHEEL, counted)).result(WAIT)
+        logged = table.submit_intent("read").result(WAIT)
+        assert (logged.name, logged.args) == ("fail", {"fell": ["red"], "stayed": True})
+    finally:
+        table.close()
+
+
+def test_the_watcher_turns_the_wheel_from_frames_whose_pieces_are_not_counted(
+    tmp_path: Path,
+) -> None:
+    """Through the watcher, as on a white table: every frame's ring is read and none of its
+    pieces counted, and the lowest compartment still comes down as the ring rolls."""
+    table = table_of(tmp_path)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+    try:
+        for k, angle in enumerate(range(0, -61, -6)):
+            scene = WheelScene(angle_deg=angle % 360.0)
+            rendered = render_wheel(scene, np.random.default_rng(k), Conditions(noise=1.0))
+            reading = read_wheel(rendered.frame)
+            assert not reading.blocked
+            published = watcher.take(replace(reading, fallen={}, pieces_reason=AGAINST_THE_RING))
+            if published is not None:
+                published.result(WAIT)
+        state = table.public_state()
+        assert state["view"]["wheel"]["lowest"] == 3
+        assert state["camera"]["wheel"]["pieces_reason"] == AGAINST_THE_RING
     finally:
         table.close()

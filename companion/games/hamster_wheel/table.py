@@ -5,7 +5,9 @@ the pieces lying on the table outside it. From the roll the game knows which com
 lowest now (a physical fact the camera is the authority for: applied and logged at once);
 pieces that appear on the table while nobody has been at the wheel this turn are *proposed*
 as Higher Powers (a person accepts with READ); once a hand has been over the table, or a
-piece is logged, they pre-fill the failed try (READ: "my try failed").
+piece is logged, they pre-fill the failed try (READ: "my try failed"). When the camera
+reads the ring but cannot count the pieces (a cloth that hides a piece colour, a piece
+against the ring), the compartment still follows the roll and the players count the pieces.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.engine.errors import IllegalMoveError
 from companion.engine.events import MOVE, Event
 from companion.engine.readings import Note, Verdict, WheelSeen
 from companion.engine.spec import GameSpec, Standing
@@ -52,10 +55,20 @@ def cues(before: HamsterWheel, after: HamsterWheel, ctx: Ctx, event: Event) -> t
 
 def read_means_failed(game: HamsterWheel, ctx: Ctx, notes: Mapping[str, Any]) -> Event | None:
     """READ on the table: "my try failed" — the pieces the camera sees on the table go to
-    the player (BACK takes it back if the camera was wrong). Without a camera: nothing fell."""
+    the player (BACK takes it back if the camera was wrong). Without a camera: nothing fell.
+    While the camera follows the ring but cannot count the pieces, READ is refused with the
+    reason: logging "nothing fell" (or an old count) would hand the player the wrong pieces,
+    so the failed try is entered on the tablet."""
     if ctx.current is None or ctx.over:
         return None
-    proposal = (notes.get("wheel") or {}).get("proposal") or []
+    wheel = notes.get("wheel") or {}
+    if wheel.get("pieces_reason"):
+        raise IllegalMoveError(
+            f"The camera cannot count the fallen pieces just now "
+            f"({str(wheel['pieces_reason']).rstrip('. ')}): enter the failed try on the "
+            "tablet with what fell out."
+        )
+    proposal = wheel.get("proposal") or []
     stayed = bool(game.turn.placed)
     return Event(
         MOVE, name="fail", seat=ctx.current, args={"fell": list(proposal), "stayed": stayed}
@@ -101,12 +114,18 @@ def new_on_table(game: HamsterWheel, seen: WheelSeen) -> list[str]:
 
 
 def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen) -> Verdict:
-    """The table's rule for a steady wheel reading (see the module docstring)."""
+    """The table's rule for a steady wheel reading (see the module docstring).
+
+    A reading whose pieces were not counted (``seen.pieces_reason``) still turns the wheel,
+    but its fallen pieces are an old count: nothing is proposed from them (no Higher
+    Powers, no pre-filled failed try), and the note says why instead."""
     game, ctx = state.G, state.ctx
-    fallen = new_on_table(game, seen)
+    fallen = [] if seen.pieces_reason else new_on_table(game, seen)
     lines = [seen.hint] if seen.hint else []
     if seen.blocked:
         lines.append(f"Wheel not read just now: {seen.reason}.")
+    if seen.uncounted:
+        lines.append(seen.uncounted)
     if fallen:
         lines.append(f"Camera sees on the table: {', '.join(fallen)}.")
     data = {
