@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.config import GameDefaults
 from companion.engine.events import MOVE, Event
+from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
@@ -175,4 +176,55 @@ def test_without_a_camera_the_page_asks_the_lowest_and_where_pieces_fell_from(
         expect(page.locator("body")).to_contain_text(
             "Assumed (nearest the bottom): red from compartment 3."
         )
+        context.close()
+
+
+# What the wheel reader says when a piece lies against the ring (issue 34).
+AGAINST_THE_RING = "a piece lies against the ring: move it clear of the wheel"
+
+
+@pytest.mark.parametrize("wheel_table", ["3"], indirect=True)
+def test_pieces_the_camera_cannot_count_are_left_for_the_player_with_the_reason(
+    browser: Browser, wheel_table: Table, tmp_path: Path
+) -> None:
+    """The camera follows the ring but cannot count what fell: the failed-try form is not
+    filled with its old count, it says why and asks the player to count; the Wheel panel
+    gives the reason in place of a count. Once it counts again, the form is filled."""
+    wheel_table.submit(
+        Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"})
+    ).result(10)
+    fallen = {"black": 1, "red": 1}
+    seen = WheelSeen(seen=True, fallen=fallen, touched=True, pieces_reason=AGAINST_THE_RING)
+    wheel_table.observe(Reading(WHEEL, seen)).result(10)
+    with serve_table(wheel_table) as port:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        form = page.locator("#hw-failed")
+        expect(form).to_contain_text(
+            f"The camera cannot count the fallen pieces just now ({AGAINST_THE_RING}): "
+            "count them in here."
+        )
+        expect(form.locator("input[name=black]")).to_have_value("0")
+        expect(form.locator("input[name=red]")).to_have_value("0")
+        expect(page.locator("#wheel")).to_contain_text(
+            f"Fallen out: not counted just now ({AGAINST_THE_RING})."
+        )
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            "async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.impact}`)"
+        )
+        assert found == []  # the reason, in the accent colour, is still readable
+        for width, height in ((1280, 800), (800, 1280), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(
+                path=str(shots(tmp_path) / f"hamster-wheel-uncounted-{width}.png"), full_page=True
+            )
+        counted = WheelSeen(seen=True, fallen=fallen, touched=True)
+        wheel_table.observe(Reading(WHEEL, counted)).result(10)
+        page.reload()
+        expect(form.locator("input[name=black]")).to_have_value("1")
+        expect(form.locator(".hw-uncounted")).to_have_count(0)
+        expect(page.locator("#wheel")).to_contain_text("Fallen out: 1 black, 1 red (2)")
         context.close()

@@ -251,10 +251,14 @@ function renderVision() {
   $("wheel-box").hidden = !wheel;
   if (!wheel) return;
   const fallen = Object.entries(wheel.fallen).filter(([, n]) => n > 0).map(([colour, n]) => `${n} ${colour}`);
+  // The ring read but the pieces not counted (a cloth hiding a colour, a piece against the
+  // ring): the count held is an old one, so the reason stands in its place.
+  const uncounted = (wheel.pieces_reason || "").replace(/[. ]+$/, "");
   const lines = wheel.seen
     ? [`Rolled ${wheel.roll_turns.toFixed(2)} turns (${wheel.rolled_distance.toFixed(1)} squares along the table)`,
        `Marker at ${Math.round(wheel.angle_deg)}° · ${wheel.drift_distance.toFixed(1)} squares from the centre`,
-       `Fallen out: ${fallen.length ? `${fallen.join(", ")} (${wheel.fallen_total})` : "none"}`]
+       uncounted ? `Fallen out: not counted just now (${uncounted}).`
+         : `Fallen out: ${fallen.length ? `${fallen.join(", ")} (${wheel.fallen_total})` : "none"}`]
     : ["The camera has not found the wheel yet."];
   if (wheel.blocked) lines.push(`Not read just now: ${wheel.reason}.`);
   $("wheel").replaceChildren(...lines.map((line) => el("p", {}, line)),

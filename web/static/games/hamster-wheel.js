@@ -1,8 +1,9 @@
 // Hamster Wheel: each hand by colour in big numbers, the upright wheel drawn from the side
 // with its twelve compartments (the lowest marked, where the pyramid started, where a piece
 // may go now), pieces set aside by Higher Powers, and the forms for what the camera gives:
-// a failed try (pre-filled with the pieces the camera sees on the table), the wheel's
-// rotation, and pieces that fell between turns. Registered under the spec's board name.
+// a failed try (pre-filled with the pieces the camera sees on the table, or saying why it
+// cannot count them just now), the wheel's rotation, and pieces that fell between turns.
+// Registered under the spec's board name.
 "use strict";
 
 const WHEEL_COLOURS = { red: "#e4574c", orange: "#f39a3d", yellow: "#f2d04b", green: "#5cc98b",
@@ -76,7 +77,13 @@ function renderForms(view, panel) {
   const note = (state.camera || {}).wheel || {};
   const proposal = note.proposal || [];
   const counts = Object.fromEntries(Object.keys(WHEEL_COLOURS).map((c) => [c, proposal.filter((p) => p === c).length]));
+  // The camera follows the ring but cannot count the pieces: the form is left at nought
+  // (an old count would look like the camera's) and says why, so the player counts them.
+  const uncounted = (note.pieces_reason || "").replace(/[. ]+$/, "");
+  const notCounted = uncounted ? [el("p", { class: "hw-uncounted", role: "status" },
+    `The camera cannot count the fallen pieces just now (${uncounted}): count them in here.`)] : [];
   const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h2", {}, "Failed try: what fell out?"),
+    ...notCounted,
     el("div", { class: "hw-colours" }, ...Object.entries(counts).map(([c, n]) => colourCounter(c, n))),
     el("label", {}, el("input", { type: "checkbox", name: "stayed", checked: "" }), " the chosen piece stayed in the wheel"),
     el("button", { type: "submit", class: "big" }, "Failed try"));
