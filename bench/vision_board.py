@@ -151,11 +151,14 @@ def wheel_accuracy(
     """The upright ring rolling and pushed, on simulated video: the rim angle, which
     compartment is lowest (from the roll added up over the video) and the fallen pieces by
     colour, on every steady frame (no hand, reading not blocked); frames with a hand must
-    be blocked or right."""
+    be blocked or right. A frame whose ring was read but whose pieces were refused
+    (``pieces_reason``) counts for the angle and the compartment, and its pieces as refused,
+    not as wrong: the table keeps the last count that held and asks the players."""
     if videos <= 0 or frames <= 0:
         return {}
     errors: list[float] = []
     counts_right = lowest_right = blocked = total = hand_frames = hand_excused = 0
+    uncounted = 0  # frames read whose fallen pieces were refused (pieces_reason)
     for video_index in range(videos):
         rng = np.random.default_rng((seed, 1000 + video_index))
         conditions = Conditions.random(rng, size, hand_chance=0.0)
@@ -176,14 +179,16 @@ def wheel_accuracy(
             error = abs(angle_difference(reading.angle_deg, scene.angle_deg))
             if rendered.hand_mask.any():
                 hand_frames += 1
-                hand_excused += reading.blocked or (reading.fallen == expected and error < 2.0)
+                counted_or_refused = bool(reading.pieces_reason) or reading.fallen == expected
+                hand_excused += reading.blocked or (counted_or_refused and error < 2.0)
                 continue
             total += 1
             if reading.blocked:
                 blocked += 1
                 continue
             errors.append(error)
-            counts_right += reading.fallen == expected
+            uncounted += bool(reading.pieces_reason)
+            counts_right += not reading.pieces_reason and reading.fallen == expected
             assert base is not None
             lowest_right += lowest_compartment(tracker.total_roll_deg) == lowest_compartment(
                 true_roll - base
@@ -194,8 +199,9 @@ def wheel_accuracy(
         f"median {np.median(errors):.3f} deg, p95 {np.percentile(errors, 95):.3f} deg, max "
         f"{np.max(errors):.3f} deg; lowest compartment right on {lowest_right}/{steady} steady "
         f"frames; fallen pieces (count and colours) right on {counts_right}/{steady} "
-        f"({blocked} clear frames blocked); {hand_excused}/{hand_frames} frames with a hand "
-        "blocked or right"
+        f"(not counted, with a reason, on {uncounted}; {blocked} clear frames blocked); "
+        f"{hand_excused}/{hand_frames} frames with a hand "
+        "blocked or right (pieces counted right or refused)"
     )
     return {
         "angle_error_deg": {
@@ -206,6 +212,7 @@ def wheel_accuracy(
         "steady_frames": steady,
         "lowest_right": lowest_right,
         "fallen_right": counts_right,
+        "fallen_not_counted": uncounted,
         "blocked_clear_frames": blocked,
         "hand_frames_blocked_or_right": hand_excused,
         "hand_frames": hand_frames,
