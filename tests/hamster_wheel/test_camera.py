@@ -158,7 +158,9 @@ AGAINST_THE_RING = "a piece lies against the ring: move it clear of the wheel"
 
 def test_uncounted_pieces_still_turn_the_wheel_and_propose_nothing(tmp_path: Path) -> None:
     """The compartment follows the roll as ever; the old count is neither proposed as Higher
-    Powers nor put in the failed-try form, and the tablet says why."""
+    Powers nor put in the failed-try form, and the tablet says why. A Higher Powers proposal
+    from a count is withdrawn once the camera can no longer count (READ must not accept
+    what the camera stopped vouching for)."""
     table = table_of(tmp_path)
     try:
         seen = WheelSeen(
@@ -175,6 +177,8 @@ def test_uncounted_pieces_still_turn_the_wheel_and_propose_nothing(tmp_path: Pat
         counted = WheelSeen(seen=True, roll_turns=-3 / 12, fallen={"black": 1})
         table.observe(Reading(WHEEL, counted)).result(WAIT)  # counted again: proposed
         assert "Press READ" in table.public_state()["pending"]
+        table.observe(Reading(WHEEL, seen)).result(WAIT)  # no longer counted: withdrawn
+        assert table.public_state()["pending"] is None
     finally:
         table.close()
 
