@@ -193,23 +193,13 @@ def wheel_accuracy(
             lowest_right += lowest_compartment(tracker.total_roll_deg) == lowest_compartment(
                 true_roll - base
             )
-    steady = total - blocked
-    print(
-        f"wheel ({size[0]}x{size[1]}) over {videos} videos x {frames} frames: angle error "
-        f"median {np.median(errors):.3f} deg, p95 {np.percentile(errors, 95):.3f} deg, max "
-        f"{np.max(errors):.3f} deg; lowest compartment right on {lowest_right}/{steady} steady "
-        f"frames; fallen pieces (count and colours) right on {counts_right}/{steady} "
-        f"(not counted, with a reason, on {uncounted}; {blocked} clear frames blocked); "
-        f"{hand_excused}/{hand_frames} frames with a hand "
-        "blocked or right (pieces counted right or refused)"
-    )
-    return {
+    figures = {
         "angle_error_deg": {
             "median": round(float(np.median(errors)), 3),
             "p95": round(float(np.percentile(errors, 95)), 3),
             "max": round(float(np.max(errors)), 3),
         },
-        "steady_frames": steady,
+        "steady_frames": total - blocked,
         "lowest_right": lowest_right,
         "fallen_right": counts_right,
         "fallen_not_counted": uncounted,
@@ -217,6 +207,23 @@ def wheel_accuracy(
         "hand_frames_blocked_or_right": hand_excused,
         "hand_frames": hand_frames,
     }
+    shown = f"wheel ({size[0]}x{size[1]}) over {videos} videos x {frames} frames"
+    print(f"{shown}: {wheel_line(figures)}")
+    return figures
+
+
+def wheel_line(wheel: dict[str, Any]) -> str:
+    """The wheel's figures as the bench prints them."""
+    angle, steady = wheel["angle_error_deg"], wheel["steady_frames"]
+    return (
+        f"angle error median {angle['median']:.3f} deg, p95 {angle['p95']:.3f} deg, max "
+        f"{angle['max']:.3f} deg; lowest compartment right on {wheel['lowest_right']}/{steady} "
+        f"steady frames; fallen pieces (count and colours) right on {wheel['fallen_right']}/"
+        f"{steady} (not counted, with a reason, on {wheel['fallen_not_counted']}; "
+        f"{wheel['blocked_clear_frames']} clear frames blocked); "
+        f"{wheel['hand_frames_blocked_or_right']}/{wheel['hand_frames']} frames with a hand "
+        "blocked or right (pieces counted right or refused)"
+    )
 
 
 def main() -> None:
