@@ -55,7 +55,8 @@ def logged_roll(spec: GameSpec[G] | None, state: State[G] | None) -> float:
 
 
 class WheelWatcher(FrameWatcher):
-    """Follows the wheel; feed it frames with :meth:`offer` (or :meth:`process` in tests)."""
+    """Follows the wheel; feed it frames with :meth:`offer` (in tests :meth:`process` a frame,
+    or :meth:`take` a reading already made)."""
 
     what = "wheel"
 
