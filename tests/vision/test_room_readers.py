@@ -9,6 +9,7 @@ import pytest
 
 import companion.vision.board as board_reader
 import companion.vision.wheel as wheel_reader
+import companion.vision.wheel_pieces as wheel_pieces
 from calibration.geometry import calibrate_board, locate_board
 from companion.tabletop import TABLE_MARKER_LAYOUT
 from companion.vision.board import read_board
@@ -84,7 +85,7 @@ def test_fallen_pieces_are_counted_on_any_cloth_under_a_warm_lamp(table: str) ->
 
 
 def test_an_implausible_count_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(wheel_reader, "MAX_FALLEN", 1)
+    monkeypatch.setattr(wheel_pieces, "MAX_FALLEN", 1)
     reading = read_wheel(wheel_frame(Room(), 2), camera_height_cm=70.0)
     assert reading.blocked and "more than can fall" in reading.reason
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import companion.vision.wheel as wheel_reader
+import companion.vision.wheel_pieces as wheel_pieces
 from companion.vision.room_light import BLURRED, SOFT, sharpness
 from companion.vision.wheel import read_wheel
 from hardware.simulator import WheelPiece, WheelScene
@@ -29,7 +30,7 @@ def test_a_fallen_piece_refusal_on_a_soft_picture_names_the_blur(
 ) -> None:
     frame = render_wheel_room(SCENE, np.random.default_rng(0), Room(blur=blur)).frame
     assert (sharpness(frame) < SOFT) == soft
-    monkeypatch.setattr(wheel_reader, "_fallen_pieces", lambda *_: CLOTH)
+    monkeypatch.setattr(wheel_pieces, "fallen_pieces", lambda *_: CLOTH)
     reading = read_wheel(frame, camera_height_cm=70.0)
     assert reading.blocked
     if soft:
