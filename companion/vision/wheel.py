@@ -117,7 +117,8 @@ class WheelReading:
     the middle of its footprint; ``markers`` how many rim markers the angle rests on.
     ``pieces_reason`` is empty when ``fallen`` is this frame's count, else why the fallen
     pieces could not be counted while the ring itself was measured (a cloth that hides a
-    piece colour, a piece against the ring): the angle is worth having without the count.
+    piece colour, a piece against the ring; ``fallen`` is then empty, which is not "none
+    fell"): the angle is worth having without the count.
     """
 
     blocked: bool
@@ -269,9 +270,13 @@ def _ring_polygon(
 
 def _refusal(frame: Image, reason: str) -> WheelReading:
     """A blocked reading; a soft picture is named as the likely cause."""
-    if blurred(frame, SOFT):
-        reason = f"{BLURRED} ({reason})"
-    return WheelReading(blocked=True, reason=reason)
+    return WheelReading(blocked=True, reason=_blur_first(frame, reason))
+
+
+def _blur_first(frame: Image, reason: str) -> str:
+    """``reason``, with a soft picture named first as its likely cause (a blurred
+    picture makes the markers' paper look darker, so a grey cloth passes for a white one)."""
+    return f"{BLURRED} ({reason})" if blurred(frame, SOFT) else reason
 
 
 # A patch that passes the hue window is skin only when its colour, the lamp divided out,
@@ -331,11 +336,15 @@ def read_wheel(
     """Measure the ring and count the pieces outside it in one frame.
 
     Hidden table markers block the view, as do a hand over the table (a reaching arm never
-    counts as a fall), a blurred picture, a strip with fewer than two markers in view, a
-    rim fit worse than ``MAX_FIT_ERROR`` and more fallen pieces than can fall. With the
-    camera's height (calibration) the rim strip is placed where it really stands, a
-    diameter above the table at the top; without it the ring is taken as flat (the
-    simulator's flat renders).
+    counts as a fall), a blurred picture, a strip with fewer than two markers in view and a
+    rim fit worse than ``MAX_FIT_ERROR``: then nothing is measured. When the ring is
+    measured but the fallen pieces cannot be counted (a cloth that hides a piece colour, a
+    piece against the ring, a piece-coloured part of something larger, more than can fall:
+    ``wheel_pieces``), the reading keeps the ring, with ``fallen`` empty and the reason in
+    ``pieces_reason``: the angle does not depend on the pieces, and the roll is what a game
+    needs most. With the camera's height (calibration) the rim strip is placed where it
+    really stands, a diameter above the table at the top; without it the ring is taken as
+    flat (the simulator's flat renders).
     """
     layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
     found = detect_markers(frame)
@@ -369,8 +378,7 @@ def read_wheel(
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
     fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout)
-    if isinstance(fallen, str):
-        return _refusal(frame, fallen)  # a soft picture is named as the likely cause
+    uncounted = _blur_first(frame, fallen) if isinstance(fallen, str) else ""
     return WheelReading(
         blocked=False,
         centre=fit.centre,
@@ -378,9 +386,10 @@ def read_wheel(
         radius=radius,
         angle_deg=fit.angle_deg,
         markers=markers,
-        fallen=fallen,
+        fallen={} if isinstance(fallen, str) else fallen,
         fit_error=fit.error,
         angle_uncertainty_deg=fit.uncertainty_deg,
+        pieces_reason=uncounted,
     )
 
 
