@@ -176,7 +176,8 @@ def wheel_accuracy(
             error = abs(angle_difference(reading.angle_deg, scene.angle_deg))
             if rendered.hand_mask.any():
                 hand_frames += 1
-                hand_excused += reading.blocked or (reading.fallen == expected and error < 2.0)
+                counted = reading.pieces_reason or reading.fallen == expected  # or said why not
+                hand_excused += reading.blocked or (bool(counted) and error < 2.0)
                 continue
             total += 1
             if reading.blocked:
