@@ -8,10 +8,15 @@ wheel video of ``--frames`` frames in it, on a seed family the readers were neve
 (34000 and up; they were tuned on seeds below 1000), and counts each reader's frames as
 right, refused (with the reasons given) or wrong. The belt is calibrated once per room,
 on a frame of that room (in focus, nothing on the table), as players calibrate at their
-own table. A wheel frame refused as "a fallen piece lies against the ring" is checked
-against the simulator's truth (``behind_ring``): the cell says how many had a piece partly
-behind the ring, and the JSON how many had none there (a false refusal). ``--sheet`` saves one
-frame of each room as a contact sheet PNG to look at. The last line is a JSON object.
+own table. The wheel is judged twice: its ring (read when the frame is not refused; right
+when the angle is within ``ANGLE_RIGHT_DEG``) and, on the frames whose ring was read, its
+fallen pieces (counted right, not counted with the reason given, or counted wrong). Pieces
+not counted as "a fallen piece lies against the ring" are checked against the simulator's
+truth (``behind_ring``): the cell says how many had a piece partly behind the ring, and
+the JSON how many had none there (a false reason); a wrong count short only by pieces the
+ring hides from the camera is told apart. ``--sheet`` saves one frame of each room as a
+contact sheet PNG to look at. Reasons are shortened to their first clause in the table.
+The line before the last sums the rooms; the last line is a JSON object.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from companion.vision.board import read_board
 from companion.vision.wheel import (
     AGAINST_RING,
     WHEEL_PIECE_NAMES,
+    WheelReading,
     WheelTracker,
     angle_difference,
     lowest_compartment,
@@ -81,24 +87,10 @@ class Tally:
     wrong: int = 0
     refused: Counter[str] = field(default_factory=Counter)
     wrongs: list[str] = field(default_factory=list)
-    behind_ring: int = 0  # wrong only by pieces the ring hides from the camera
-    false_against_ring: int = 0  # refused as "a piece against the ring" with none there
-
-    @property
-    def frames(self) -> int:
-        return self.right + self.wrong + sum(self.refused.values())
 
     def cell(self) -> str:
-        reasons = "; ".join(f"{n} {why}" for why, n in self.refused.most_common(2))
-        text = f"{self.right} right, {sum(self.refused.values())} refused, {self.wrong} wrong"
-        if self.behind_ring:
-            text += f" ({self.behind_ring} of them only pieces hidden behind the ring)"
-        against = sum(n for why, n in self.refused.items() if AGAINST_RING in why)
-        if against:
-            text += (
-                f" (of {against} refused as a piece against the ring, "
-                f"{against - self.false_against_ring} had one partly behind it)"
-            )
+        reasons = "; ".join(f"{n} {short(why)}" for why, n in self.refused.most_common(2))
+        text = f"{self.right} / {sum(self.refused.values())} / {self.wrong}"
         return f"{text} ({reasons})" if reasons else text
 
 
@@ -145,25 +137,62 @@ def belt_row(room: Room, frames: int, seed: int) -> Tally:
     return tally
 
 
+def short(reason: str) -> str:
+    """A reason's first clause, for a table cell (the JSON keeps them whole)."""
+    return reason.split(":")[0].split(" (")[0].split(", so ")[0]
+
+
+@dataclass
+class PiecesTally:
+    """The fallen pieces on the frames whose ring was read: counted right, not counted (by
+    reason, each "against the ring" checked against the truth), or counted wrong."""
+
+    right: int = 0
+    wrong: int = 0
+    not_counted: Counter[str] = field(default_factory=Counter)
+    wrongs: list[str] = field(default_factory=list)
+    behind_ring: int = 0  # counted wrong only by pieces the ring hides from the camera
+    false_against_ring: int = 0  # not counted as "a piece against the ring" with none there
+
+    def cell(self) -> str:
+        reasons = "; ".join(f"{n} {short(why)}" for why, n in self.not_counted.most_common(2))
+        text = f"{self.right} / {sum(self.not_counted.values())} / {self.wrong}"
+        notes = []
+        if self.behind_ring:
+            notes.append(f"{self.behind_ring} wrong only by pieces hidden behind the ring")
+        against = sum(n for why, n in self.not_counted.items() if AGAINST_RING in why)
+        if against:
+            notes.append(
+                f"of {against} not counted for a piece against the ring, "
+                f"{against - self.false_against_ring} had one partly behind it"
+            )
+        if reasons:
+            notes.append(reasons)
+        return f"{text} ({'; '.join(notes)})" if notes else text
+
+
 @dataclass
 class WheelFigures:
-    tally: Tally = field(default_factory=Tally)
+    """The ring (angle right / refused / wrong) and, on frames whose ring was read, the
+    fallen pieces, judged apart: the angle is worth having without the count."""
+
+    ring: Tally = field(default_factory=Tally)
+    pieces: PiecesTally = field(default_factory=PiecesTally)
     errors: list[float] = field(default_factory=list)
     lowest_right: int = 0
-    fallen_right: int = 0
     read: int = 0
 
 
 def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
-    """A video in the room; a frame is right when the angle is within ``ANGLE_RIGHT_DEG``
-    and every fallen piece's colour is counted right."""
+    """A video in the room: the ring is right when its angle is within ``ANGLE_RIGHT_DEG``
+    (a frame counts as read when not blocked); the pieces, on the frames read, are right
+    when every colour's count is."""
     figures = WheelFigures()
     rng = np.random.default_rng((seed, 77))
     tracker = WheelTracker()
     true_roll, previous, base = 0.0, None, None
-    hand_chance = 0.0
     hidden: list[tuple[float, ...]] = []
-    video = wheel_room_video(rng, frames, room, hand_chance=hand_chance, hidden=hidden)
+    video = wheel_room_video(rng, frames, room, hand_chance=0.0, hidden=hidden)
     for (scene, rendered), shares in zip(video, hidden, strict=True):
         if previous is not None:
             true_roll += angle_difference(scene.angle_deg, previous)
@@ -171,37 +200,53 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
         reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
         tracker.update(reading)
         if reading.blocked:
-            figures.tally.refused[reading.reason] += 1
-            figures.tally.false_against_ring += AGAINST_RING in reading.reason and not any(
-                share > 0.0 for share in shares
-            )
+            figures.ring.refused[reading.reason] += 1
             continue
         if base is None:
             base = true_roll
-        expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
-        for piece in scene.outside:
-            expected[piece.colour] += 1
-        error = abs(angle_difference(reading.angle_deg, scene.angle_deg))
-        figures.errors.append(error)
         figures.read += 1
-        fallen_right = reading.fallen == expected
-        figures.fallen_right += fallen_right
         figures.lowest_right += lowest_compartment(tracker.total_roll_deg) == lowest_compartment(
             true_roll - base
         )
-        if error <= ANGLE_RIGHT_DEG and fallen_right:
-            figures.tally.right += 1
-        else:
-            figures.tally.wrong += 1
-            figures.tally.behind_ring += error <= ANGLE_RIGHT_DEG and _only_hidden_missed(
-                reading.fallen, expected, scene, shares
-            )
-            figures.tally.wrongs.append(
-                f"wheel {(seed, 77)} frame {figures.tally.frames}: angle off {error:.1f} deg "
-                f"({reading.markers} markers, misfit {reading.fit_error:.3f}), fallen "
-                f"{reading.fallen_total} seen vs {len(scene.outside)}"
-            )
+        _judge_ring(figures, reading, scene.angle_deg, f"wheel {(seed, 77)} frame {figures.read}")
+        _judge_pieces(figures.pieces, reading, scene, shares)
     return figures
+
+
+def _judge_ring(figures: WheelFigures, reading: WheelReading, truth_deg: float, where: str) -> None:
+    error = abs(angle_difference(reading.angle_deg, truth_deg))
+    figures.errors.append(error)
+    if error <= ANGLE_RIGHT_DEG:
+        figures.ring.right += 1
+        return
+    figures.ring.wrong += 1
+    figures.ring.wrongs.append(
+        f"{where}: angle off {error:.1f} deg "
+        f"({reading.markers} markers, misfit {reading.fit_error:.3f})"
+    )
+
+
+def _judge_pieces(
+    pieces: PiecesTally, reading: WheelReading, scene: Any, shares: tuple[float, ...]
+) -> None:
+    if reading.pieces_reason:
+        pieces.not_counted[reading.pieces_reason] += 1
+        pieces.false_against_ring += AGAINST_RING in reading.pieces_reason and not any(
+            share > 0.0 for share in shares
+        )
+        return
+    expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+    for piece in scene.outside:
+        expected[piece.colour] += 1
+    if reading.fallen == expected:
+        pieces.right += 1
+        return
+    pieces.wrong += 1
+    pieces.behind_ring += _only_hidden_missed(reading.fallen, expected, scene, shares)
+    pieces.wrongs.append(
+        f"fallen {reading.fallen_total} counted vs {len(scene.outside)} "
+        f"(pieces behind the ring: {[round(s, 2) for s in shares]})"
+    )
 
 
 # A piece this much hidden behind the ring (``behind_ring``, its disc's share) cannot be
@@ -241,38 +286,79 @@ def contact_sheet(path: str, seed: int) -> None:
 def robustness(
     rooms: Mapping[str, Room], frames: int, seed: int, show: Callable[[str], None] = print
 ) -> dict[str, Any]:
-    """The table: each room x reader, right / refused (reason) / wrong."""
-    show(f"| room ({frames} frames each, seeds {seed}+) | belt | wheel | wheel angle median |")
-    show("| --- | --- | --- | --- |")
+    """The table: each room x reader, right / refused (reason) / wrong; the wheel's ring
+    and its fallen pieces apart."""
+    show(
+        f"| room ({frames} frames each, seeds {seed}+) | belt right / refused / wrong "
+        "| ring right / refused / wrong | fallen pieces, of frames read: counted right / "
+        "not counted / counted wrong | lowest compartment right | ring angle median |"
+    )
+    show("| --- | --- | --- | --- | --- | --- |")
     figures: dict[str, Any] = {}
     for name, room in rooms.items():
         belt = belt_row(room, frames, seed)
         wheel = wheel_row(room, frames, seed)
-        median = f"{np.median(wheel.errors):.2f} deg" if wheel.errors else "-"
-        show(f"| {name} | {belt.cell()} | {wheel.tally.cell()} | {median} |")
-        for line in (belt.wrongs + wheel.tally.wrongs)[:3]:
+        median = f"{np.median(wheel.errors):.2f}°" if wheel.errors else "-"
+        lowest = f"{wheel.lowest_right} of {wheel.read}"
+        show(
+            f"| {name} | {belt.cell()} | {wheel.ring.cell()} | {wheel.pieces.cell()} "
+            f"| {lowest} | {median} |"
+        )
+        for line in (belt.wrongs + wheel.ring.wrongs + wheel.pieces.wrongs)[:3]:
             show(f"    wrong: {line}")
-        figures[name] = {
-            "belt": {
-                "right": belt.right,
-                "refused": sum(belt.refused.values()),
-                "wrong": belt.wrong,
-            },
-            "wheel": {
-                "right": wheel.tally.right,
-                "refused": sum(wheel.tally.refused.values()),
-                "wrong": wheel.tally.wrong,
-                "wrong_behind_ring": wheel.tally.behind_ring,
-                "refused_against_ring_with_none_there": wheel.tally.false_against_ring,
-                "angle_median_deg": round(float(np.median(wheel.errors)), 2)
-                if wheel.errors
-                else None,
-                "lowest_right": wheel.lowest_right,
-                "fallen_right": wheel.fallen_right,
-                "read": wheel.read,
-            },
-        }
+        figures[name] = {"belt": _belt_figures(belt), "wheel": _wheel_figures(wheel)}
+    show(_summary(figures))
     return figures
+
+
+def _belt_figures(belt: Tally) -> dict[str, Any]:
+    return {"right": belt.right, "refused": sum(belt.refused.values()), "wrong": belt.wrong}
+
+
+def _wheel_figures(wheel: WheelFigures) -> dict[str, Any]:
+    pieces = wheel.pieces
+    return {
+        "ring": {
+            "right": wheel.ring.right,
+            "refused": dict(wheel.ring.refused),
+            "wrong": wheel.ring.wrong,
+        },
+        "pieces": {
+            "right": pieces.right,
+            "not_counted": dict(pieces.not_counted),
+            "wrong": pieces.wrong,
+            "wrong_behind_ring": pieces.behind_ring,
+            "against_ring_with_none_there": pieces.false_against_ring,
+        },
+        "angle_median_deg": round(float(np.median(wheel.errors)), 2) if wheel.errors else None,
+        "lowest_right": wheel.lowest_right,
+        "read": wheel.read,
+    }
+
+
+def _summary(figures: Mapping[str, Any]) -> str:
+    """The totals over every room: belt and ring wrong, pieces counted and wrong."""
+    frames = sum(
+        f["wheel"]["ring"]["right"]
+        + f["wheel"]["ring"]["wrong"]
+        + sum(f["wheel"]["ring"]["refused"].values())
+        for f in figures.values()
+    )
+    total = Counter[str]()
+    for f in figures.values():
+        wheel, pieces = f["wheel"], f["wheel"]["pieces"]
+        total["belt wrong"] += f["belt"]["wrong"]
+        total["ring read"] += wheel["read"]
+        total["ring wrong"] += wheel["ring"]["wrong"]
+        total["pieces counted"] += pieces["right"] + pieces["wrong"]
+        total["pieces wrong"] += pieces["wrong"]
+        total["pieces wrong behind ring"] += pieces["wrong_behind_ring"]
+    return (
+        f"In all, of {frames} frames a reader: belt {total['belt wrong']} wrong; ring read "
+        f"{total['ring read']}, {total['ring wrong']} wrong; fallen pieces counted on "
+        f"{total['pieces counted']} of the {total['ring read']} read, {total['pieces wrong']} "
+        f"wrong ({total['pieces wrong behind ring']} only by pieces hidden behind the ring)"
+    )
 
 
 def main() -> None:

@@ -30,5 +30,6 @@ def test_black_pieces_on_felt_are_counted(room: Room, seed: int) -> None:
     frame = render_wheel_room(SCENE, np.random.default_rng(seed), room).frame
     reading = read_wheel(frame, camera_height_cm=room.height_cm)
     assert not reading.blocked, reading.reason
+    assert not reading.pieces_reason, reading.pieces_reason
     assert reading.fallen["black"] == 2, reading.fallen
     assert reading.fallen_total == 3, reading.fallen
