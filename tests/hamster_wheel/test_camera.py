@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -16,9 +15,10 @@ from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from companion.tabletop import RIM_MARKER_IDS
-from companion.vision.wheel import read_wheel
 from companion.watch.wheel import WheelWatcher
-from hardware.simulator import Conditions, WheelScene, render_wheel
+from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel
+from hardware.simulator.room import Room
+from hardware.simulator.room_render import render_wheel_room
 
 WAIT = 10.0
 
@@ -205,24 +205,26 @@ def test_read_says_why_it_cannot_report_a_try_while_pieces_are_not_counted(
         table.close()
 
 
-def test_the_watcher_turns_the_wheel_from_frames_whose_pieces_are_not_counted(
-    tmp_path: Path,
-) -> None:
-    """Through the watcher, as on a white table: every frame's ring is read and none of its
+def test_on_a_white_table_the_watcher_still_turns_the_wheel(tmp_path: Path) -> None:
+    """Through the watcher and the real reader, on a white table under a warm lamp with a
+    white piece fallen (a cloth that hides it): every frame's ring is read, none of its
     pieces counted, and the lowest compartment still comes down as the ring rolls."""
     table = table_of(tmp_path)
-    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
+    room = Room(table="white", light="warm")
+    watcher = WheelWatcher(
+        table, stable_frames=1, publish_every=0.0, camera_height_cm=room.height_cm
+    )
+    fallen = (WheelPiece("white", (13.0, 9.5), "square", 30.0),)
     try:
         for k, angle in enumerate(range(0, -61, -6)):
-            scene = WheelScene(angle_deg=angle % 360.0)
-            rendered = render_wheel(scene, np.random.default_rng(k), Conditions(noise=1.0))
-            reading = read_wheel(rendered.frame)
-            assert not reading.blocked
-            published = watcher.take(replace(reading, fallen={}, pieces_reason=AGAINST_THE_RING))
+            scene = WheelScene(centre=(8.3, 6.0), angle_deg=angle % 360.0, outside=fallen)
+            frame = render_wheel_room(scene, np.random.default_rng(k), room).frame
+            published = watcher.process(frame)
             if published is not None:
                 published.result(WAIT)
         state = table.public_state()
         assert state["view"]["wheel"]["lowest"] == 3
-        assert state["camera"]["wheel"]["pieces_reason"] == AGAINST_THE_RING
+        assert "white" in state["camera"]["wheel"]["pieces_reason"]
+        assert state["camera"]["wheel"]["fallen_total"] == 0
     finally:
         table.close()
