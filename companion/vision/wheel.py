@@ -375,6 +375,21 @@ def read_wheel(
         fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
+    return _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius)
+
+
+def _with_pieces(
+    frame: Image,
+    rectified: Image,
+    hsv: Image,
+    ring: NDArray[np.float64],
+    layout: MarkerLayout,
+    fit: RimFit,
+    markers: int,
+    radius: float,
+) -> WheelReading:
+    """The measured ring's reading with the fallen pieces counted, or with why they cannot
+    be (``pieces_reason``); a soft picture whose pieces cannot be counted is refused whole."""
     fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout)
     if isinstance(fallen, str) and blurred(frame, SOFT):
         # On a soft picture the count fails for the blur (the markers' paper looks darker,
