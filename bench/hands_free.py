@@ -1,6 +1,7 @@
 """Whole games played hands-free: the twins in the loop, the ordinary watchers reading them.
 
-    python bench/hands_free.py [--seed 9001] [--games N]
+    python bench/hands_free.py [--seed 9001] [--games N] [--only NAME]
+                               [--table white --light warm --height 70]
 
 For each game (both rule sets where there are two) the game's own bot plays a whole game
 on a real table (SQLite, the table's worker), except for what the camera reads: the dice
@@ -20,6 +21,13 @@ a tilted camera. Printed per game:
 - asked: typed or picked by a person (the camera had nothing usable);
 - wrong: applied with a value that differs from what the twin did (must be 0);
 - taps per round: confirmations plus every value typed, over the game's rounds.
+
+``--table`` (with ``--light`` and ``--height``) draws the Hamster Wheel in a real room, as
+``bench/vision_rooms.py`` does (a white table, felt, wood, a warm lamp...): the ring as a
+solid hoop seen by a webcam at that height, which the wheel watcher is told, as
+calibration tells it. There the
+camera may read the ring but not the pieces (a white piece on a white table): the rolls
+are still the camera's, the pieces are typed.
 
 The belt check of Run, Hamster, Run! compares the belt with the game and never enters a
 move, so belt moves count as physical inputs here, not as camera-covered ones.
@@ -49,6 +57,7 @@ from companion.watch.dice import DiceWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.dice_twin import DiceTwin, Look
 from hardware.simulator.poly_dice import HELD_OUT
+from hardware.simulator.room import LIGHTS, TABLES, Room
 from hardware.wheel_twin import WheelTwin
 
 WAIT = 30.0
@@ -107,7 +116,9 @@ class Tally:
 class HandsFree:
     """One whole game: the bot's moves through the table, the camera's through the twins."""
 
-    def __init__(self, name: str, rules: str, players: int, seed: int, folder: Path) -> None:
+    def __init__(
+        self, name: str, rules: str, players: int, seed: int, folder: Path, room: Room | None
+    ) -> None:
         names = tuple(f"P{k + 1}" for k in range(players))
         self.store = Store(folder / f"{name}-{rules}-{seed}.sqlite3")
         self.table = Table(self.store, GameDefaults(players=names))
@@ -116,9 +127,12 @@ class HandsFree:
         self.bot = bot_of(self.spec)
         self.rng = random.Random(seed)
         self.dice = DiceWatcher(self.table, stable_frames=3)
-        self.wheel = WheelWatcher(self.table, stable_frames=3, publish_every=0.0)
+        height = None if room is None else room.height_cm  # what calibration would say
+        self.wheel = WheelWatcher(
+            self.table, stable_frames=3, publish_every=0.0, camera_height_cm=height
+        )
         self.dice_twin = DiceTwin(unseen_look(seed))
-        self.wheel_twin = WheelTwin(unseen_look(seed + 500))
+        self.wheel_twin = WheelTwin(unseen_look(seed + 500), room=room)
         self.tally = Tally()
         self.turns = 0  # times the seat to act changed
 
@@ -301,7 +315,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=9001)
     parser.add_argument("--games", type=int, default=1, help="games of each kind")
     parser.add_argument("--only", default="", help="only games whose name holds this")
+    parser.add_argument("--table", choices=list(TABLES), help="draw the wheel in a room")
+    parser.add_argument("--light", choices=list(LIGHTS), default="daylight")
+    parser.add_argument("--height", type=float, default=70.0, help="the webcam's, in cm")
     options = parser.parse_args()
+    room = None
+    if options.table:
+        room = Room(table=options.table, light=options.light, height_cm=options.height)
     header = (
         f"{'game':28} {'inputs':>6} {'camera':>6} {'share':>7} {'settled':>7} {'rate':>7} "
         f"{'confirm':>7} {'asked':>5} {'wrong':>5} {'taps/round':>10}"
@@ -313,7 +333,7 @@ def main() -> None:
                 continue
             total = Tally()
             for k in range(options.games):
-                game = HandsFree(name, rules, players, options.seed + k, Path(folder))
+                game = HandsFree(name, rules, players, options.seed + k, Path(folder), room)
                 try:
                     tally = game.play()
                 finally:

@@ -7,7 +7,11 @@ This twin plays the physical ring for ``make run`` and the hands-free bench: it 
 the game's public view (the pieces logged in each compartment, the turn counter, the
 failures and the pieces set aside), decides where the ring comes to rest and which pieces
 fall, and draws the ring (``hardware.simulator.render_wheel``), rolling a few degrees a
-frame, with the fallen pieces lying on the table until the game has logged them.
+frame, with the fallen pieces lying on the table until the game has logged them. Given a
+``room`` it draws the ring as a solid hoop on that room's table instead, seen by one fixed
+webcam under one lamp (``hardware.simulator.room_render``): a bench can then play whole
+games on a white table or under a warm lamp, where the camera may read the ring but not
+the pieces.
 
 ``truth`` is what it did (the compartment at the bottom now, the pieces lying on the table
 and where they came from), for a bench to score the camera against.
@@ -26,12 +30,16 @@ from numpy.typing import NDArray
 from companion.tabletop import TABLE_SIZE, WHEEL_DEPTH
 from hardware.dice_twin import Look
 from hardware.simulator import PIECE_SHAPES, WheelPiece, WheelScene, render_wheel
+from hardware.simulator.pinhole import Pinhole, camera_over_table
+from hardware.simulator.room import Room, light_direction
+from hardware.simulator.room_render import render_wheel_room
 
 Frame = NDArray[np.uint8]
 
 PYRAMID_WEIGHT = 3.0  # the black pyramid outweighs a piece
 BALANCED = 0.35  # a centre of mass this close to the hub leaves the ring where it is
 STEP_DEG = 5.0  # the ring rolls this far a frame at most (the tracker follows small steps)
+FRAME_SIZE = (640, 480)  # the webcam's frames in a room
 
 
 @dataclass
@@ -54,12 +62,19 @@ class WheelTwin:
         *,
         drop_chance: float = 0.2,
         higher_powers_chance: float = 0.06,
+        room: Room | None = None,
     ) -> None:
         self.look = look or Look(seed=11)
+        self.room = room
         self.drop_chance = drop_chance
         self.higher_powers_chance = higher_powers_chance
         self._rng = np.random.default_rng(self.look.seed)
         self._conditions = replace(self.look.conditions(), perspective=0.2)
+        self._webcam: tuple[Pinhole, tuple[float, float, float]] | None = None
+        if room is not None:  # one camera and one lamp over the table for the whole game
+            region = (0.0, 0.0, *TABLE_SIZE)
+            camera = camera_over_table(self._rng, FRAME_SIZE, room.height_cm, room.tilt_deg, region)
+            self._webcam = (camera, light_direction(self._rng))
         self._game: object = None
         self.truth = WheelTruth()
 
@@ -68,13 +83,19 @@ class WheelTwin:
         if game != self._game:
             self._start(view, game)
         self._follow(view)
-        self._roll_towards_goal()
+        turned = self._roll_towards_goal()
         scene = WheelScene(
             centre=self._centre(),
             angle_deg=self._angle % 360.0,
             outside=tuple(self._pieces),
         )
-        return render_wheel(scene, self._rng, self._conditions).frame
+        if self.room is None or self._webcam is None:
+            return render_wheel(scene, self._rng, self._conditions).frame
+        camera, lamp = self._webcam
+        rolling = turned * self.room.shutter  # the smear of a frame taken while it rolls
+        return render_wheel_room(
+            scene, self._rng, self.room, camera, FRAME_SIZE, rolling, lamp
+        ).frame
 
     # ------------------------------------------------------------------ physics
     def _start(self, view: Mapping[str, Any], game: object) -> None:
@@ -170,9 +191,11 @@ class WheelTwin:
         # (companion.games' wheel rule: lowest = -turns * sections).
         self._goal -= 360.0 * step / self._sections
 
-    def _roll_towards_goal(self) -> None:
-        gap = self._goal - self._angle
-        self._angle += max(-STEP_DEG, min(STEP_DEG, gap))
+    def _roll_towards_goal(self) -> float:
+        """Roll one frame's step towards where the ring comes to rest; how far it turned."""
+        step = max(-STEP_DEG, min(STEP_DEG, self._goal - self._angle))
+        self._angle += step
+        return step
 
     def _centre(self) -> tuple[float, float]:
         """The ring stands in the middle (players push it back there as it wanders)."""

@@ -30,6 +30,7 @@ from companion.table import Table
 from companion.watch.dice import DiceWatcher
 from companion.watch.wheel import WheelWatcher
 from hardware.dice_twin import DiceTwin
+from hardware.simulator.room import Room
 from hardware.wheel_twin import WheelTwin
 from tests.camera.camera_scenes import config_file
 
@@ -186,3 +187,29 @@ def test_hand_rolled_dice_the_camera_reads_are_what_next_takes(table: Table) -> 
     logged = table.submit_intent("next").result(WAIT)
     assert logged.kind == "next" and tuple(logged.given) == faces
     assert logged.source == "camera" and table.public_state()["pending"] is None
+
+
+def test_on_a_white_table_the_twins_rolls_are_followed_and_its_pieces_left_to_the_players(
+    table: Table,
+) -> None:
+    """The twin in a room (a solid hoop on a white table under a warm lamp, a webcam at
+    70 cm): the camera still brings each new compartment down, and when pieces fall it
+    says it cannot count them instead of proposing a count."""
+    room = Room(table="white", light="warm")
+    twin = WheelTwin(drop_chance=0.0, higher_powers_chance=0.0, room=room)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0, camera_height_cm=70.0)
+    rng = random.Random(4)
+    watch_the_twin(table, twin, watcher)
+    for _ in range(4):
+        place(table, rng)
+        watch_the_twin(table, twin, watcher)
+        assert wheel_view(table)["wheel"]["lowest"] == twin.truth.lowest + 1
+        table.submit_intent("next").result(WAIT)
+    assert twin.truth.rolls > 0  # the ring did roll, and the game followed every time
+    twin.drop_chance = 1.0
+    place(table, rng)
+    watch_the_twin(table, twin, watcher)
+    assert twin.truth.fallen, "the twin dropped nothing"
+    wheel = table.public_state()["camera"]["wheel"]
+    assert wheel["proposal"] == []
+    assert "white piece cannot be told from this table cloth" in wheel["pieces_reason"]
