@@ -26,6 +26,17 @@ that, the one NOT_DARKER_THAN to DARKER as bright as the other in the same colou
 sure the reader is of it: drawn side faces were read at up to 0.96). A pair whose pips
 cannot both be measured is kept: a face value that might be wrong is asked about anyway,
 while a real die dropped would lose a die.
+
+A side face is also found alone, its top never found (the networks missed it, or placed
+their one find on the side): then no pair tells. The light still does: a find on a light
+die with, just beyond it in some direction, a plain patch NOT_DARKER_THAN to DARKER as
+bright in the same colour is a side face beside its top (``beside_a_brighter_face``). A top
+face has no such neighbour: beside it lie the table, its own darker sides, or another top
+as bright as itself. Patches that look like the table around the find are not a face (a
+white die on a white tray: its top is as bright as the tray), and dark dice are left to
+the pairs (grey beside grey tells nothing). Drawn webcam frames tipped 30-45 degrees
+(development seeds 3000-3015): side faces taken for dice 17 -> 3, rolls applied wrong
+8 -> 3, no top face dropped at any tilt.
 """
 
 from __future__ import annotations
@@ -62,6 +73,31 @@ NOT_DARKER_THAN = 0.55
 # Two faces are the same colour when their shares of blue, green and red differ by at
 # most this (a white die beside a yellow or red one differs by over 0.1).
 SAME_COLOUR = 0.05
+# A lone find's own face: its window's half side in die sizes; the lighter half of its
+# pixels is the body (a squashed side face is mostly pips). Faces darker than LIGHT_FACE
+# (mean grey) are not judged alone: a black die's faces are all near black.
+FACE_HALF = 0.25
+LIGHT_FACE = 50.0
+LIGHT_BODY = 0.7
+# Where a lone side face's top is looked for: patches of NEIGHBOUR_HALF die sizes, in
+# NEIGHBOUR_DIRECTIONS directions, NEIGHBOUR_REACH die sizes out (a side face's top is
+# 0.6-1.1 of the side's find size away: the networks size a side face small).
+NEIGHBOUR_DIRECTIONS = 16
+NEIGHBOUR_REACH = (0.7, 1.0, 1.3)
+NEIGHBOUR_HALF = 0.15
+# Patches are measured on at most about this many pixels a side (every n-th pixel).
+PATCH_PIXELS = 10
+# A patch is one face, not an edge or pips, when this share of its pixels lie within
+# PLAIN_GREY of its median grey.
+PLAIN_SHARE = 0.6
+PLAIN_GREY = 20.0
+# The table around a find: a ring TABLE_RING die sizes out; a patch within TABLE_APART of
+# its colour in every channel may be the table, not a face.
+TABLE_RING = (2.5, 3.5)
+TABLE_APART = 25.0
+# A lone find and the patch beside it are one die's faces only when their colours agree
+# this closely (shares of blue, green and red; a face and its side differ only in light).
+ALONE_SAME_COLOUR = 0.015
 
 
 def pip_squash(image: NDArray[Any], centre: tuple[float, float], size: float, axis: Any) -> float:
@@ -133,11 +169,14 @@ def face_colour(image: NDArray[Any], centre: tuple[float, float], size: float) -
     return np.asarray(np.median(window, axis=0), np.float64)
 
 
-def _darker_side(first: NDArray[Any], second: NDArray[Any]) -> int | None:
+def _darker_side(
+    first: NDArray[Any], second: NDArray[Any], same: float = SAME_COLOUR
+) -> int | None:
     """0 or 1: which of two face colours is a side face beside the other (NOT_DARKER_THAN
-    to DARKER as bright, in the same colour); None when neither is."""
+    to DARKER as bright, in colours whose shares differ by at most ``same``); None when
+    neither is."""
     shares = [colour / max(float(colour.sum()), 1.0) for colour in (first, second)]
-    if float(np.abs(shares[0] - shares[1]).max()) > SAME_COLOUR:
+    if float(np.abs(shares[0] - shares[1]).max()) > same:
         return None
     light = (float(first.sum()), float(second.sum()))
     for side, top in ((0, 1), (1, 0)):
@@ -147,7 +186,17 @@ def _darker_side(first: NDArray[Any], second: NDArray[Any]) -> int | None:
 
 
 def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]]) -> set[int]:
-    """Indices of the finds (x, y, size in ``image`` pixels) that are side faces."""
+    """Indices of the finds (x, y, size in ``image`` pixels) that are side faces: of a pair,
+    or alone beside a brighter face."""
+    dropped = paired_side_faces(image, finds)
+    for index, find in enumerate(finds):
+        if index not in dropped and beside_a_brighter_face(image, find):
+            dropped.add(index)
+    return dropped
+
+
+def paired_side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]]) -> set[int]:
+    """Indices of the finds that are the side face of another find's top (see the module)."""
     dropped: set[int] = set()
     for i, (xi, yi, si) in enumerate(finds):
         for j in range(i + 1, len(finds)):
@@ -170,3 +219,82 @@ def side_faces(image: NDArray[Any], finds: Sequence[tuple[float, float, float]])
             elif second <= SQUASHED and second < first:
                 dropped.add(j)
     return dropped
+
+
+def beside_a_brighter_face(image: NDArray[Any], find: tuple[float, float, float]) -> bool:
+    """Whether a find on a light die has, just beyond it, a plain patch of the same colour
+    that is not the table and that it is NOT_DARKER_THAN to DARKER as bright as: its top."""
+    x, y, size = find
+    try:
+        window = _patch(image, (x, y), FACE_HALF * size).reshape(-1, 3).astype(np.float64)
+    except ValueError:
+        return False
+    grey = window.mean(axis=1)
+    own = np.median(window[grey >= np.median(grey)], axis=0)
+    if float(np.median(grey)) < max(LIGHT_FACE, LIGHT_BODY * float(own.mean())):
+        return False
+    table = table_colour(image, (x, y), size)
+    colours, plain = neighbour_patches(image, (x, y), size)
+    if table is not None:
+        plain &= np.abs(colours - table).max(axis=1) >= TABLE_APART
+    light = colours.sum(axis=1)
+    shares = colours / np.maximum(light, 1.0)[:, None]
+    same = np.abs(shares - own / max(float(own.sum()), 1.0)).max(axis=1) <= ALONE_SAME_COLOUR
+    darker = (NOT_DARKER_THAN * light <= own.sum()) & (own.sum() <= DARKER * light)
+    return bool((plain & same & darker).any())
+
+
+def neighbour_patches(
+    image: NDArray[Any], centre: tuple[float, float], size: float
+) -> tuple[NDArray[Any], NDArray[Any]]:
+    """The patches around a find where its top would be (NEIGHBOUR_DIRECTIONS times
+    NEIGHBOUR_REACH): each one's mean colour over its pixels near its median grey, and
+    whether it is plain (at least PLAIN_SHARE of them are: one face, not an edge or pips).
+
+    All are cut from one window and measured at once: one by one they cost a 640x480
+    frame's reading about as much again.
+    """
+    half = NEIGHBOUR_HALF * size
+    side = max(2, round(2 * half))
+    angles = 2 * math.pi * np.arange(NEIGHBOUR_DIRECTIONS) / NEIGHBOUR_DIRECTIONS
+    reaches = np.asarray(NEIGHBOUR_REACH) * size
+    lefts = np.round(centre[0] + np.outer(np.cos(angles), reaches).ravel() - half).astype(int)
+    tops = np.round(centre[1] + np.outer(np.sin(angles), reaches).ravel() - half).astype(int)
+    left, top = int(lefts.min()), int(tops.min())
+    span = max(int(lefts.max()) - left, int(tops.max()) - top) + side
+    region = _window(image, left, top, span)
+    xs, ys = lefts - left, tops - top
+    step = max(1, side // PATCH_PIXELS)  # every step-th pixel: a big die's patch is plain
+    patches = np.stack(
+        [region[y : y + side : step, x : x + side : step] for x, y in zip(xs, ys, strict=True)]
+    ).reshape(len(lefts), -1, 3)
+    pixels = patches.astype(np.float32)
+    grey = pixels.mean(axis=2)
+    near = np.abs(grey - np.median(grey, axis=1, keepdims=True)) < PLAIN_GREY
+    counts = np.maximum(near.sum(axis=1), 1)[:, None]
+    colours = np.asarray((pixels * near[..., None]).sum(axis=1) / counts, np.float64)
+    height, width = image.shape[:2]
+    on_image = (lefts < width) & (tops < height) & (lefts + side > 0) & (tops + side > 0)
+    return colours, (near.mean(axis=1) >= PLAIN_SHARE) & on_image
+
+
+def _patch(image: NDArray[Any], centre: tuple[float, float], half: float) -> NDArray[Any]:
+    """The square of half side ``half`` around ``centre`` (edges replicated)."""
+    side = max(2, round(2 * half))
+    return _window(image, round(centre[0] - half), round(centre[1] - half), side)
+
+
+def table_colour(
+    image: NDArray[Any], centre: tuple[float, float], size: float
+) -> NDArray[Any] | None:
+    """The median colour on a ring TABLE_RING die sizes around a find, sampled at 64 points
+    on each of three circles (a 12 MP photo's ring would be millions of pixels)."""
+    height, width = image.shape[:2]
+    angles = np.linspace(0.0, 2 * math.pi, 64, endpoint=False)
+    radii = np.linspace(TABLE_RING[0], TABLE_RING[1], 3) * size
+    xs = (centre[0] + np.outer(radii, np.cos(angles))).round().astype(int).ravel()
+    ys = (centre[1] + np.outer(radii, np.sin(angles))).round().astype(int).ravel()
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    if int(inside.sum()) < 20:
+        return None
+    return np.asarray(np.median(image[ys[inside], xs[inside]], axis=0), np.float64)
