@@ -85,19 +85,27 @@ def place(table: Table, rng: random.Random) -> Event:
     raise AssertionError("no placement was allowed")
 
 
+def follow_turns(
+    table: Table, twin: WheelTwin, watcher: WheelWatcher, rng: random.Random, turns: int
+) -> None:
+    """Turns of one placement each, the twin's ring rolling as it must: after every one the
+    game's lowest compartment is the twin's, and over them all the ring did roll."""
+    watch_the_twin(table, twin, watcher)
+    for _ in range(turns):
+        place(table, rng)
+        watch_the_twin(table, twin, watcher)
+        assert wheel_view(table)["wheel"]["lowest"] == twin.truth.lowest + 1
+        table.submit_intent("next").result(WAIT)
+    assert twin.truth.rolls > 0  # the ring did roll, and the game followed every time
+
+
 def test_the_wheel_twin_rolls_and_the_camera_logs_each_new_lowest_compartment(
     table: Table,
 ) -> None:
     twin = WheelTwin(drop_chance=0.0, higher_powers_chance=0.0)
     watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0)
     rng = random.Random(4)
-    watch_the_twin(table, twin, watcher)
-    for _ in range(8):
-        place(table, rng)
-        watch_the_twin(table, twin, watcher)
-        assert wheel_view(table)["wheel"]["lowest"] == twin.truth.lowest + 1
-        table.submit_intent("next").result(WAIT)
-    assert twin.truth.rolls > 0  # the ring did roll, and the game followed every time
+    follow_turns(table, twin, watcher, rng, 8)
     logged = [e["name"] for e in table.public_state()["log"] if e.get("source") == "camera"]
     assert logged.count("turn_wheel") == twin.truth.rolls
 
@@ -199,13 +207,7 @@ def test_on_a_white_table_the_twins_rolls_are_followed_and_its_pieces_left_to_th
     twin = WheelTwin(drop_chance=0.0, higher_powers_chance=0.0, room=room)
     watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0, camera_height_cm=70.0)
     rng = random.Random(4)
-    watch_the_twin(table, twin, watcher)
-    for _ in range(4):
-        place(table, rng)
-        watch_the_twin(table, twin, watcher)
-        assert wheel_view(table)["wheel"]["lowest"] == twin.truth.lowest + 1
-        table.submit_intent("next").result(WAIT)
-    assert twin.truth.rolls > 0  # the ring did roll, and the game followed every time
+    follow_turns(table, twin, watcher, rng, 4)
     twin.drop_chance = 1.0
     place(table, rng)
     watch_the_twin(table, twin, watcher)

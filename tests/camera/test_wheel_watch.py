@@ -8,6 +8,7 @@ rolled off towards the table's edge, or the game changing because the wheel move
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import Future
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -32,12 +33,16 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield table
 
 
-def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:
-    published = watcher.process(frame)
+def shown(watcher: WheelWatcher, published: Future[bool] | None) -> dict[str, Any]:
+    """The Wheel panel's data once what the watcher sent (if anything) has been taken."""
     if published is not None:
         published.result(WAIT)
     wheel: dict[str, Any] = watcher.table.public_state()["camera"]["wheel"]
     return wheel
+
+
+def show(watcher: WheelWatcher, frame: Any) -> dict[str, Any]:
+    return shown(watcher, watcher.process(frame))
 
 
 def scene_frame(scene: WheelScene, seed: int = 0) -> Any:
@@ -58,11 +63,7 @@ def uncounted(frame: Any) -> WheelReading:
 
 
 def take(watcher: WheelWatcher, reading: WheelReading) -> dict[str, Any]:
-    published = watcher.take(reading)
-    if published is not None:
-        published.result(WAIT)
-    wheel: dict[str, Any] = watcher.table.public_state()["camera"]["wheel"]
-    return wheel
+    return shown(watcher, watcher.take(reading))
 
 
 def test_roll_angle_and_fallen_pieces_from_wheel_video(table: Table) -> None:
