@@ -461,7 +461,12 @@ def _piece_colour(hsv: Image, lab: Image, cloth: FloatImage) -> str | None:
     """The piece set a blob's pixels belong to, or None when it is none of them."""
     vivid = (hsv[:, 1] >= 100) & (hsv[:, 2] >= 50)
     if vivid.mean() >= 0.4:
-        angles = hsv[vivid, 0].astype(np.float64) * (2 * np.pi / 180.0)
+        # The hue is the body's, the half of the vivid pixels furthest from the cloth round
+        # them (Lab a, b): the rim, blended with a vivid cloth, takes a hue between the two
+        # (a red piece on green felt averaged 7.6, orange, development seed 46500).
+        far = _sum_squares(lab[:, 1:].astype(np.float32) - cloth[:, 1:])
+        body = vivid & (far >= np.median(far[vivid]))
+        angles = hsv[body, 0].astype(np.float64) * (2 * np.pi / 180.0)
         hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2.0)
         hue %= 180.0
         near = {
