@@ -239,6 +239,22 @@ def _standing_out(
     )
 
 
+def _piece_shaped(blob: NDArray[np.int32], piece: float) -> bool:
+    """Whether a blob's stats (x, y, w, h, area) fit one piece or a few touching: not a
+    cup or an arm (too many pieces' area), not a card's edge, a cup's shadow or a sleeve
+    (too long, or not round or square enough)."""
+    w, h, area = int(blob[2]), int(blob[3]), float(blob[4])
+    if area > MAX_BLOB_PIECES * piece:
+        return False
+    return max(w, h) <= MAX_PIECE_SIDE * PIXELS_PER_UNIT and area >= MIN_FILL * w * h
+
+
+def _free_table(cloth: FloatImage, outside: Image) -> FloatImage:
+    """The free table's colour (Lab a, b), from every 9th pixel of it (plenty)."""
+    sample = cloth[::3, ::3][outside[::3, ::3] > 0]
+    return np.asarray(np.median(sample[:, 1:], axis=0), np.float32)
+
+
 def count_fallen(
     rectified: Image, outside: Image, hsv: Image | None = None, rim_zone: Image | None = None
 ) -> Fallen:
@@ -270,20 +286,16 @@ def count_fallen(
             ):
                 return Fallen(counts, partly_hidden, against_ring=True)
             continue
-        if area > MAX_BLOB_PIECES * piece:
+        if not _piece_shaped(stats[index], piece):
             continue
         x, y, w, h = (int(v) for v in stats[index, :4])
-        if max(w, h) > MAX_PIECE_SIDE * PIXELS_PER_UNIT or area < MIN_FILL * w * h:
-            continue  # a card's edge, a cup's shadow, a sleeve: not round or square enough
         inside = labels[y : y + h, x : x + w] == index
         name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
                              cloth[y : y + h, x : x + w][inside])  # fmt: skip
         if name is None:
             continue
         around = cloth[y : y + h, x : x + w][inside][:, 1:].mean(axis=0)
-        if table is None:
-            sample = cloth[::3, ::3][outside[::3, ::3] > 0]  # every 9th pixel is plenty
-            table = np.asarray(np.median(sample[:, 1:], axis=0), np.float32)
+        table = _free_table(cloth, outside) if table is None else table
         if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
             float(np.linalg.norm(around - table)) > NOT_CLOTH
         ):
