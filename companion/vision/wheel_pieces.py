@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -299,80 +299,22 @@ def count_fallen(
         if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
             float(np.linalg.norm(around - table)) > NOT_CLOTH
         ):
-            body = lab[y : y + h, x : x + w][inside]
-            what = _larger(
-                index, (labels, stats), whole, (outside, rim_zone), name, body, free_sample
-            )
-            if what == "against the ring":
-                return Fallen(counts, partly_hidden, against_ring=True)
-            partly_hidden += what == "partly hidden"
-            if what != "a piece beside the ring":
+            if rim_zone is not None and _touches(
+                whole, whole[y : y + h, x : x + w][inside], rim_zone
+            ):
+                if _can_be_a_piece(name, lab[y : y + h, x : x + w][inside], free_sample):
+                    return Fallen(counts, partly_hidden, against_ring=True)
                 continue
-            pieces_here = 1  # one piece, seen whole where it touches the ring
+            partly_hidden += 1
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
-            pieces_here = max(1, math.floor(area / piece / 1.6 + 0.6))
-        counts[name] += pieces_here
-        counted.append(index)
+            counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
+            counted.append(index)
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
         return Fallen(counts, partly_hidden, against_ring=True)
     return Fallen(counts, partly_hidden)
-
-
-# A piece-coloured blob that joins the ring is one piece seen whole beside it when it is
-# this many piece areas (``PIECE_AREA``) and stands out no further than ``PART_OF_MORE``
-# times itself once the ring and its margin are left out.
-WHOLE_BESIDE_RING = (0.85, 1.5)
-
-
-Larger = Literal["against the ring", "a piece beside the ring", "the table", "partly hidden"]
-
-
-def _larger(
-    index: int,
-    blobs: Components,
-    whole: NDArray[np.int32],
-    masks: tuple[Image, Image | None],
-    name: str,
-    body: Image,
-    free_sample: Image,
-) -> Larger:
-    """What a piece-coloured blob that is part of something larger (``_part_of_more``, or
-    on a local cloth not the table's) is. Reaching the ring's outline (``masks``: the free
-    table and the strip outside the ring): the table's own colour beside the ring's shadow,
-    a piece seen whole beside the ring, or a piece partly behind it; elsewhere, something
-    partly hidden (a cup cut off by the edge), which is reported, not counted."""
-    outside, rim_zone = masks
-    labels, _ = blobs
-    if rim_zone is None or not _touches(whole, whole[labels == index], rim_zone):
-        return "partly hidden"
-    if not _can_be_a_piece(name, body, free_sample):
-        return "the table"
-    if _whole_beside_ring(index, blobs, whole, outside):
-        return "a piece beside the ring"
-    return "against the ring"
-
-
-def _whole_beside_ring(
-    index: int, blobs: Components, whole: NDArray[np.int32], outside: Image
-) -> bool:
-    """Whether blob ``index`` is a piece lying beside the ring, seen whole: about one
-    piece in size, and what stands out with it outside the ring's outline (within a piece's
-    reach of it) no more than the blob itself."""
-    labels, stats = blobs
-    area = float(stats[index, cv2.CC_STAT_AREA])
-    pieces = area / (PIECE_AREA * PIXELS_PER_UNIT**2)
-    if not WHOLE_BESIDE_RING[0] <= pieces <= WHOLE_BESIDE_RING[1]:
-        return False
-    x, y, w, h = (int(v) for v in stats[index, :4])
-    reach = round(MAX_PIECE_SIDE * PIXELS_PER_UNIT)
-    box = (slice(max(y - reach, 0), y + h + reach), slice(max(x - reach, 0), x + w + reach))
-    ids = np.unique(whole[box][labels[box] == index])
-    ids = ids[ids > 0]
-    beside = np.isin(whole[box], ids) & (outside[box] > 0)
-    return float(np.count_nonzero(beside)) <= PART_OF_MORE * area
 
 
 # A piece-coloured blob at the ring's outline this large (pixels, rectified) but smaller
