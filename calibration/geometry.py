@@ -83,8 +83,40 @@ class CalibrationError(CompanionError, ValueError):
 
 
 def locate_board(frame: Image, layout: MarkerLayout = BOARD_MARKER_LAYOUT) -> Homography | None:
-    """The frame's image-to-board homography, or None when its markers are hidden."""
-    return homography_from_markers(detect_markers(frame), layout)
+    """The frame's image-to-board homography, or None when its markers are hidden, or when
+    the markers seen all lie at one end of the belt while the other end's are in the picture
+    but not found.
+
+    Two markers at one end give eight corners, enough for a homography, but the belt's
+    other end is then reached by extrapolation: in a soft picture the corners are a pixel
+    or two off, and the rows at the far end came out a whole row wrong (development seeds
+    41000-41009, blur 2-3 px: every belt frame read wrong had only markers 2 and 3). When
+    the other end lies outside the picture, the homography is kept: it is good enough to
+    say which rows are out of view.
+    """
+    found = detect_markers(frame)
+    homography = homography_from_markers(found, layout)
+    if homography is None:
+        return None
+    if len({layout[i][1] for i in layout if i in found}) < 2 and _lost_in_view(
+        frame, homography, [layout[i] for i in layout if i not in found]
+    ):
+        return None
+    return homography
+
+
+def _lost_in_view(
+    frame: Image, image_to_board: Homography, missing: list[tuple[float, float, float]]
+) -> bool:
+    """Whether any of the ``missing`` markers would stand inside the picture."""
+    if not missing:
+        return False
+    centres = np.array([[[x0 + side / 2, y0 + side / 2] for x0, y0, side in missing]])
+    seen_at = cv2.perspectiveTransform(centres, np.linalg.inv(image_to_board))[0]
+    height, width = frame.shape[:2]
+    inside = (seen_at[:, 0] >= 0) & (seen_at[:, 0] < width)
+    inside &= (seen_at[:, 1] >= 0) & (seen_at[:, 1] < height)
+    return bool(inside.any())
 
 
 def asterisk_row_from_markers(
