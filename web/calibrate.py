@@ -8,7 +8,8 @@ taken, the camera's exposure, white balance and focus settle and are locked, and
 it chose are saved with the calibration, to be set again at every start.
 
 The same panel teaches the reader this table's own dice (``companion dice teach``) from the
-rolls people confirmed, and shows the figures it measured on rolls it held out.
+rolls people confirmed, and shows the figures it measured on rolls it held out; and it
+samples a Hamster Wheel set's own piece colours (``companion calibrate wheel-colours``).
 """
 
 from __future__ import annotations
@@ -200,6 +201,27 @@ def calibrate() -> ResponseReturnValue:
         calibrated=True,
         message=f"Saved: {len(cells)} hamster colours sampled; {held}{kept}. {warning}".strip(),
         warning=warning,
+    )
+
+
+@bp.post("/api/calibration/wheel-colours")
+def sample_wheel_colours() -> ResponseReturnValue:
+    """Sample the Hamster Wheel set's colours from the camera's picture of one piece of
+    each coloured set on the wheel's table; the wheel reader uses them from its next frame."""
+    from calibration.geometry import CalibrationError
+    from calibration.wheel_colours import COLOURED_SETS, WHEEL_COLOURS_FILE, save_wheel_colours
+    from calibration.wheel_colours import sample_wheel_colours as sample
+
+    _require_control()
+    try:
+        colours = sample(_latest_frame())
+    except CalibrationError as error:
+        raise ApiError(409, str(error)) from None
+    save_wheel_colours(colours, companion().data_dir / WHEEL_COLOURS_FILE)
+    hues = ", ".join(f"{name} {colours.hues[name]:.0f}" for name in COLOURED_SETS)
+    return jsonify(
+        message=f"Saved: the wheel's pieces are named by your set's own colours (hues {hues}).",
+        hues=dict(colours.hues),
     )
 
 

@@ -23,6 +23,13 @@ from calibration.geometry import (
     save_calibration,
 )
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
+from calibration.wheel_colours import (
+    COLOURED_SETS,
+    WHEEL_COLOURS_FILE,
+    load_wheel_colours,
+    sample_wheel_colours,
+    save_wheel_colours,
+)
 from companion.tabletop import LANES, ROWS
 from companion.vision.board import read_board
 
@@ -139,6 +146,22 @@ def board(obj: Any, image: str, cells: str) -> None:
         click.secho(calibration.cloth.warning, fg="yellow")
 
 
+@calibrate.command(name="wheel-colours")
+@click.argument("image", type=click.Path(exists=True, dir_okay=False))
+@click.pass_obj
+def wheel_colours(obj: Any, image: str) -> None:
+    """Sample your Hamster Wheel set's colours from a picture of one piece of each coloured
+    set lying on the wheel's table (apart, its four markers in view)."""
+    try:
+        colours = sample_wheel_colours(_read(image))
+    except CalibrationError as error:
+        raise click.ClickException(str(error)) from None
+    path = Path(obj.config.data_dir) / WHEEL_COLOURS_FILE
+    save_wheel_colours(colours, path)
+    hues = ", ".join(f"{name} {colours.hues[name]:.0f}" for name in COLOURED_SETS)
+    click.echo(f"Saved {path}: the wheel's pieces are named by these hues from now on ({hues}).")
+
+
 @calibrate.command()
 @click.argument("image", type=click.Path(exists=True, dir_okay=False))
 @click.pass_obj
@@ -176,3 +199,12 @@ def show(obj: Any) -> None:
         f"Calibrated {calibration.created} for {calibration.image_size[0]}x"
         f"{calibration.image_size[1]} pictures; colours: {', '.join(calibration.colour_profiles)}."
     )
+    try:
+        colours = load_wheel_colours(Path(obj.config.data_dir) / WHEEL_COLOURS_FILE)
+    except CalibrationError as error:
+        click.secho(str(error), fg="yellow")
+        return
+    if colours is None:
+        click.echo("Wheel piece colours: a typical set's (`companion calibrate wheel-colours`).")
+    else:
+        click.echo(f"Wheel piece colours sampled {colours.created}.")

@@ -125,6 +125,7 @@ def start_camera(
     (the dice twin's frames show no belt), so a laptop shows it working too.
     """
     from calibration.watched import WatchedCalibration
+    from calibration.wheel_colours import WHEEL_COLOURS_FILE, WatchedWheelColours
     from companion.watch.rig import build_rig
     from hardware.camera import CameraSupervisor, OpenCVSource, Picamera2Source, SimulatedSource
     from hardware.camera_source import open_source
@@ -144,7 +145,18 @@ def start_camera(
         return None, why
     demo = isinstance(source, SimulatedSource)
     belt_file = demo_belt_file(config) if demo else config.calibration_file
-    rig = build_rig(config, table, demo=demo, belt_calibration=WatchedCalibration(belt_file))
+    # The wheel's piece colours sampled for this table (a typical set's until they are).
+    colours = WatchedWheelColours(config.data_dir / WHEEL_COLOURS_FILE, log.warning)
+    rig = build_rig(
+        config,
+        table,
+        demo=demo,
+        belt_calibration=WatchedCalibration(belt_file),
+        wheel_colours=colours,
+    )
+    colours()  # read now, so a broken file is said on the camera's status from the start
+    if colours.problem:
+        rig.note = f"{rig.note} {colours.problem}".strip()
     real = isinstance(source, (Picamera2Source, OpenCVSource))
     supervisor = CameraSupervisor(
         source,

@@ -79,6 +79,7 @@ from companion.vision.wheel_pieces import (
 from companion.vision.wheel_pieces import (
     PIXELS_PER_UNIT,
     FloatImage,
+    HueWindows,
     Image,
 )
 from companion.vision.wheel_pieces import (
@@ -328,6 +329,7 @@ def read_wheel(
     radius: float = WHEEL_RADIUS,
     table_size: tuple[float, float] = TABLE_SIZE,
     camera_height_cm: float | None = None,
+    piece_hues: HueWindows = PIECE_HUES,
 ) -> WheelReading:
     """Measure the ring and count the pieces outside it in one frame.
 
@@ -342,7 +344,8 @@ def read_wheel(
     count failing there is the blur's doing, and so are rings read several degrees off.
     With the camera's height (calibration) the rim strip is placed where it really stands,
     a diameter above the table at the top; without it the ring is taken as flat (the
-    simulator's flat renders).
+    simulator's flat renders). ``piece_hues`` name the coloured pieces: this table's own,
+    when they were sampled (``calibration.wheel_colours``), else a typical set's.
     """
     layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
     found = detect_markers(frame)
@@ -351,13 +354,7 @@ def read_wheel(
         return _refusal(frame, "table markers not visible")
     if blurred(frame):
         return WheelReading(blocked=True, reason=BLURRED)
-    ppu = PIXELS_PER_UNIT
-    gains = paper_gains(frame, image_to_table, layout)
-    rectified = warp_plane(frame, image_to_table, (0.0, 0.0, *table_size), ppu)
-    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
-    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
-    table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
-    reaching_in = hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
+    rectified, hsv, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
     if reaching_in:
         return WheelReading(blocked=True, reason=reaching_in)
     corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
@@ -375,7 +372,45 @@ def read_wheel(
         fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
-    return _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius)
+    return _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
+
+
+def _balanced_table(
+    frame: Image,
+    image_to_table: NDArray[np.float64],
+    layout: MarkerLayout,
+    table_size: tuple[float, float],
+) -> tuple[Image, Image, str]:
+    """The table seen from straight above with the lamp's colour divided out (BGR and
+    HSV), and why a hand or sleeve over it makes it unreadable ("" when none is)."""
+    ppu = PIXELS_PER_UNIT
+    gains = paper_gains(frame, image_to_table, layout)
+    rectified = warp_plane(frame, image_to_table, (0.0, 0.0, *table_size), ppu)
+    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
+    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
+    table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
+    return rectified, hsv, hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
+
+
+def pieces_laid_out(
+    frame: Image, table_size: tuple[float, float] = TABLE_SIZE
+) -> list[wheel_pieces.LaidOut] | str:
+    """The coloured pieces lying on the wheel's table, as the fallen-piece count sees them
+    (for sampling this set's colours at calibration), or why the picture cannot say: its
+    table markers hidden, blurred, a hand over it. The ring may be in the picture: it is
+    too large for a piece, and a piece touching it is left out."""
+    layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
+    # All four: the colours are sampled once and then trusted, so the table must be whole.
+    image_to_table = homography_from_markers(detect_markers(frame), layout, len(layout))
+    if image_to_table is None:
+        return "the wheel's four table markers are not all in the picture"
+    if blurred(frame):
+        return BLURRED
+    rectified, hsv, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
+    if reaching_in:
+        return reaching_in
+    outside = wheel_pieces.free_table(rectified.shape[:2], layout)
+    return wheel_pieces.vivid_pieces(rectified, outside, hsv)
 
 
 def _with_pieces(
@@ -387,10 +422,11 @@ def _with_pieces(
     fit: RimFit,
     markers: int,
     radius: float,
+    piece_hues: HueWindows,
 ) -> WheelReading:
     """The measured ring's reading with the fallen pieces counted, or with why they cannot
     be (``pieces_reason``); a soft picture whose pieces cannot be counted is refused whole."""
-    fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout)
+    fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout, piece_hues)
     if isinstance(fallen, str) and blurred(frame, SOFT):
         # On a soft picture the count fails for the blur (the markers' paper looks darker,
         # a grey cloth passes for a white one) and the angle is not to be trusted either:

@@ -44,9 +44,12 @@ STANDS_OUT = 20.0  # Lab distance from the cloth around it that makes a pixel so
 Image = NDArray[np.uint8]
 FloatImage = NDArray[np.float32]
 
-# OpenCV hue windows of the seven coloured piece sets; white and black are found by
-# brightness against the table instead, because they have no hue.
-PIECE_HUES: Mapping[str, tuple[float, float]] = {
+# Each coloured piece set's OpenCV hue window (centre, half-width), by set name.
+HueWindows = Mapping[str, tuple[float, float]]
+# The windows of a typical set, used until the table's own pieces are sampled
+# (``calibration.wheel_colours``); white and black are found by brightness against the
+# table instead, because they have no hue.
+PIECE_HUES: HueWindows = {
     "red": (179.0, 6.0),
     "orange": (13.0, 5.0),
     "yellow": (27.0, 6.0),
@@ -120,12 +123,9 @@ def hidden_piece_colours(rectified: Image, outside: Image, layout: MarkerLayout)
 RING_MARGIN = 0.2
 
 
-def _table_masks(
-    shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout
-) -> tuple[Image, Image]:
-    """The table where a fallen piece can be (not the ring as the camera sees it, a polygon
-    in rectified pixels; not a marker; not the edge) and the strip just outside the ring's
-    outline (``RIM_ZONE`` wide) where a piece behind the ring would show."""
+def free_table(shape: tuple[int, int], layout: MarkerLayout) -> Image:
+    """The rectified table (``shape``) less its edge and its markers with a margin: where
+    a piece can be seen whole."""
     ppu = PIXELS_PER_UNIT
     free = np.full(shape, 255, np.uint8)
     edge = ppu // 6
@@ -139,7 +139,17 @@ def _table_masks(
         bottom_right = (round((x0 + side + pad) * ppu), round((y0 + side + pad) * ppu))
         cv2.rectangle(free, top_left, bottom_right, (0,), -1)
     grow = round(0.2 * ppu) * 2 + 1
-    free = np.asarray(cv2.erode(free, np.ones((grow, grow), np.uint8)), np.uint8)
+    return np.asarray(cv2.erode(free, np.ones((grow, grow), np.uint8)), np.uint8)
+
+
+def _table_masks(
+    shape: tuple[int, int], ring: NDArray[np.float64], layout: MarkerLayout
+) -> tuple[Image, Image]:
+    """The table where a fallen piece can be (not the ring as the camera sees it, a polygon
+    in rectified pixels; not a marker; not the edge) and the strip just outside the ring's
+    outline (``RIM_ZONE`` wide) where a piece behind the ring would show."""
+    ppu = PIXELS_PER_UNIT
+    free = free_table(shape, layout)
     hull = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
     grow = round(RING_MARGIN * ppu) * 2 + 1
@@ -256,7 +266,11 @@ def _free_table(cloth: FloatImage, outside: Image) -> FloatImage:
 
 
 def count_fallen(
-    rectified: Image, outside: Image, hsv: Image | None = None, rim_zone: Image | None = None
+    rectified: Image,
+    outside: Image,
+    hsv: Image | None = None,
+    rim_zone: Image | None = None,
+    hues: HueWindows = PIECE_HUES,
 ) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
@@ -265,7 +279,8 @@ def count_fallen(
     vivid, else white or black by whether it is lighter or darker than the cloth. Blobs of
     many pieces (a cup, a card, an arm) are left out. A piece-coloured blob running on into
     the hidden parts (a cup cut off by the edge looks like a piece there) is reported, not
-    counted; so is a piece's colour in ``rim_zone`` at the ring's outline (one behind it)."""
+    counted; so is a piece's colour in ``rim_zone`` at the ring's outline (one behind it).
+    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled)."""
     lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
     count = len(stats)
     free_sample = lab[::3, ::3][outside[::3, ::3] > 0]  # the free table, every 9th pixel
@@ -282,7 +297,7 @@ def count_fallen(
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2:
             if rim_zone is not None and _cut_by_ring(
-                index, (labels, stats), rim_zone, hsv, lab, cloth, free_sample
+                index, (labels, stats), rim_zone, hsv, lab, cloth, free_sample, hues
             ):
                 return Fallen(counts, partly_hidden, against_ring=True)
             continue
@@ -291,7 +306,7 @@ def count_fallen(
         x, y, w, h = (int(v) for v in stats[index, :4])
         inside = labels[y : y + h, x : x + w] == index
         name = _piece_colour(hsv[y : y + h, x : x + w][inside], lab[y : y + h, x : x + w][inside],
-                             cloth[y : y + h, x : x + w][inside])  # fmt: skip
+                             cloth[y : y + h, x : x + w][inside], hues)  # fmt: skip
         if name is None:
             continue
         around = cloth[y : y + h, x : x + w][inside][:, 1:].mean(axis=0)
@@ -317,6 +332,41 @@ def count_fallen(
     return Fallen(counts, partly_hidden)
 
 
+class LaidOut(NamedTuple):
+    """A vivid piece-sized blob seen on the table at calibration: its body's hue (OpenCV,
+    0..180), where it lies (rectified pixels) and how many pieces its area makes."""
+
+    hue: float
+    centre: tuple[float, float]
+    pieces: int
+
+
+def vivid_pieces(rectified: Image, outside: Image, hsv: Image | None = None) -> list[LaidOut]:
+    """The coloured pieces lying on the free table, measured the way :func:`count_fallen`
+    measures a fallen piece (so a hue sampled here is the hue the count will see); white
+    and black pieces, cups, cards and anything running into the hidden parts are left
+    out."""
+    lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
+    if hsv is None:
+        hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
+    piece = PIECE_AREA * PIXELS_PER_UNIT**2
+    found = []
+    for index in range(1, len(stats)):
+        area = float(stats[index, cv2.CC_STAT_AREA])
+        if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2 or not _piece_shaped(stats[index], piece):
+            continue
+        x, y, w, h = (int(v) for v in stats[index, :4])
+        inside = labels[y : y + h, x : x + w] == index
+        if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area):
+            continue
+        box = (slice(y, y + h), slice(x, x + w))
+        hue = _body_hue(hsv[box][inside], lab[box][inside], cloth[box][inside])
+        if hue is not None:
+            pieces = max(1, math.floor(area / piece / 1.6 + 0.6))
+            found.append(LaidOut(hue, (x + w / 2.0, y + h / 2.0), pieces))
+    return found
+
+
 # A piece-coloured blob at the ring's outline this large (pixels, rectified) but smaller
 # than a piece is a piece cut off by the ring, whatever its colour (a black one shows no
 # colour for ``_sliver_at_ring``).
@@ -332,6 +382,7 @@ def _cut_by_ring(
     lab: Image,
     cloth: FloatImage,
     free_sample: Image,
+    hues: HueWindows,
 ) -> bool:
     """Whether blob ``index``, too small for a piece, is a piece cut off by the ring's
     outline: piece-coloured, reaching into the strip just outside the ring; ``blobs`` are
@@ -344,7 +395,7 @@ def _cut_by_ring(
     inside = labels[box] == index
     if not (rim_zone[box][inside] > 0).any():
         return False
-    name = _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside])
+    name = _piece_colour(hsv[box][inside], lab[box][inside], cloth[box][inside], hues)
     if name is None:
         return False
     # Not the cloth itself beside the ring's edge or in its shadow (which the ring darkens
@@ -418,29 +469,55 @@ def _part_of_more(
 COLOURLESS_CHROMA = 20.0  # Lab chroma under which a white or black piece's body lies
 
 
-def _piece_colour(hsv: Image, lab: Image, cloth: FloatImage) -> str | None:
+def _piece_colour(
+    hsv: Image, lab: Image, cloth: FloatImage, hues: HueWindows = PIECE_HUES
+) -> str | None:
     """The piece set a blob's pixels belong to, or None when it is none of them."""
+    hue = _body_hue(hsv, lab, cloth)
+    if hue is not None:
+        return name_for_hue(hue, hues)
+    return _colourless(lab, cloth)
+
+
+# How far past its window's half-width a hue may lie and still name that set.
+HUE_SLACK = 6.0
+
+
+def name_for_hue(hue: float, hues: HueWindows = PIECE_HUES) -> str | None:
+    """The set whose window ``hue`` lies nearest (by distance past the half-width), or
+    None when it lies more than ``HUE_SLACK`` past every window."""
+    near = {
+        name: float(hue_distance(np.array([hue], np.float32), centre)[0]) - tolerance
+        for name, (centre, tolerance) in hues.items()
+    }
+    name = min(near, key=lambda n: near[n])
+    return name if near[name] <= HUE_SLACK else None
+
+
+def _body_hue(hsv: Image, lab: Image, cloth: FloatImage) -> float | None:
+    """The hue (OpenCV, 0..180) of a vivid blob's body, or None when the blob is not vivid
+    (a white or black piece, or the cloth)."""
     vivid = (hsv[:, 1] >= 100) & (hsv[:, 2] >= 50)
     # Whether a piece is vivid is judged on its body too, the half of its pixels furthest
     # from the cloth (Lab): a black piece's rim, blended with light wood, is as vivid as
     # the wood (47 % of a black triangle's pixels, 11 % of its body: read as orange,
     # development seed 44000).
     apart = _squared_distance_rows(lab, cloth)
-    if vivid[apart >= np.median(apart)].mean() >= 0.4:
-        # The hue is the body's, the half of the vivid pixels furthest from the cloth round
-        # them (Lab a, b): the rim, blended with a vivid cloth, takes a hue between the two
-        # (a red piece on green felt averaged 7.6, orange, development seed 46500).
-        far = _sum_squares(lab[:, 1:].astype(np.float32) - cloth[:, 1:])
-        body = vivid & (far >= np.median(far[vivid]))
-        angles = hsv[body, 0].astype(np.float64) * (2 * np.pi / 180.0)
-        hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2.0)
-        hue %= 180.0
-        near = {
-            name: float(hue_distance(np.array([hue], np.float32), centre)[0]) - tolerance
-            for name, (centre, tolerance) in PIECE_HUES.items()
-        }
-        name = min(near, key=lambda n: near[n])
-        return name if near[name] <= 6.0 else None
+    if vivid[apart >= np.median(apart)].mean() < 0.4:
+        return None
+    # The hue is the body's, the half of the vivid pixels furthest from the cloth round
+    # them (Lab a, b): the rim, blended with a vivid cloth, takes a hue between the two
+    # (a red piece on green felt averaged 7.6, orange, development seed 46500).
+    far = _sum_squares(lab[:, 1:].astype(np.float32) - cloth[:, 1:])
+    body = vivid & (far >= np.median(far[vivid]))
+    angles = hsv[body, 0].astype(np.float64) * (2 * np.pi / 180.0)
+    hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2.0)
+    return hue % 180.0
+
+
+def _colourless(lab: Image, cloth: FloatImage) -> str | None:
+    """ "white" or "black" for a blob clearly lighter or darker than the cloth with a body
+    of little colour, else None."""
     each = lab[:, 0].astype(np.float32) - cloth[:, 0]
     lighter = float(each.mean())
     if abs(lighter) <= 25:
@@ -457,15 +534,20 @@ def _piece_colour(hsv: Image, lab: Image, cloth: FloatImage) -> str | None:
 
 
 def fallen_pieces(
-    rectified: Image, hsv: Image, ring: NDArray[np.float64], layout: MarkerLayout
+    rectified: Image,
+    hsv: Image,
+    ring: NDArray[np.float64],
+    layout: MarkerLayout,
+    hues: HueWindows = PIECE_HUES,
 ) -> dict[str, int] | str:
     """The pieces counted outside the ring, or why they cannot be counted: a cloth that
-    hides a piece colour, more than can fall, or a piece-coloured part of something larger."""
+    hides a piece colour, more than can fall, or a piece-coloured part of something larger.
+    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled)."""
     outside, rim_zone = _table_masks(rectified.shape[:2], ring, layout)
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden, against_ring = count_fallen(rectified, outside, hsv, rim_zone)
+    fallen, partly_hidden, against_ring = count_fallen(rectified, outside, hsv, rim_zone, hues)
     if against_ring:
         return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:

@@ -35,6 +35,7 @@ from companion.table import Table
 from companion.vision.dice import use_taught_head
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore
 from companion.vision.teach_pools import use_taught_pool_model
+from companion.vision.wheel_pieces import HueWindows
 from companion.watch.belt import BeltWatcher
 from companion.watch.calibrated import CameraCalibration
 from companion.watch.dice import DiceWatcher
@@ -279,10 +280,12 @@ def start_watchers(
     belt_calibration: CameraCalibration,
     demo: bool = False,
     camera_status: Callable[[], str] | None = None,
+    wheel_colours: Callable[[], HueWindows] | None = None,
 ) -> dict[str, Running]:
     """A watcher for every reading kind the camera can read (none started yet), less the
     kinds the config switches off. ``demo`` marks a simulated camera's dice as demo
-    readings; the dice watcher keeps a real camera's confirmed dice for teaching.
+    readings; the dice watcher keeps a real camera's confirmed dice for teaching;
+    ``wheel_colours`` gives the wheel's piece colours sampled for this table.
     """
     frames = config.camera.stable_frames
     watchers: dict[str, Running] = {
@@ -299,6 +302,7 @@ def start_watchers(
             stable_frames=frames,
             drift_warning=config.camera.wheel_drift,
             camera_height_cm=config.camera.height_cm or None,
+            piece_hues=wheel_colours,
         ),
     }
     off = switched_off(config)
@@ -306,7 +310,12 @@ def start_watchers(
 
 
 def build_rig(
-    config: Config, table: Table, *, belt_calibration: CameraCalibration, demo: bool = False
+    config: Config,
+    table: Table,
+    *,
+    belt_calibration: CameraCalibration,
+    demo: bool = False,
+    wheel_colours: Callable[[], HueWindows] | None = None,
 ) -> CameraRig:
     """The rig with a watcher per kind the config leaves on (no camera attached yet).
 
@@ -319,6 +328,11 @@ def build_rig(
     if rig.note:
         log.warning(rig.note)
     rig.watchers = start_watchers(
-        config, table, belt_calibration=belt_calibration, demo=demo, camera_status=rig.camera_status
+        config,
+        table,
+        belt_calibration=belt_calibration,
+        demo=demo,
+        camera_status=rig.camera_status,
+        wheel_colours=wheel_colours,
     )
     return rig

@@ -35,12 +35,14 @@ from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
     HAND_OVER_TABLE,
+    PIECE_HUES,
     SLEEVE_OVER_TABLE,
     WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
     read_wheel,
 )
+from companion.vision.wheel_pieces import HueWindows
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
 
 Counts = tuple[tuple[str, int], ...]
@@ -69,9 +71,13 @@ class WheelWatcher(FrameWatcher):
         drift_warning: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
         camera_height_cm: float | None = None,
+        piece_hues: Callable[[], HueWindows] | None = None,
     ) -> None:
         self.table = table
         self.camera_height_cm = camera_height_cm  # None: the ring is read as flat
+        # this table's piece colours, asked for each frame (re-sampled from the tablet
+        # mid-evening); None: a typical set's
+        self.piece_hues = piece_hues
         self.tracker = WheelTracker(drift_warning=drift_warning)
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
@@ -89,7 +95,8 @@ class WheelWatcher(FrameWatcher):
 
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
-        return self.take(read_wheel(frame, camera_height_cm=self.camera_height_cm))
+        hues = self.piece_hues() if self.piece_hues else PIECE_HUES
+        return self.take(read_wheel(frame, camera_height_cm=self.camera_height_cm, piece_hues=hues))
 
     def take(self, reading: WheelReading) -> Future[bool] | None:
         """Follow one frame's reading (what :meth:`process` read from the picture)."""

@@ -20,6 +20,7 @@ from companion.tabletop import (
 )
 from hardware.simulator.camera import _finish, _plane_for, _pose_for
 from hardware.simulator.common import (
+    BGR,
     WHEEL_PIECE_COLOURS,
     WOOD,
     Conditions,
@@ -43,6 +44,7 @@ class WheelPiece:
     centre: Point
     shape: PieceShape = "disc"
     angle_deg: float = 0.0
+    paint: BGR | None = None  # another set's shade of ``colour`` (default: ours)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class WheelScene:
 
 
 def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:
-    colour = WHEEL_PIECE_COLOURS[piece.colour]
+    colour = piece.paint or WHEEL_PIECE_COLOURS[piece.colour]
     cx, cy = piece.centre
     plane.disc((cx + 0.04, cy + 0.05), size * 0.9, _shade(plane.table, 0.75))
     if piece.shape == "disc":

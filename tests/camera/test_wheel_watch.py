@@ -18,7 +18,13 @@ import numpy as np
 import pytest
 
 from companion.table import Table
-from companion.vision.wheel import WHEEL_PIECE_NAMES, WheelReading, angle_difference, read_wheel
+from companion.vision.wheel import (
+    PIECE_HUES,
+    WHEEL_PIECE_NAMES,
+    WheelReading,
+    angle_difference,
+    read_wheel,
+)
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel, wheel_video
 from tests.camera.camera_scenes import rhr_table
@@ -154,3 +160,24 @@ def test_pieces_no_longer_counted_is_said_at_once(table: Table) -> None:
     assert take(watcher, uncounted(frame))["pieces_reason"] == WHITE_CLOTH
     assert watcher.take(uncounted(frame)) is None
     assert show(watcher, frame)["pieces_reason"] == ""
+
+
+def test_the_watcher_names_pieces_by_the_colours_sampled_for_this_table(table: Table) -> None:
+    """Issue 34: the colours sampled at calibration reach the running watcher (asked for
+    each frame, so a set re-sampled from the tablet counts right from the next frame)."""
+    from calibration.wheel_colours import sample_wheel_colours
+    from hardware.simulator.room import Room
+    from tests.vision.test_wheel_colours import AMBER, fallen_frame, laid_out
+
+    frame = fallen_frame(Room(), AMBER)
+    sampled = sample_wheel_colours(laid_out(Room(), AMBER)).windows
+    hues: dict[str, Any] = {"now": None}
+    watcher = WheelWatcher(
+        table, stable_frames=1, publish_every=0.0, camera_height_cm=70.0,
+        piece_hues=lambda: hues["now"] or PIECE_HUES,
+    )  # fmt: skip
+    typical = show(watcher, frame)["fallen"]
+    assert (typical["orange"], typical["yellow"]) == (0, 2)
+    hues["now"] = sampled
+    fallen = show(watcher, frame)["fallen"]
+    assert (fallen["orange"], fallen["yellow"], fallen["blue"]) == (1, 1, 1)

@@ -368,3 +368,28 @@ def test_a_table_close_to_skin_colour_is_said_on_the_page_and_in_the_status(
     assert done.get_json()["message"].endswith(CLOSE_TO_SKIN)
     status = client.get("/api/calibration").get_json()
     assert status["calibrated"] is True and status["message"].endswith(CLOSE_TO_SKIN)
+
+
+def test_the_wheel_colours_are_sampled_from_the_page(table: Table, tmp_path: Path) -> None:
+    """Issue 34: one tap samples a Hamster Wheel set's own colours from the camera's picture;
+    a picture that cannot be used says what to change and keeps what was saved."""
+    from calibration.wheel_colours import WHEEL_COLOURS_FILE, load_wheel_colours
+    from hardware.simulator.room import Room
+    from tests.vision.test_wheel_colours import AMBER, laid_out
+
+    camera = LatestFrame(laid_out(Room(), AMBER))
+    client = page_client(table, camera=camera, data_dir=tmp_path)
+    route = "/api/calibration/wheel-colours"
+    assert client.post(route, json={}).status_code == 401
+    done = client.post(route, json={}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert "your set's own colours" in done.get_json()["message"]
+    saved = load_wheel_colours(tmp_path / WHEEL_COLOURS_FILE)
+    assert saved is not None and abs(saved.hues["orange"] - 21.0) < 2.0
+    camera.frame = laid_out(Room(), {}, ("red", "orange", "yellow"))
+    refused = client.post(route, json={}, headers=login(client))
+    assert refused.status_code == 409
+    assert "3 coloured pieces are on the wheel's table" in refused.get_json()["error"]
+    assert load_wheel_colours(tmp_path / WHEEL_COLOURS_FILE) == saved
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="btn-wheel-colours"' in page

@@ -478,6 +478,9 @@ function setup() {
     try { $("teach-figures").textContent = (await api("/api/dice/teach", {})).message; }
     catch (error) { $("teach-figures").textContent = error.message; }
   });
+  $("btn-wheel-colours").addEventListener("click", async () => {
+    try { toast((await api("/api/calibration/wheel-colours", {})).message); } catch (error) { toast(error.message); }
+  });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();
