@@ -106,8 +106,9 @@ def name_hues(measured: Sequence[float]) -> dict[str, float]:
         if _apart(hue_a, hue_b) < MIN_APART:
             raise CalibrationError(
                 f"The {a} and {b} pieces look the same colour to this camera (hues "
-                f"{hue_a:.0f} and {hue_b:.0f}): light the table evenly (no coloured lamp) "
-                "and calibrate the wheel's colours again."
+                f"{hue_a:.0f} and {hue_b:.0f}): check that one piece of each colour is on the "
+                "table; if it is, this camera cannot tell those two sets apart in this light "
+                "(try a white lamp); the colours in use are kept."
             )
     return {name: named[name] for name in COLOURED_SETS}
 
