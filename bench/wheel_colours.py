@@ -183,8 +183,9 @@ def main() -> None:
     typical, sampled, refused, _ = tallies
     lines = [one_set(i, args.seed, args.frames, args.spread, tallies) for i in range(args.sets)]
     print("\n".join(lines))
-    for wrong in sampled.wrongs:
-        print(f"sampled windows, wrong: {wrong}")
+    for name, tally in (("typical", typical), ("sampled", sampled)):
+        for wrong in tally.wrongs:
+            print(f"sets sampled, {name} windows, wrong: {wrong}")
     taken = args.sets - sum("refused" in line for line in lines)
     print(f"{taken} sets sampled, typical windows: {typical.line()}")
     print(f"{taken} sets sampled, sampled windows: {sampled.line()}")
