@@ -248,10 +248,21 @@ class HandsFree:
         self.tally.covered += self.wheel_twin.truth.rolls - rolls
         state = self.table.snapshot.state
         assert state is not None
-        if state.G.wheel.lowest == self.wheel_twin.truth.lowest:
-            self.tally.settled += self.wheel_twin.truth.rolls - rolls
-        else:
+        divider = (self.table.public_state()["camera"].get(WHEEL) or {}).get("divider")
+        tapped = bool(divider) and state.G.wheel.lowest != self.wheel_twin.truth.lowest
+        if tapped:
+            # At rest on a divider the page asks which compartment is lower: one tap.
+            seat = state.ctx.current
+            args = {"lowest": self.wheel_twin.truth.lowest + 1}
+            self.table.submit(Event(MOVE, name="turn_wheel", seat=seat, args=args)).result(WAIT)
+            self.tally.asked += 1
+            self.tally.taps += 1
+            state = self.table.snapshot.state
+            assert state is not None
+        if state.G.wheel.lowest != self.wheel_twin.truth.lowest:
             self.tally.wrong += 1
+        elif not tapped:
+            self.tally.settled += self.wheel_twin.truth.rolls - rolls
         fallen = sorted(colour for colour, _ in self.wheel_twin.truth.fallen)
         if fallen:
             self.report_fall(fallen, tried=logged.kind == MOVE)

@@ -14,8 +14,11 @@ fallen pieces (counted right, not counted with the reason given, or counted wron
 not counted as "a fallen piece lies against the ring" are checked against the simulator's
 truth (``behind_ring``): the cell says how many had a piece partly behind the ring, and
 the JSON how many had none there (a false reason); a wrong count short only by pieces the
-ring hides from the camera is told apart. ``--sheet`` saves one frame of each room as a
-contact sheet PNG to look at. Reasons are shortened to their first clause in the table.
+ring hides from the camera is told apart. The lowest compartment is judged as the game
+takes it (``companion.engine.readings.bottom_of``): right or wrong when given, not given
+while the bottom lies within the roll's uncertainty of a divider. ``--sheet`` saves one
+frame of each room as a contact sheet PNG to look at. Reasons are shortened to their first
+clause in the table.
 The line before the last sums the rooms; the last line is a JSON object.
 """
 
@@ -33,9 +36,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Calibration, CalibrationError, calibrate_board, locate_board
+from companion.engine.readings import bottom_of
 from companion.vision.board import read_board
 from companion.vision.wheel import (
     AGAINST_RING,
+    DEFAULT_DIVISIONS,
     WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
@@ -180,6 +185,8 @@ class WheelFigures:
     pieces: PiecesTally = field(default_factory=PiecesTally)
     errors: list[float] = field(default_factory=list)
     lowest_right: int = 0
+    lowest_wrong: int = 0
+    on_divider: int = 0  # frames whose bottom lay within the roll's uncertainty of a divider
     read: int = 0
 
 
@@ -205,12 +212,25 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
         if base is None:
             base = true_roll
         figures.read += 1
-        figures.lowest_right += lowest_compartment(tracker.total_roll_deg) == lowest_compartment(
-            true_roll - base
-        )
+        _judge_lowest(figures, tracker, true_roll - base)
         _judge_ring(figures, reading, scene.angle_deg, f"wheel {(seed, 77)} frame {figures.read}")
         _judge_pieces(figures.pieces, reading, scene, shares)
     return figures
+
+
+def _judge_lowest(figures: WheelFigures, tracker: WheelTracker, true_roll_deg: float) -> None:
+    """The compartment at the bottom as the game takes it (``bottom_of``: none is given
+    while the bottom lies within the roll's uncertainty of a divider; the game then keeps
+    the one it has when that is one of the two, else asks), against the truth."""
+    given = bottom_of(
+        tracker.total_roll_deg / 360.0, tracker.roll_uncertainty_deg, DEFAULT_DIVISIONS
+    )
+    if isinstance(given, tuple):
+        figures.on_divider += 1
+    elif given == lowest_compartment(true_roll_deg):
+        figures.lowest_right += 1
+    else:
+        figures.lowest_wrong += 1
 
 
 def _judge_ring(figures: WheelFigures, reading: WheelReading, truth_deg: float, where: str) -> None:
@@ -291,7 +311,8 @@ def robustness(
     show(
         f"| room ({frames} frames each, seeds {seed}+) | belt right / refused / wrong "
         "| ring right / refused / wrong | fallen pieces, of frames read: counted right / "
-        "not counted / counted wrong | lowest compartment right | ring angle median |"
+        "not counted / counted wrong | lowest compartment right, of those given "
+        "(not given: on a divider) | ring angle median |"
     )
     show("| --- | --- | --- | --- | --- | --- |")
     figures: dict[str, Any] = {}
@@ -299,7 +320,10 @@ def robustness(
         belt = belt_row(room, frames, seed)
         wheel = wheel_row(room, frames, seed)
         median = f"{np.median(wheel.errors):.2f}°" if wheel.errors else "-"
-        lowest = f"{wheel.lowest_right} of {wheel.read}"
+        lowest = (
+            f"{wheel.lowest_right} of {wheel.lowest_right + wheel.lowest_wrong}"
+            f" ({wheel.on_divider} on a divider)"
+        )
         show(
             f"| {name} | {belt.cell()} | {wheel.ring.cell()} | {wheel.pieces.cell()} "
             f"| {lowest} | {median} |"
@@ -332,6 +356,8 @@ def _wheel_figures(wheel: WheelFigures) -> dict[str, Any]:
         },
         "angle_median_deg": round(float(np.median(wheel.errors)), 2) if wheel.errors else None,
         "lowest_right": wheel.lowest_right,
+        "lowest_wrong": wheel.lowest_wrong,
+        "on_divider": wheel.on_divider,
         "read": wheel.read,
     }
 
@@ -353,11 +379,17 @@ def _summary(figures: Mapping[str, Any]) -> str:
         total["pieces counted"] += pieces["right"] + pieces["wrong"]
         total["pieces wrong"] += pieces["wrong"]
         total["pieces wrong behind ring"] += pieces["wrong_behind_ring"]
+        total["lowest right"] += wheel["lowest_right"]
+        total["lowest wrong"] += wheel["lowest_wrong"]
+        total["on a divider"] += wheel["on_divider"]
     return (
         f"In all, of {frames} frames a reader: belt {total['belt wrong']} wrong; ring read "
         f"{total['ring read']}, {total['ring wrong']} wrong; fallen pieces counted on "
         f"{total['pieces counted']} of the {total['ring read']} read, {total['pieces wrong']} "
-        f"wrong ({total['pieces wrong behind ring']} only by pieces hidden behind the ring)"
+        f"wrong ({total['pieces wrong behind ring']} only by pieces hidden behind the ring); "
+        f"lowest compartment right on {total['lowest right']} of "
+        f"{total['lowest right'] + total['lowest wrong']} given ({total['on a divider']} "
+        "on a divider)"
     )
 
 

@@ -538,13 +538,25 @@ class WheelTracker:
     drift_warning: float = 3.0
     total_roll_deg: float = 0.0
     last: WheelReading | None = None
+    first: WheelReading | None = None  # the reading the roll is counted from
 
     def update(self, reading: WheelReading) -> None:
         if reading.blocked:
             return
         if self.last is not None:
             self.total_roll_deg += angle_difference(reading.angle_deg, self.last.angle_deg)
+        else:
+            self.first = reading
         self.last = reading
+
+    @property
+    def roll_uncertainty_deg(self) -> float:
+        """How far off the total roll could be (about two standard errors, degrees). The
+        frame-to-frame steps add up to the last angle less the first (plus whole turns),
+        so only those two readings' errors remain, however long the game."""
+        if self.first is None or self.last is None:
+            return 0.0
+        return math.hypot(self.first.angle_uncertainty_deg, self.last.angle_uncertainty_deg)
 
     @property
     def rolled_distance(self) -> float:

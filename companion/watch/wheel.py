@@ -166,6 +166,7 @@ class WheelWatcher(FrameWatcher):
             touched=self._hand,
             pieces_reason=self._pieces_reason,
             extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
+            roll_uncertainty_deg=tracker.roll_uncertainty_deg,
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

@@ -85,13 +85,51 @@ def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path
 
 
 def test_a_wheel_resting_on_a_boundary_does_not_flicker(tmp_path: Path) -> None:
+    """Readings jitter 1.5-3 degrees either side of the divider between compartments 4 and
+    5, each saying it could be 3.5 degrees off: compartment 4 is logged once and kept."""
     table = table_of(tmp_path)
     try:
         for turns in (-3 / 12, -3.45 / 12, -3.55 / 12, -3.4 / 12, -3.6 / 12):
-            table.observe(Reading(WHEEL, WheelSeen(seen=True, roll_turns=turns))).result(WAIT)
+            seen = WheelSeen(seen=True, roll_turns=turns, roll_uncertainty_deg=3.5)
+            table.observe(Reading(WHEEL, seen)).result(WAIT)
         state = table.public_state()
         assert state["view"]["wheel"]["lowest"] == 4
         assert [e["name"] for e in state["log"]] == ["turn_wheel"]  # logged once
+    finally:
+        table.close()
+
+
+def test_a_wheel_clearly_past_a_divider_is_logged_there(tmp_path: Path) -> None:
+    """2.5 degrees past the divider, read to within 1 degree: compartment 5 is lowest. A
+    fixed 3-degree hysteresis used to keep 4 there, shown as lowest though it was not."""
+    table = table_of(tmp_path)
+    try:
+        for turns in (-3 / 12, -(3.5 + 2.5 / 30) / 12):
+            seen = WheelSeen(seen=True, roll_turns=turns, roll_uncertainty_deg=1.0)
+            table.observe(Reading(WHEEL, seen)).result(WAIT)
+        assert table.public_state()["view"]["wheel"]["lowest"] == 5
+    finally:
+        table.close()
+
+
+def test_a_wheel_come_to_rest_on_a_far_divider_is_asked_not_guessed(tmp_path: Path) -> None:
+    """The ring rolls from compartment 1 and stops within the reading's uncertainty of the
+    divider between 6 and 7: nothing is logged, the note asks for a tap, and the tap
+    (``turn_wheel``) is what the game takes."""
+    table = table_of(tmp_path)
+    try:
+        seen = WheelSeen(seen=True, roll_turns=-(5.5 + 0.5 / 30) / 12, roll_uncertainty_deg=1.5)
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        note = state["camera"]["wheel"]
+        assert note["divider"] == [6, 7]
+        assert any("divider between compartments 6 and 7" in line for line in note["lines"])
+        assert state["view"]["wheel"]["lowest"] == 1 and state["log"] == []
+        table.submit(Event(MOVE, name="turn_wheel", seat=0, args={"lowest": 7})).result(WAIT)
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        state = table.public_state()
+        assert state["view"]["wheel"]["lowest"] == 7
+        assert state["camera"]["wheel"]["divider"] is None  # 7 is one of the two: kept
     finally:
         table.close()
 

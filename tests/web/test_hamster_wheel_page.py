@@ -228,3 +228,37 @@ def test_pieces_the_camera_cannot_count_are_left_for_the_player_with_the_reason(
         expect(form.locator(".hw-uncounted")).to_have_count(0)
         expect(page.locator("#wheel")).to_contain_text("Fallen out: 1 black, 1 red (2)")
         context.close()
+
+
+@pytest.mark.parametrize("wheel_table", ["3"], indirect=True)
+def test_a_wheel_at_rest_on_a_divider_is_asked_with_one_tap(
+    browser: Browser, wheel_table: Table, tmp_path: Path
+) -> None:
+    """The camera follows the ring, which stops nearer the divider between compartments 6
+    and 7 than the reading can tell apart: the page asks which is lower (two buttons), and
+    one tap logs it; the drawing's lowest compartment is not changed before."""
+    roll = -(5.5 + 0.5 / 30) / 12
+    seen = WheelSeen(seen=True, roll_turns=roll, roll_uncertainty_deg=1.5)
+    with serve_table(wheel_table) as port:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}")
+        unlock(page)
+        wheel_table.observe(Reading(WHEEL, seen)).result(10)  # while the page is open
+        asked = page.locator("#hw-ask")
+        expect(asked).to_contain_text("The wheel rests between compartments 6 and 7")
+        page.add_script_tag(path=str(AXE))
+        found = page.evaluate(
+            "async () => (await axe.run()).violations.map((v) => `${v.id}: ${v.impact}`)"
+        )
+        assert found == []
+        for width, height in ((1280, 800), (800, 1280), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(shots(tmp_path) / f"hamster-wheel-divider-{width}.png"))
+        asked.get_by_role("button", name="Compartment 7").click()
+        expect(page.locator("#log li")).to_have_count(1)
+        assert wheel_table.public_state()["view"]["wheel"]["lowest"] == 7
+        wheel_table.observe(Reading(WHEEL, seen)).result(10)
+        assert wheel_table.public_state()["camera"]["wheel"]["divider"] is None
+        expect(page.locator("#hw-ask")).to_have_count(0)  # 7 is one of the two: kept
+        context.close()

@@ -269,8 +269,12 @@ async function refreshVision() {
   if (!state || !state.game) return;
   try {
     const data = await api("/api/vision");
+    // A question the camera asks (the wheel at rest on a divider) is part of the game's
+    // controls: drawn again when it comes or goes, not only with the next move.
+    const asked = (camera) => JSON.stringify(((camera || {}).wheel || {}).divider || null);
+    const changed = asked(state.camera) !== asked(data.camera);
     state.camera = data.camera;
-    renderVision();
+    if (changed) render(); else renderVision();
   } catch (_) { /* the live stream's banner already says when the companion is away */ }
 }
 

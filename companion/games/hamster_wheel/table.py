@@ -75,28 +75,37 @@ def read_means_failed(game: HamsterWheel, ctx: Ctx, notes: Mapping[str, Any]) ->
     )
 
 
-HYSTERESIS = 0.6  # compartments: a wheel resting on a boundary does not flicker between two
-
-
 def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
     """The compartment at the bottom now (0-based), from the measured roll.
 
     The strip's ids and the compartments rise the same way round the ring, and on a rigid
     ring whatever passes the top passes the bottom in the same order: a roll that brings
     higher ids to the top (a negative angle, ``companion.vision.wheel.rim_angle``) brings
-    the next compartments in the direction of building to the bottom. Near a boundary the
-    compartment already lowest (``now``) is kept, so a wheel resting there is not logged
-    turning back and forth.
+    the next compartments in the direction of building to the bottom. On a divider (the
+    roll's uncertainty reaches across it: ``WheelSeen.bottom``) the compartment already
+    lowest (``now``) is kept when it is one of the two, so a wheel resting there is not
+    logged turning back and forth; else the nearer of the two is given, for the drawing
+    only (:func:`on_divider` stops it being logged).
     """
     found = seen.extra.get("lowest")
     if isinstance(found, int) and 1 <= found <= sections:
         return found - 1
-    position = -seen.roll_turns * sections
-    if now is not None:
-        offset = (position - now + sections / 2) % sections - sections / 2
-        if abs(offset) <= HYSTERESIS:
-            return now
-    return round(position) % sections
+    bottom = seen.bottom(sections)
+    if isinstance(bottom, int):
+        return bottom
+    if now in bottom:
+        return now
+    return round(-seen.roll_turns * sections) % sections
+
+
+def on_divider(seen: WheelSeen, sections: int, now: int) -> tuple[int, int] | None:
+    """The two compartments (0-based) either side of the divider the ring rests on, when the
+    camera cannot tell which is lower and the one logged (``now``) is neither: the players
+    are asked rather than told a compartment the camera could not see. None otherwise."""
+    if isinstance(seen.extra.get("lowest"), int):
+        return None  # a twin knows its compartment
+    bottom = seen.bottom(sections)
+    return bottom if isinstance(bottom, tuple) and now not in bottom else None
 
 
 def new_on_table(game: HamsterWheel, seen: WheelSeen) -> list[str]:
@@ -124,6 +133,13 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
     lines = [seen.hint] if seen.hint else []
     if seen.blocked:
         lines.append(f"Wheel not read just now: {seen.reason}.")
+    divider = None if seen.blocked else on_divider(seen, game.wheel.sections, game.wheel.lowest)
+    if divider:
+        first, second = (c + 1 for c in divider)
+        lines.append(
+            f"The wheel rests on the divider between compartments {first} and {second}: "
+            "tap the lower one on the wheel."
+        )
     if seen.uncounted:
         lines.append(seen.uncounted)
     if fallen:
@@ -132,13 +148,14 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         **seen.figures(),
         "proposal": fallen,
         "lowest": lowest_from(seen, game.wheel.sections) + 1,
+        "divider": [c + 1 for c in divider] if divider else None,
     }
     status = "blocked" if seen.blocked else "differ" if seen.drifted_far else "info"
     note = Note(status, tuple(lines), data)
     if ctx.over or ctx.current is None or not seen.seen:
         return Verdict(note=note)
     lowest = lowest_from(seen, game.wheel.sections, game.wheel.lowest)
-    if not seen.blocked and lowest != game.wheel.lowest:
+    if not seen.blocked and divider is None and lowest != game.wheel.lowest:
         args = {"lowest": lowest + 1, "turns": round(seen.roll_turns, 3)}
         event = Event(MOVE, name="turn_wheel", seat=ctx.current, args=args)
         return Verdict(event, sure=True, note=note)

@@ -135,8 +135,9 @@ function cameraFollowsWheel() {
 
 function askPanel(view) {
   const ask = view.ask || {};
-  if (cameraFollowsWheel() || !(ask.lowest || (ask.fell || []).length)) return null;
   const seat = state.current ?? 0;
+  if (cameraFollowsWheel()) return dividerPanel(seat);
+  if (!(ask.lowest || (ask.fell || []).length)) return null;
   const parts = [el("h2", {}, "Pieces fell: help the companion follow the wheel")];
   if (ask.lowest) {
     parts.push(el("p", { class: "hw-ask-lowest" }, "Which compartment is lowest now? Tap it on the wheel."));
@@ -157,6 +158,22 @@ function askPanel(view) {
     parts.push(unsure);
   }
   return el("section", { class: "hw-ask", id: "hw-ask" }, ...parts);
+}
+
+// The camera follows the wheel but it came to rest on a divider, nearer than the reading
+// can tell apart: one tap says which of the two compartments is lower (never guessed).
+function dividerPanel(seat) {
+  const divider = ((state.camera || {}).wheel || {}).divider;
+  if (!divider) return null;
+  const [first, second] = divider;
+  return el("section", { class: "hw-ask", id: "hw-ask" },
+    el("h2", {}, `The wheel rests between compartments ${first} and ${second}`),
+    el("p", {}, "Which one is lower?"),
+    el("div", { class: "hw-ask-choices" }, ...divider.map((number) => {
+      const button = el("button", { type: "button" }, `Compartment ${number}`);
+      button.addEventListener("click", () => send("/api/move", { seat, name: "turn_wheel", args: { lowest: number } }));
+      return button;
+    })));
 }
 
 function askForLowest(sections, seat) {
