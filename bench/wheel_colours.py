@@ -46,6 +46,9 @@ COUNTABLE_TABLES = ("grey cloth", "light wood", "dark wood", "green felt", "blue
 
 @dataclass
 class Tally:
+    """Frames of play read with one set of hue windows: counted right, not counted (by
+    reason), counted wrong (what was counted against what fell)."""
+
     right: int = 0
     wrong: int = 0
     not_counted: Counter[str] = field(default_factory=Counter)
