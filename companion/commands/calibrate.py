@@ -190,21 +190,28 @@ def check(obj: Any, image: str) -> None:
 @calibrate.command()
 @click.pass_obj
 def show(obj: Any) -> None:
-    """Say whether a calibration is saved, and when it was made."""
+    """Say whether the belt's calibration and the wheel's colours are saved, and when."""
     try:
         calibration = load_calibration(calibration_path(obj))
     except CalibrationError as error:
-        raise click.ClickException(str(error)) from None
-    click.echo(
-        f"Calibrated {calibration.created} for {calibration.image_size[0]}x"
-        f"{calibration.image_size[1]} pictures; colours: {', '.join(calibration.colour_profiles)}."
-    )
+        belt, missing = f"Belt: {error}", True
+    else:
+        belt, missing = (
+            f"Calibrated {calibration.created} for {calibration.image_size[0]}x"
+            f"{calibration.image_size[1]} pictures; colours: "
+            f"{', '.join(calibration.colour_profiles)}.",
+            False,
+        )
+    click.echo(belt)
     try:
         colours = load_wheel_colours(Path(obj.config.data_dir) / WHEEL_COLOURS_FILE)
     except CalibrationError as error:
         click.secho(str(error), fg="yellow")
-        return
-    if colours is None:
-        click.echo("Wheel piece colours: a typical set's (`companion calibrate wheel-colours`).")
     else:
-        click.echo(f"Wheel piece colours sampled {colours.created}.")
+        click.echo(
+            "Wheel piece colours: a typical set's (`companion calibrate wheel-colours PICTURE`)."
+            if colours is None
+            else f"Wheel piece colours sampled {colours.created}."
+        )
+    if missing:
+        sys.exit(1)

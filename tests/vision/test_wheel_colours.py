@@ -216,3 +216,9 @@ def test_the_command_line_samples_and_saves_the_colours(tmp_path: Path) -> None:
     refused = CliRunner().invoke(companion_command, args)
     assert refused.exit_code != 0 and "4 coloured pieces" in refused.output
     assert load_wheel_colours(tmp_path / WHEEL_COLOURS_FILE) == saved  # nothing lost
+    shown = CliRunner().invoke(
+        companion_command, ["--data-dir", str(tmp_path), "calibrate", "show"]
+    )
+    assert f"Wheel piece colours sampled {saved.created}." in shown.output
+    assert "No calibration file" in shown.output  # this table has no belt: said, exit 1
+    assert shown.exit_code == 1
