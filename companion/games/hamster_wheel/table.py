@@ -138,7 +138,7 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         first, second = (c + 1 for c in divider)
         lines.append(
             f"The wheel rests on the divider between compartments {first} and {second}: "
-            "tap the lower one on the wheel."
+            "tap the lower one."
         )
     if seen.uncounted:
         lines.append(seen.uncounted)
