@@ -42,8 +42,11 @@ HOW_TO_SAMPLE = (
     "in view, and calibrate the wheel's colours again"
 )
 # A sampled hue may lie this far (OpenCV hue, 0..180) from the typical set's centre for
-# its colour: further, the picture shows something other than that set's piece.
-MAX_SHIFT = 25.0
+# its colour: further, the picture shows something other than that set's piece (a teal
+# cap where the green piece should be would make every green piece uncountable). Sets
+# measured here sat within 10 of the typical centres (``bench/wheel_colours.py`` moves
+# them by up to 8).
+MAX_SHIFT = 18.0
 # Two sets closer than this on the hue wheel cannot be told apart by this camera.
 MIN_APART = 5.0
 MIN_HALF_WIDTH = 2.0  # a sampled window is at least this wide each side of its centre

@@ -167,6 +167,13 @@ def test_a_picture_that_cannot_be_used_says_what_to_change(change: str, said: st
     assert said in str(refused.value)
 
 
+def test_something_else_in_place_of_a_piece_is_refused() -> None:
+    """A teal bottle cap lies where the green piece should: taken as green, it would leave
+    every real green piece unnamed, so the picture is refused."""
+    with pytest.raises(CalibrationError, match="far from any green"):
+        name_hues([179.0, 13.0, 27.0, 85.0, 108.0, 145.0])
+
+
 def test_two_sets_the_camera_cannot_tell_apart_are_refused() -> None:
     near = [178.0, 20.0, 22.0, 62.0, 108.0, 145.0]
     with pytest.raises(CalibrationError, match="look the same colour to this camera"):
