@@ -74,9 +74,14 @@ def _int_point(point: NDArray[np.float64]) -> tuple[int, int]:
 
 
 def _hand(
-    size: tuple[int, int], target: Point, unit: float, rng: np.random.Generator
+    size: tuple[int, int],
+    target: Point,
+    unit: float,
+    rng: np.random.Generator,
+    skin: BGR | None = None,
 ) -> tuple[Image, Image]:
-    """A hand (palm, fingers, forearm to the nearest frame edge) as a colour layer and mask."""
+    """A hand (palm, fingers, forearm to the nearest frame edge) as a colour layer and mask;
+    its skin ``skin``, else one of ``SKIN_TONES`` at random."""
     width, height = size
     mask = np.zeros((height, width), np.uint8)
     tx, ty = target
@@ -104,7 +109,8 @@ def _hand(
         [math.cos(thumb_angle), math.sin(thumb_angle)]
     )
     cv2.line(mask, palm, _int_point(thumb), (255,), max(2, int(unit * 0.35)))
-    tone = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32)
+    chosen = skin or SKIN_TONES[int(rng.integers(len(SKIN_TONES)))]
+    tone = np.array(chosen, np.float32)
     tone *= np.float32(rng.uniform(0.92, 1.08))
     shading = _soft(mask.astype(np.float32) / 255.0, unit * 0.4)
     colour = tone[None, None, :] * (0.75 + 0.3 * shading[..., None])

@@ -66,6 +66,7 @@ class Room:
     jpeg_quality: int = 80  # MJPEG from a USB webcam; 0 = none
     hand: bool = False
     sleeve: BGR | None = None  # a sleeve of this colour on the arm (a hand reaches in)
+    skin: BGR | None = None  # the hand's skin (default: one of ``SKIN_TONES`` at random)
     clutter: int = 0  # cups and cards left on the table
     shutter: float = 0.1  # share of a frame's time the shutter is open (motion blur)
 

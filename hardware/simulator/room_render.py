@@ -78,7 +78,7 @@ def _arm(
     x0, y0, x1, y1 = area
     spot = np.array([[[rng.uniform(x0 - 0.5, x1 + 0.5), rng.uniform(y0 - 0.5, y1 + 0.5)]]])
     target = cv2.perspectiveTransform(spot, pose)[0, 0]
-    skin, mask = _hand(size, (float(target[0]), float(target[1])), unit, rng)
+    skin, mask = _hand(size, (float(target[0]), float(target[1])), unit, rng, room.skin)
     layer = skin.astype(np.float32)
     if room.sleeve is not None:
         width, height = size
