@@ -1,0 +1,45 @@
+"""A hand of any skin over the wheel's table holds the reading (issue 34).
+
+What players would notice: a dark-skinned player's hand in a dim corner of the table was
+not seen at all (its brightness fell under the skin window's), so the wheel reader went on
+reading while the hand moved pieces, and Hamster Wheel could take pieces picked up in a try
+for a fall with nobody at the wheel. ``bench/wheel_hands.py`` measures every tone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, read_wheel
+from hardware.simulator.common import BGR
+from hardware.simulator.room import Room
+from hardware.simulator.room_render import wheel_room_video
+
+DEEP: BGR = (35, 45, 70)
+VERY_DARK: BGR = (45, 58, 88)
+
+
+@pytest.mark.parametrize("skin", [DEEP, VERY_DARK], ids=["deep", "very dark"])
+@pytest.mark.parametrize(
+    "room",
+    [Room(), Room(table="light wood", light="warm", exposure=0.8)],
+    ids=["grey cloth", "light wood, warm lamp, dim"],
+)
+def test_a_dark_skinned_hand_in_dim_light_holds_the_reading(skin: BGR, room: Room) -> None:
+    with_hand = replace(room, hand=True, skin=skin)
+    video = wheel_room_video(np.random.default_rng((81000, 77)), 4, with_hand)
+    reasons = [read_wheel(r.frame, camera_height_cm=room.height_cm).reason for _, r in video]
+    assert all(reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE) for reason in reasons), reasons
+
+
+@pytest.mark.parametrize("table", ["dark wood", "light wood"])
+def test_the_shadows_of_a_wooden_table_are_no_hand(table: str) -> None:
+    """Skin is looked for down to a darker brightness now: a dim wooden table's shadows
+    (the ring's, the lamp's falloff) are still the cloth, not a hand."""
+    room = Room(table=table, light="warm", exposure=0.8)
+    video = wheel_room_video(np.random.default_rng((81000, 78)), 6, room)
+    for _, rendered in video:
+        reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
+        assert reading.reason not in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE)
