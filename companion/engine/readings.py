@@ -173,6 +173,7 @@ class WheelSeen:
     pieces_reason: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment
     roll_uncertainty_deg: float = 0.0  # how far off the roll could be (about 2 sigma)
+    cloth_warning: str = ""  # why some hands over this cloth may go unseen ("" if none)
 
     @property
     def fallen_total(self) -> int:
@@ -218,11 +219,12 @@ class WheelSeen:
             "fallen_total": self.fallen_total,
             "pieces_reason": self.pieces_reason,
             "roll_uncertainty_deg": round(self.roll_uncertainty_deg, 2),
+            "cloth_warning": self.cloth_warning,
             **self.extra,
         }
 
     def note(self) -> Note:
         """The wheel panel for a game that takes no wheel readings (the figures as read)."""
         status = "blocked" if self.blocked else "differ" if self.drifted_far else "info"
-        lines = tuple(line for line in (self.hint, self.uncounted) if line)
+        lines = tuple(line for line in (self.hint, self.uncounted, self.cloth_warning) if line)
         return Note(status, lines, self.figures())

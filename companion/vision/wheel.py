@@ -20,7 +20,7 @@ are counted by ``companion.vision.wheel_pieces``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -58,6 +58,7 @@ from companion.vision.room_light import (
     balanced,
     blurred,
     chromaticity,
+    close_to_skin,
     colour_distance,
     distance_from_skin,
     paper_gains,
@@ -133,6 +134,9 @@ class WheelReading:
     fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
     angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
     pieces_reason: str = ""
+    # The cloth is so close to skin colour that some hands over it go unseen
+    # (``CLOTH_CLOSE_TO_SKIN``): said to the players, the reading is still given.
+    cloth_close_to_skin: bool = False
 
     @property
     def fallen_total(self) -> int:
@@ -141,6 +145,11 @@ class WheelReading:
 
 # The reason a frame is not read while a hand reaches over the table (watchers test it).
 HAND_OVER_TABLE = "a hand is over the table"
+CLOTH_CLOSE_TO_SKIN = (
+    "The table cloth is close to skin colour, so a hand over the wheel's table may go "
+    "unseen: lay a mat or a cloth of another colour (grey, green, blue or white) under the "
+    "wheel."
+)
 SLEEVE_OVER_TABLE = "a sleeve is over the table (an arm reaching in)"
 # Of what reaches in from the edge, more than this share not skin is a sleeve (bare arms
 # with their shadow measured <= 0.2, coloured sleeves 0.46-0.68 on seeds 500+).
@@ -359,9 +368,11 @@ def read_wheel(
         return _refusal(frame, "table markers not visible")
     if blurred(frame):
         return WheelReading(blocked=True, reason=BLURRED)
-    rectified, hsv, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
+    rectified, hsv, table, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
     if reaching_in:
         return WheelReading(blocked=True, reason=reaching_in)
+    share = float(np.count_nonzero(skin_mask(hsv))) / float(hsv.shape[0] * hsv.shape[1])
+    skin_like = close_to_skin((float(table[0]), float(table[1])), share)
     corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
@@ -377,7 +388,8 @@ def read_wheel(
         fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
-    return _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
+    reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
+    return replace(reading, cloth_close_to_skin=skin_like) if not reading.blocked else reading
 
 
 def _balanced_table(
@@ -385,16 +397,17 @@ def _balanced_table(
     image_to_table: NDArray[np.float64],
     layout: MarkerLayout,
     table_size: tuple[float, float],
-) -> tuple[Image, Image, str]:
+) -> tuple[Image, Image, NDArray[np.float32], str]:
     """The table seen from straight above with the lamp's colour divided out (BGR and
-    HSV), and why a hand or sleeve over it makes it unreadable ("" when none is)."""
+    HSV), the cloth's colour (chromaticity) and why a hand or sleeve over it makes it
+    unreadable ("" when none is)."""
     ppu = PIXELS_PER_UNIT
     gains = paper_gains(frame, image_to_table, layout)
     rectified = warp_plane(frame, image_to_table, (0.0, 0.0, *table_size), ppu)
     rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
-    return rectified, hsv, hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
+    return rectified, hsv, table, hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
 
 
 def pieces_laid_out(
@@ -411,7 +424,7 @@ def pieces_laid_out(
         return "the wheel's four table markers are not all in the picture"
     if blurred(frame):
         return BLURRED
-    rectified, hsv, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
+    rectified, hsv, _, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
     if reaching_in:
         return reaching_in
     outside = wheel_pieces.free_table(rectified.shape[:2], layout)

@@ -34,6 +34,7 @@ from companion.engine.state import State
 from companion.table import Table
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
+    CLOTH_CLOSE_TO_SKIN,
     HAND_OVER_TABLE,
     PIECE_HUES,
     SLEEVE_OVER_TABLE,
@@ -167,6 +168,7 @@ class WheelWatcher(FrameWatcher):
             pieces_reason=self._pieces_reason,
             extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
             roll_uncertainty_deg=tracker.roll_uncertainty_deg,
+            cloth_warning=CLOTH_CLOSE_TO_SKIN if last and last.cloth_close_to_skin else "",
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

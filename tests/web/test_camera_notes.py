@@ -88,3 +88,27 @@ def test_one_tap_settles_a_disagreement(disagreeing: Table, browser: Browser) ->
         page.close()
     bob = next(h for h in disagreeing.public_state()["view"]["hamsters"] if h["name"] == "Bob")
     assert (bob["row"], bob["lane"]) == (4, 3)
+
+
+@pytest.mark.browser
+def test_the_wheel_panel_says_when_the_cloth_hides_some_hands(
+    table: Table, browser: Browser
+) -> None:
+    """Issue 34: on a wooden table some hands are the cloth's colour and go unseen; the
+    Wheel panel says so (and what to do) while it goes on reading the ring."""
+    from companion.vision.wheel import CLOTH_CLOSE_TO_SKIN
+    from hardware.simulator.room import Room
+    from hardware.simulator.room_render import render_wheel_room
+
+    room = Room(table="light wood", light="warm")
+    frame = render_wheel_room(WheelScene(angle_deg=45.0), np.random.default_rng(1), room).frame
+    watcher = WheelWatcher(table, stable_frames=1, camera_height_cm=room.height_cm)
+    published = watcher.process(frame)
+    assert published is not None and published.result(10)
+    assert table.public_state()["camera"]["wheel"]["cloth_warning"] == CLOTH_CLOSE_TO_SKIN
+    with serve_table(table) as port:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"http://127.0.0.1:{port}")
+        expect(page.locator("#wheel")).to_contain_text("close to skin colour")
+        expect(page.locator("#wheel")).to_contain_text("Rolled")
+        page.close()

@@ -262,7 +262,7 @@ function renderVision() {
     : ["The camera has not found the wheel yet."];
   if (wheel.blocked) lines.push(`Not read just now: ${wheel.reason}.`);
   $("wheel").replaceChildren(...lines.map((line) => el("p", {}, line)),
-    ...(wheel.hint ? [el("p", { class: "hint-strong" }, wheel.hint)] : []));
+    ...[wheel.hint, wheel.cloth_warning].filter(Boolean).map((line) => el("p", { class: "hint-strong" }, line)));
 }
 
 async function refreshVision() {

@@ -142,6 +142,8 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         )
     if seen.uncounted:
         lines.append(seen.uncounted)
+    if seen.cloth_warning:
+        lines.append(seen.cloth_warning)
     if fallen:
         lines.append(f"Camera sees on the table: {', '.join(fallen)}.")
     data = {
