@@ -176,16 +176,15 @@ def colour_labels(hsv: Image, profiles: Mapping[str, ColourProfile]) -> NDArray[
     return labels
 
 
-def skin_mask(hsv: Image, min_value: int = 55) -> Image:
-    """Pixels that look like a hand: warm hue, moderate saturation (pieces are far more vivid),
-    brightness at least ``min_value``.
+def skin_mask(hsv: Image) -> Image:
+    """Pixels that look like a hand: warm hue, moderate saturation (pieces are far more vivid).
 
     A morphological opening removes the thin half-saturated rims around red and yellow
     pieces, which would otherwise look like skin.
     """
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     warm = (hue <= 25) | (hue >= 172)
-    mask = (warm & (sat >= 35) & (sat <= 165) & (val >= min_value)).astype(np.uint8) * 255
+    mask = (warm & (sat >= 35) & (sat <= 165) & (val >= 55)).astype(np.uint8) * 255
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return np.asarray(opened, np.uint8)
 

@@ -290,11 +290,6 @@ def _refusal(frame: Image, reason: str) -> WheelReading:
 # wooden ring's shaded side passes the hue window but measures 0.7-1.6 outside it (a
 # false "sleeve" when the ring reaches the picture's edge, dev seeds 41000, 44000).
 SKIN_PATCH_SLACK = 0.3
-# The darkest a skin pixel may be (HSV value): a deep skin tone in a dim corner of the
-# picture measures 40-55, under the window's usual 55, and its hand went unseen
-# (``bench/wheel_hands.py``). Its colour (chromaticity, the lamp divided out) is a skin's;
-# what else is that dark and warm (a shadow on wood) is the cloth's colour, not foreign.
-DARKEST_SKIN = 20
 
 
 def _skin_coloured(shares: NDArray[np.float32]) -> bool:
@@ -311,7 +306,7 @@ def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixe
     stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
     or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee.
     """
-    skin = skin_mask(hsv, DARKEST_SKIN)
+    skin = skin_mask(hsv)
     if cv2.countNonZero(skin) < min_pixels:
         return ""  # too little skin for a hand, whatever the cloth
     foreign = (colour_distance(rectified, table) > SKIN_STANDS_OUT).astype(np.uint8) * 255
