@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -297,16 +298,16 @@ def _skin_coloured(shares: NDArray[np.float32]) -> bool:
     return distance_from_skin(np.median(shares.reshape(-1, 2), axis=0)) <= SKIN_PATCH_SLACK
 
 
-def hand_over(rectified: Image, hsv: Image, table: NDArray[np.float32], min_pixels: float) -> str:
+def hand_over(rectified: Image, skin: Image, table: NDArray[np.float32], min_pixels: float) -> str:
     """Skin that is not the tablecloth and belongs to something reaching in from the edge:
     ``HAND_OVER_TABLE``, or ``SLEEVE_OVER_TABLE`` when most of what reaches in is not skin
     (a sleeve), or "" when nothing does.
 
     A wooden table under a lamp is skin-coloured too, so skin is only skin where it
     stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
-    or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee.
+    or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee. ``skin``
+    is the skin window's mask (``board.skin_mask``) of ``rectified``.
     """
-    skin = skin_mask(hsv)
     if cv2.countNonZero(skin) < min_pixels:
         return ""  # too little skin for a hand, whatever the cloth
     foreign = (colour_distance(rectified, table) > SKIN_STANDS_OUT).astype(np.uint8) * 255
@@ -363,11 +364,11 @@ def read_wheel(
         return _refusal(frame, "table markers not visible")
     if blurred(frame):
         return WheelReading(blocked=True, reason=BLURRED)
-    rectified, hsv, table, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
+    rectified, hsv, reaching_in, skin_like = _balanced_table(
+        frame, image_to_table, layout, table_size
+    )
     if reaching_in:
         return WheelReading(blocked=True, reason=reaching_in)
-    share = float(np.count_nonzero(skin_mask(hsv))) / float(hsv.shape[0] * hsv.shape[1])
-    skin_like = close_to_skin((float(table[0]), float(table[1])), share)
     corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
@@ -387,22 +388,37 @@ def read_wheel(
     return replace(reading, cloth_close_to_skin=skin_like) if not reading.blocked else reading
 
 
+class BalancedTable(NamedTuple):
+    """The table seen from straight above with the lamp's colour divided out (BGR and
+    HSV), why a hand or sleeve over it makes it unreadable ("" when none is), and whether
+    its cloth is so close to skin colour that some hands over it go unseen."""
+
+    rectified: Image
+    hsv: Image
+    reaching_in: str
+    cloth_close_to_skin: bool
+
+
 def _balanced_table(
     frame: Image,
     image_to_table: NDArray[np.float64],
     layout: MarkerLayout,
     table_size: tuple[float, float],
-) -> tuple[Image, Image, NDArray[np.float32], str]:
-    """The table seen from straight above with the lamp's colour divided out (BGR and
-    HSV), the cloth's colour (chromaticity) and why a hand or sleeve over it makes it
-    unreadable ("" when none is)."""
+) -> BalancedTable:
+    """The rectified table, what reaches over it and whether its cloth hides hands (the
+    skin window's mask serves both)."""
     ppu = PIXELS_PER_UNIT
     gains = paper_gains(frame, image_to_table, layout)
     rectified = warp_plane(frame, image_to_table, (0.0, 0.0, *table_size), ppu)
     rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
     hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     table = table_colour(rectified, np.full(rectified.shape[:2], 255, np.uint8))
-    return rectified, hsv, table, hand_over(rectified, hsv, table, MIN_HAND_UNITS * ppu * ppu)
+    skin = skin_mask(hsv)
+    reaching_in = hand_over(rectified, skin, table, MIN_HAND_UNITS * ppu * ppu)
+    share = float(np.count_nonzero(skin)) / float(skin.size)
+    return BalancedTable(
+        rectified, hsv, reaching_in, close_to_skin((float(table[0]), float(table[1])), share)
+    )
 
 
 def pieces_laid_out(
@@ -419,7 +435,7 @@ def pieces_laid_out(
         return "the wheel's four table markers are not all in the picture"
     if blurred(frame):
         return BLURRED
-    rectified, hsv, _, reaching_in = _balanced_table(frame, image_to_table, layout, table_size)
+    rectified, hsv, reaching_in, _ = _balanced_table(frame, image_to_table, layout, table_size)
     if reaching_in:
         return reaching_in
     outside = wheel_pieces.free_table(rectified.shape[:2], layout)
