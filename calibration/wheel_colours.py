@@ -26,10 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from calibration.geometry import CalibrationError, Image
-from companion.vision.board import hue_distance
+from companion.vision.board import hue_gap
 from companion.vision.wheel import PIECE_HUES, pieces_laid_out
 from companion.vision.wheel_pieces import HUE_SLACK, HueWindows
 
@@ -67,17 +65,13 @@ class WheelColours:
         windows = {}
         for name, centre in self.hues.items():
             gap = min(
-                _apart(centre, other)
+                hue_gap(centre, other)
                 for other_name, other in self.hues.items()
                 if other_name != name
             )
             half = min(PIECE_HUES[name][1], gap / 2.0 - HUE_SLACK)
             windows[name] = (centre, max(MIN_HALF_WIDTH, half))
         return windows
-
-
-def _apart(a: float, b: float) -> float:
-    return float(hue_distance(np.array([a], np.float32), b)[0])
 
 
 def name_hues(measured: Sequence[float]) -> dict[str, float]:
@@ -94,19 +88,19 @@ def name_hues(measured: Sequence[float]) -> dict[str, float]:
     best = min(
         itertools.permutations(COLOURED_SETS),
         key=lambda names: sum(
-            _apart(hue, PIECE_HUES[name][0]) for hue, name in zip(measured, names, strict=True)
+            hue_gap(hue, PIECE_HUES[name][0]) for hue, name in zip(measured, names, strict=True)
         ),
     )
     named = {name: round(float(hue), 1) for hue, name in zip(measured, best, strict=True)}
     for name, hue in named.items():
-        if _apart(hue, PIECE_HUES[name][0]) > MAX_SHIFT:
+        if hue_gap(hue, PIECE_HUES[name][0]) > MAX_SHIFT:
             raise CalibrationError(
                 f"The piece taken for the {name} set has a hue of {hue:.0f}, far from any "
                 f"{name} (about {PIECE_HUES[name][0]:.0f}): something else is on the table, "
                 f"or a piece is missing; {HOW_TO_SAMPLE}."
             )
     for (a, hue_a), (b, hue_b) in itertools.combinations(named.items(), 2):
-        if _apart(hue_a, hue_b) < MIN_APART:
+        if hue_gap(hue_a, hue_b) < MIN_APART:
             raise CalibrationError(
                 f"The {a} and {b} pieces look the same colour to this camera (hues "
                 f"{hue_a:.0f} and {hue_b:.0f}): check that one piece of each colour is on the "

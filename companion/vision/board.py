@@ -138,6 +138,12 @@ def hue_distance(hue: NDArray[np.float32], centre: float) -> NDArray[np.float32]
     return result
 
 
+def hue_gap(hue: float, other: float) -> float:
+    """:func:`hue_distance` between two single hues."""
+    diff = abs(hue - other) % 180.0
+    return min(diff, 180.0 - diff)
+
+
 def profile_from_pixels(bgr_pixels: Image) -> ColourProfile:
     """Sample a colour profile from pixels known to show one piece (any shape of array)."""
     hsv = cv2.cvtColor(bgr_pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.tabletop import MarkerLayout
-from companion.vision.board import hue_distance
+from companion.vision.board import hue_gap
 
 # The rectified table's scale (pixels a table unit), shared with the ring reader.
 PIXELS_PER_UNIT = 24
@@ -486,10 +486,7 @@ HUE_SLACK = 6.0
 def name_for_hue(hue: float, hues: HueWindows = PIECE_HUES) -> str | None:
     """The set whose window ``hue`` lies nearest (by distance past the half-width), or
     None when it lies more than ``HUE_SLACK`` past every window."""
-    near = {
-        name: float(hue_distance(np.array([hue], np.float32), centre)[0]) - tolerance
-        for name, (centre, tolerance) in hues.items()
-    }
+    near = {name: hue_gap(hue, centre) - tolerance for name, (centre, tolerance) in hues.items()}
     name = min(near, key=lambda n: near[n])
     return name if near[name] <= HUE_SLACK else None
 
