@@ -58,6 +58,11 @@ class WheelColours:
     created: str = ""
 
     @property
+    def described(self) -> str:
+        """Each set's hue, for the player who sampled them: "red 178, orange 21, ..."."""
+        return ", ".join(f"{name} {self.hues[name]:.0f}" for name in COLOURED_SETS)
+
+    @property
     def windows(self) -> HueWindows:
         """Hue windows for the reader: each set's sampled centre, reaching halfway to its
         nearest neighbour (less the reader's slack) and no further than a typical set's

@@ -209,7 +209,7 @@ def sample_wheel_colours() -> ResponseReturnValue:
     """Sample the Hamster Wheel set's colours from the camera's picture of one piece of
     each coloured set on the wheel's table; the wheel reader uses them from its next frame."""
     from calibration.geometry import CalibrationError
-    from calibration.wheel_colours import COLOURED_SETS, WHEEL_COLOURS_FILE, save_wheel_colours
+    from calibration.wheel_colours import WHEEL_COLOURS_FILE, save_wheel_colours
     from calibration.wheel_colours import sample_wheel_colours as sample
 
     _require_control()
@@ -218,9 +218,9 @@ def sample_wheel_colours() -> ResponseReturnValue:
     except CalibrationError as error:
         raise ApiError(409, str(error)) from None
     save_wheel_colours(colours, companion().data_dir / WHEEL_COLOURS_FILE)
-    hues = ", ".join(f"{name} {colours.hues[name]:.0f}" for name in COLOURED_SETS)
     return jsonify(
-        message=f"Saved: the wheel's pieces are named by your set's own colours (hues {hues}).",
+        message=f"Saved: the wheel's pieces are named by your set's own colours "
+        f"(hues {colours.described}).",
         hues=dict(colours.hues),
     )
 

@@ -24,7 +24,6 @@ from calibration.geometry import (
 )
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
 from calibration.wheel_colours import (
-    COLOURED_SETS,
     WHEEL_COLOURS_FILE,
     load_wheel_colours,
     sample_wheel_colours,
@@ -158,8 +157,10 @@ def wheel_colours(obj: Any, image: str) -> None:
         raise click.ClickException(str(error)) from None
     path = Path(obj.config.data_dir) / WHEEL_COLOURS_FILE
     save_wheel_colours(colours, path)
-    hues = ", ".join(f"{name} {colours.hues[name]:.0f}" for name in COLOURED_SETS)
-    click.echo(f"Saved {path}: the wheel's pieces are named by these hues from now on ({hues}).")
+    click.echo(
+        f"Saved {path}: the wheel's pieces are named by these hues from now on "
+        f"({colours.described})."
+    )
 
 
 @calibrate.command()
