@@ -25,9 +25,9 @@ a tilted camera. Printed per game:
 ``--table`` (with ``--light`` and ``--height``) draws the Hamster Wheel in a real room, as
 ``bench/vision_rooms.py`` does (a white table, felt, wood, a warm lamp...): the ring as a
 solid hoop seen by a webcam at that height, which the wheel watcher is told, as
-calibration tells it. There the
-camera may read the ring but not the pieces (a white piece on a white table): the rolls
-are still the camera's, the pieces are typed.
+calibration tells it. There the camera may read the ring but not the pieces (a white piece
+on a white table): the rolls are still the camera's, the pieces are typed. When the ring
+comes to rest on a divider the page asks which compartment is lower: one tap, asked.
 
 The belt check of Run, Hamster, Run! compares the belt with the game and never enters a
 move, so belt moves count as physical inputs here, not as camera-covered ones.
