@@ -30,7 +30,6 @@ from numpy.typing import NDArray
 from calibration.geometry import Calibration, calibrate_board, locate_board
 from companion.vision.board import BoardReading, read_board
 from companion.vision.wheel import (
-    WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
     angle_difference,
@@ -173,9 +172,7 @@ def wheel_accuracy(
             tracker.update(reading)
             if base is None and tracker.last is not None:
                 base = true_roll
-            expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
-            for piece in scene.outside:
-                expected[piece.colour] += 1
+            expected = scene.fallen_counts()
             error = abs(angle_difference(reading.angle_deg, scene.angle_deg))
             if rendered.hand_mask.any():
                 hand_frames += 1

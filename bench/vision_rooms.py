@@ -41,7 +41,6 @@ from companion.vision.board import read_board
 from companion.vision.wheel import (
     AGAINST_RING,
     DEFAULT_DIVISIONS,
-    WHEEL_PIECE_NAMES,
     WheelReading,
     WheelTracker,
     angle_difference,
@@ -255,9 +254,7 @@ def _judge_pieces(
             share > 0.0 for share in shares
         )
         return
-    expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
-    for piece in scene.outside:
-        expected[piece.colour] += 1
+    expected = scene.fallen_counts()
     if reading.fallen == expected:
         pieces.right += 1
         return

@@ -32,7 +32,7 @@ import numpy as np
 from calibration.geometry import CalibrationError
 from calibration.wheel_colours import COLOURED_SETS, sample_wheel_colours
 from companion.tabletop import TABLE_SIZE
-from companion.vision.wheel import PIECE_HUES, WHEEL_PIECE_NAMES, read_wheel
+from companion.vision.wheel import PIECE_HUES, read_wheel
 from companion.vision.wheel_pieces import HueWindows
 from hardware.simulator import WheelPiece, WheelScene
 from hardware.simulator.common import BGR, WHEEL_PIECE_COLOURS
@@ -119,9 +119,7 @@ def _judge(tally: Tally, reading: Any, scene: WheelScene) -> None:
     if reading.blocked or reading.pieces_reason:
         tally.not_counted[(reading.reason or reading.pieces_reason).split(":")[0]] += 1
         return
-    expected = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
-    for piece in scene.outside:
-        expected[piece.colour] += 1
+    expected = scene.fallen_counts()
     if reading.fallen == expected:
         tally.right += 1
     else:

@@ -65,6 +65,14 @@ class WheelScene:
     outside: tuple[WheelPiece, ...] = ()
     inside: tuple[str, ...] = ()  # colours of pieces glimpsed through the open sides
 
+    def fallen_counts(self) -> dict[str, int]:
+        """How many pieces of each colour lie outside the ring (every colour, 0 included):
+        what a reader's count is judged against."""
+        counts = dict.fromkeys(WHEEL_PIECE_COLOURS, 0)
+        for piece in self.outside:
+            counts[piece.colour] += 1
+        return counts
+
 
 def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:
     colour = piece.paint or WHEEL_PIECE_COLOURS[piece.colour]
