@@ -15,7 +15,7 @@ not counted as "a fallen piece lies against the ring" are checked against the si
 truth (``behind_ring``): the cell says how many had a piece partly behind the ring, and
 the JSON how many had none there (a false reason); a wrong count short only by pieces the
 ring hides from the camera is told apart. The lowest compartment is judged as the game
-takes it (``companion.engine.readings.bottom_of``): right or wrong when given, not given
+takes it (``companion.games.hamster_wheel.table.bottom_of``): right or wrong when given, not given
 while the bottom lies within the roll's uncertainty of a divider. ``--sheet`` saves one
 frame of each room as a contact sheet PNG to look at. Reasons are shortened to their first
 clause in the table.
@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.geometry import Calibration, CalibrationError, calibrate_board, locate_board
-from companion.engine.readings import bottom_of
+from companion.games.hamster_wheel.table import bottom_of
 from companion.vision.board import read_board
 from companion.vision.wheel import (
     AGAINST_RING,

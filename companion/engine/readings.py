@@ -16,7 +16,6 @@ games that use it; the table needs no change.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,30 +119,6 @@ class BeltSeen:
     colours: frozenset[str] = frozenset()
 
 
-# Nearer than this to a divider (degrees of the ring), or than the roll's own uncertainty,
-# the bottom is not given as one compartment: the reading cannot tell which side is lower.
-# A reading without an uncertainty (the flat renders, a twin) gets this margin too, so a
-# ring resting on a divider does not flicker between the two.
-MIN_DIVIDER_MARGIN_DEG = 1.0
-
-
-def bottom_of(roll_turns: float, uncertainty_deg: float, sections: int) -> int | tuple[int, int]:
-    """Which compartment (0-based, counted from the one lowest at the start, in the
-    direction of building) is at the bottom after the ring rolled ``roll_turns``; or,
-    when the bottom lies within the roll's uncertainty of a divider, the two compartments
-    either side of it, lower-numbered first round the ring.
-
-    A roll that brings higher rim-strip ids to the top (negative turns) brings the next
-    compartments in the direction of building to the bottom (``companion.vision.wheel``).
-    """
-    position = -roll_turns * sections
-    margin = max(MIN_DIVIDER_MARGIN_DEG, uncertainty_deg) * sections / 360.0
-    below = math.floor(position)
-    if abs(position - below - 0.5) < margin:
-        return (below % sections, (below + 1) % sections)
-    return round(position) % sections
-
-
 @dataclass(frozen=True)
 class WheelSeen:
     """The Hamster Wheel as the camera follows it (see ``companion.watch.wheel``).
@@ -178,12 +153,6 @@ class WheelSeen:
     @property
     def fallen_total(self) -> int:
         return sum(self.fallen.values())
-
-    def bottom(self, sections: int) -> int | tuple[int, int]:
-        """The compartment at the bottom (0-based), or the two either side of the divider
-        at the bottom when the roll's uncertainty reaches across it (see
-        :func:`bottom_of`)."""
-        return bottom_of(self.roll_turns, self.roll_uncertainty_deg, sections)
 
     @property
     def drift_distance(self) -> float:

@@ -10,7 +10,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.engine.readings import MIN_DIVIDER_MARGIN_DEG, bottom_of
+from companion.games.hamster_wheel.table import MIN_DIVIDER_MARGIN_DEG, bottom_of
 from companion.vision.wheel import WheelReading, WheelTracker
 
 

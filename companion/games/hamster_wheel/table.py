@@ -12,6 +12,7 @@ against the ring), the compartment still follows the roll and the players count 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,6 +76,30 @@ def read_means_failed(game: HamsterWheel, ctx: Ctx, notes: Mapping[str, Any]) ->
     )
 
 
+# Nearer than this to a divider (degrees of the ring), or than the roll's own uncertainty,
+# the bottom is not given as one compartment: the reading cannot tell which side is lower.
+# A reading without an uncertainty (the flat renders, a twin) gets this margin too, so a
+# ring resting on a divider does not flicker between the two.
+MIN_DIVIDER_MARGIN_DEG = 1.0
+
+
+def bottom_of(roll_turns: float, uncertainty_deg: float, sections: int) -> int | tuple[int, int]:
+    """Which compartment (0-based, counted from the one lowest at the start, in the
+    direction of building) is at the bottom after the ring rolled ``roll_turns``; or,
+    when the bottom lies within the roll's uncertainty of a divider, the two compartments
+    either side of it, lower-numbered first round the ring.
+
+    A roll that brings higher rim-strip ids to the top (negative turns) brings the next
+    compartments in the direction of building to the bottom (``companion.vision.wheel``).
+    """
+    position = -roll_turns * sections
+    margin = max(MIN_DIVIDER_MARGIN_DEG, uncertainty_deg) * sections / 360.0
+    below = math.floor(position)
+    if abs(position - below - 0.5) < margin:
+        return (below % sections, (below + 1) % sections)
+    return round(position) % sections
+
+
 def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
     """The compartment at the bottom now (0-based), from the measured roll.
 
@@ -82,7 +107,7 @@ def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
     ring whatever passes the top passes the bottom in the same order: a roll that brings
     higher ids to the top (a negative angle, ``companion.vision.wheel.rim_angle``) brings
     the next compartments in the direction of building to the bottom. On a divider (the
-    roll's uncertainty reaches across it: ``WheelSeen.bottom``) the compartment already
+    roll's uncertainty reaches across it: :func:`bottom_of`) the compartment already
     lowest (``now``) is kept when it is one of the two, so a wheel resting there is not
     logged turning back and forth; else the nearer of the two is given, for the drawing
     only (:func:`on_divider` stops it being logged).
@@ -90,7 +115,7 @@ def lowest_from(seen: WheelSeen, sections: int, now: int | None = None) -> int:
     found = seen.extra.get("lowest")
     if isinstance(found, int) and 1 <= found <= sections:
         return found - 1
-    bottom = seen.bottom(sections)
+    bottom = bottom_of(seen.roll_turns, seen.roll_uncertainty_deg, sections)
     if isinstance(bottom, int):
         return bottom
     if now in bottom:
@@ -104,7 +129,7 @@ def on_divider(seen: WheelSeen, sections: int, now: int) -> tuple[int, int] | No
     are asked rather than told a compartment the camera could not see. None otherwise."""
     if isinstance(seen.extra.get("lowest"), int):
         return None  # a twin knows its compartment
-    bottom = seen.bottom(sections)
+    bottom = bottom_of(seen.roll_turns, seen.roll_uncertainty_deg, sections)
     return bottom if isinstance(bottom, tuple) and now not in bottom else None
 
 
