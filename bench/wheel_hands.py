@@ -1,7 +1,7 @@
 """Hands of every skin over the wheel's table (or the belt): is the frame refused, or read
 as if nothing were there?
 
-    .venv/bin/python -m bench.wheel_hands [--frames 10] [--seed 81000] [--belt]
+    .venv/bin/python -m bench.wheel_hands [--frames 10] [--seed 81000] [--belt | --sampled]
 
 A hand reaching over the table must hold the reading (the pieces it moves are no fall, and
 Hamster Wheel tells a failed try from Higher Powers by it). The readers find a hand by a
@@ -11,7 +11,10 @@ tone below in each room, and counts them refused as a hand or sleeve, refused fo
 reason, or read (the hand unseen). Tones: the simulator's three (light, middle, dark) and
 three it does not use elsewhere (pale, very dark, deep), BGR. ``--belt`` does the same for
 the belt reader, calibrated once per room with nothing on the table (as
-``bench/vision_rooms.py`` does), the hand reaching over the belt. The last line is JSON.
+``bench/vision_rooms.py`` does), the hand reaching over the belt. ``--sampled`` reads the
+wheel with each hand's colour sampled first, in the same room, from a frame of its own (as
+a player does at calibration, ``companion calibrate hand``), and also reads as many frames
+of that room with no hand, counting those taken for a hand. The last line is JSON.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ import numpy as np
 from bench.vision_rooms import belt_calibration
 from calibration.geometry import locate_board
 from companion.vision.board import HAND_OVER_BOARD, SLEEVE_OVER_BOARD, read_board
-from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, read_wheel
+from companion.vision.sampled_hands import NO_HAND
+from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, hand_sampled, read_wheel
 from hardware.simulator import random_belt_scene
 from hardware.simulator.common import BGR
 from hardware.simulator.room import Room
@@ -74,12 +78,43 @@ def belt_row(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
     return taken
 
 
-def row(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
-    """How the wheel frames of one skin tone in one room were taken."""
+SAMPLING_TRIES = 3  # a player told "no hand is seen" holds the hand further in and tries again
+
+
+def sampled_hand(tone: BGR, room: Room, seed: int) -> tuple[float, float] | None:
+    """The hand's colour as calibration samples it, from frames of its own (another
+    moment, the hand elsewhere; tried again when no hand is seen, as a player would);
+    None when the sampling refuses (the reason is printed)."""
+    found: tuple[float, float] | str = NO_HAND
+    for attempt in range(SAMPLING_TRIES):
+        rng = np.random.default_rng((seed, 99, attempt))
+        video = wheel_room_video(rng, 1, replace(room, skin=tone))
+        found = hand_sampled(video[0][1].frame, camera_height_cm=room.height_cm)
+        if found != NO_HAND:
+            break
+    if isinstance(found, str):
+        print(f"    sampling refused ({tone}): {found}")
+        return None
+    return found
+
+
+def row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> Counter[str]:
+    """How the wheel frames of one skin tone in one room were taken (``sample``: with that
+    hand sampled at calibration first, in the same room; then as many frames of the room
+    with no hand are read too, and those refused as a hand counted as false hands)."""
+    hand = sampled_hand(tone, room, seed) if sample else None
+    hands = () if hand is None else (hand,)
     video = wheel_room_video(np.random.default_rng((seed, 77)), frames, replace(room, skin=tone))
     taken: Counter[str] = Counter()
+    if hand is not None:
+        empty = wheel_room_video(
+            np.random.default_rng((seed, 78)), frames, replace(room, hand=False)
+        )
+        for _, rendered in empty:
+            reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm, hands=hands)
+            taken["false hand"] += reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE)
     for _, rendered in video:
-        reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
+        reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm, hands=hands)
         if not reading.blocked:
             taken["read (hand unseen)"] += 1
         elif reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
@@ -94,8 +129,16 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--seed", type=int, default=81000)
     parser.add_argument("--belt", action="store_true", help="the belt reader, not the wheel's")
+    parser.add_argument(
+        "--sampled", action="store_true", help="the wheel with each hand sampled first"
+    )
     args = parser.parse_args()
-    reader = belt_row if args.belt else row
+
+    def reader(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
+        if args.belt:
+            return belt_row(tone, room, frames, seed)
+        return row(tone, room, frames, seed, args.sampled)
+
     print("| skin | " + " | ".join(ROOMS) + " |")
     print("| --- |" + " --- |" * len(ROOMS))
     figures: dict[str, dict[str, dict[str, int]]] = {}
@@ -105,10 +148,16 @@ def main() -> None:
         for room_name, room in ROOMS.items():
             taken = reader(tone, room, args.frames, args.seed)
             figures[name][room_name] = dict(taken)
-            cells.append(f"{taken['refused: hand']} / {taken['read (hand unseen)']}")
+            cell = f"{taken['refused: hand']} / {taken['read (hand unseen)']}"
+            if args.sampled:
+                cell += f" / {taken['false hand']}" if "false hand" in taken else " / unsampled"
+            cells.append(cell)
         print(f"| {name} | " + " | ".join(cells) + " |")
-    print("cells: frames refused as a hand or sleeve / frames read with the hand unseen")
-    reader_name = "belt" if args.belt else "wheel"
+    print(
+        "cells: frames refused as a hand or sleeve / frames read with the hand unseen"
+        + (" / hand-free frames refused as a hand" if args.sampled else "")
+    )
+    reader_name = "belt" if args.belt else ("wheel, hands sampled" if args.sampled else "wheel")
     print(json.dumps({"reader": reader_name, "frames": args.frames, "seed": args.seed,
                       "figures": figures}))  # fmt: skip
 

@@ -9,7 +9,9 @@ modification time or size changes; a bad file keeps raising its one-sentence
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from calibration.geometry import (
     HOW_TO_CALIBRATE,
@@ -54,3 +56,48 @@ class WatchedCalibration:
     def locate(self, frame: Image, layout: MarkerLayout = BOARD_MARKER_LAYOUT) -> Homography | None:
         """The frame's image-to-board homography from its markers (None: markers hidden)."""
         return locate_board(frame, layout)
+
+
+T = TypeVar("T")
+
+
+class WatchedFile(Generic[T]):
+    """Called for every frame: what a small calibration file holds (a table's piece
+    colours, its players' hands), re-read only when the file changes, so a sample taken
+    from the tablet mid-evening counts from the next frame. With no file the ``fallback``;
+    with a broken one too, and ``problem`` says what is wrong (``read`` raises
+    CalibrationError with that sentence; it is also passed to ``warn`` once per change)."""
+
+    def __init__(
+        self,
+        path: Path,
+        read: Callable[[Path], T | None],
+        fallback: T,
+        warn: Callable[[str], None] | None = None,
+    ) -> None:
+        self.path = path
+        self.problem = ""
+        self._read = read
+        self._fallback = fallback
+        self._warn = warn
+        self._stamp: tuple[int, int] | None = None
+        self._value = fallback
+
+    def __call__(self) -> T:
+        try:
+            stat = self.path.stat()
+            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            stamp = None
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self._value, self.problem = self._fallback, ""
+            try:
+                value = self._read(self.path)
+            except CalibrationError as error:
+                self.problem = str(error)
+                if self._warn:
+                    self._warn(self.problem)
+            else:
+                self._value = self._fallback if value is None else value
+        return self._value

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.geometry import CalibrationError, Image
+from calibration.watched import WatchedFile
 from companion.vision.board import hue_gap
 from companion.vision.wheel import PIECE_HUES, pieces_laid_out
 from companion.vision.wheel_pieces import HUE_SLACK, HueWindows
@@ -172,33 +173,15 @@ def load_wheel_colours(path: Path) -> WheelColours | None:
     )
 
 
-class WatchedWheelColours:
-    """Called for every wheel frame: the hue windows to name pieces by, re-read when the
-    file changes (the colours may be sampled from the tablet mid-evening). With no file,
-    or a broken one, a typical set's windows; ``problem`` then says what is wrong."""
+class WatchedWheelColours(WatchedFile[HueWindows]):
+    """Called for every wheel frame: the hue windows to name pieces by (a typical set's
+    with no file, or with a broken one, whose ``problem`` is then said), re-read when the
+    file changes (the colours may be sampled from the tablet mid-evening)."""
 
     def __init__(self, path: Path, warn: Callable[[str], None] | None = None) -> None:
-        self.path = path
-        self.problem = ""
-        self._warn = warn
-        self._stamp: tuple[int, int] | None = None
-        self._windows: HueWindows = PIECE_HUES
+        super().__init__(path, _windows, PIECE_HUES, warn)
 
-    def __call__(self) -> HueWindows:
-        try:
-            stat = self.path.stat()
-            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
-        except OSError:
-            stamp = None
-        if stamp != self._stamp:
-            self._stamp = stamp
-            self._windows, self.problem = PIECE_HUES, ""
-            try:
-                colours = load_wheel_colours(self.path)
-            except CalibrationError as error:
-                self.problem = str(error)
-                if self._warn:
-                    self._warn(self.problem)
-            else:
-                self._windows = colours.windows if colours else PIECE_HUES
-        return self._windows
+
+def _windows(path: Path) -> HueWindows | None:
+    colours = load_wheel_colours(path)
+    return None if colours is None else colours.windows

@@ -9,7 +9,8 @@ it chose are saved with the calibration, to be set again at every start.
 
 The same panel teaches the reader this table's own dice (``companion dice teach``) from the
 rolls people confirmed, and shows the figures it measured on rolls it held out; and it
-samples a Hamster Wheel set's own piece colours (``companion calibrate wheel-colours``).
+samples a Hamster Wheel set's own piece colours (``companion calibrate wheel-colours``)
+and each player's hand (``companion calibrate hand``).
 """
 
 from __future__ import annotations
@@ -223,6 +224,41 @@ def sample_wheel_colours() -> ResponseReturnValue:
         f"(hues {colours.described}).",
         hues=dict(colours.hues),
     )
+
+
+@bp.post("/api/calibration/hands")
+def sample_hands() -> ResponseReturnValue:
+    """Sample one player's skin from the camera's picture of their hand held over the
+    wheel's table (``{"forget": true}``: forget every hand sampled); the wheel reader uses
+    them from its next frame."""
+    from calibration.geometry import CalibrationError
+    from calibration.hand_colours import (
+        HAND_COLOURS_FILE,
+        HandColours,
+        load_hand_colours,
+        sample_hand,
+        save_hand_colours,
+    )
+
+    _require_control()
+    raw = request.get_data(cache=True)
+    body = parse_body(raw) if raw.strip() else {}
+    forget = body.get("forget", False)
+    if not isinstance(forget, bool):
+        raise ApiError(400, 'forget must be true or false, for example {"forget": true}.')
+    path = companion().data_dir / HAND_COLOURS_FILE
+    try:
+        kept = HandColours() if forget else load_hand_colours(path) or HandColours()
+    except CalibrationError:
+        kept = HandColours()  # a broken file is replaced by this sample
+    if not forget:
+        try:
+            kept = kept.with_hand(sample_hand(_latest_frame()))
+        except CalibrationError as error:
+            raise ApiError(409, str(error)) from None
+    save_hand_colours(kept, path)
+    said = "the wheel finds hands by typical skin colours only" if forget else "this hand is seen"
+    return jsonify(message=f"Saved: {kept.described}; {said}.", hands=len(kept.hands))
 
 
 @bp.post("/api/dice/teach")

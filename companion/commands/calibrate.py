@@ -22,6 +22,13 @@ from calibration.geometry import (
     locate_board,
     save_calibration,
 )
+from calibration.hand_colours import (
+    HAND_COLOURS_FILE,
+    HandColours,
+    load_hand_colours,
+    sample_hand,
+    save_hand_colours,
+)
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
 from calibration.wheel_colours import (
     WHEEL_COLOURS_FILE,
@@ -164,6 +171,30 @@ def wheel_colours(obj: Any, image: str) -> None:
 
 
 @calibrate.command()
+@click.argument("image", type=click.Path(exists=True, dir_okay=False), required=False)
+@click.option("--forget", is_flag=True, help="Forget every hand sampled so far.")
+@click.pass_obj
+def hand(obj: Any, image: str | None, forget: bool) -> None:
+    """Sample one player's skin from a picture of their hand held over the wheel's table
+    (the arm coming in from the picture's edge), so the wheel sees that hand however pale
+    or dark; one picture per player. ``--forget`` drops every hand sampled."""
+    path = Path(obj.config.data_dir) / HAND_COLOURS_FILE
+    if forget == (image is not None):
+        raise click.UsageError("Give either a picture of a hand or --forget.")
+    try:
+        kept = HandColours() if forget else load_hand_colours(path) or HandColours()
+    except CalibrationError:
+        kept = HandColours()  # a broken file is replaced by this sample
+    if image is not None:
+        try:
+            kept = kept.with_hand(sample_hand(_read(image)))
+        except CalibrationError as error:
+            raise click.ClickException(str(error)) from None
+    save_hand_colours(kept, path)
+    click.echo(f"Saved {path}: {kept.described}.")
+
+
+@calibrate.command()
 @click.argument("image", type=click.Path(exists=True, dir_okay=False))
 @click.pass_obj
 def check(obj: Any, image: str) -> None:
@@ -191,7 +222,8 @@ def check(obj: Any, image: str) -> None:
 @calibrate.command()
 @click.pass_obj
 def show(obj: Any) -> None:
-    """Say whether the belt's calibration and the wheel's colours are saved, and when."""
+    """Say whether the belt's calibration, the wheel's colours and the players' hands are
+    saved, and when."""
     try:
         calibration = load_calibration(calibration_path(obj))
     except CalibrationError as error:
@@ -213,6 +245,16 @@ def show(obj: Any) -> None:
             "Wheel piece colours: a typical set's (`companion calibrate wheel-colours PICTURE`)."
             if colours is None
             else f"Wheel piece colours sampled {colours.created}."
+        )
+    try:
+        hands = load_hand_colours(Path(obj.config.data_dir) / HAND_COLOURS_FILE)
+    except CalibrationError as error:
+        click.secho(str(error), fg="yellow")
+    else:
+        click.echo(
+            "Hands: found by typical skin colours (`companion calibrate hand PICTURE`)."
+            if hands is None or not hands.hands
+            else f"Hands: {hands.described}."
         )
     if missing:
         sys.exit(1)

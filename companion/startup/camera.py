@@ -124,6 +124,7 @@ def start_camera(
     Wherever the simulated camera runs, the belt check watches a simulated belt of its own
     (the dice twin's frames show no belt), so a laptop shows it working too.
     """
+    from calibration.hand_colours import HAND_COLOURS_FILE, WatchedHandColours
     from calibration.watched import WatchedCalibration
     from calibration.wheel_colours import WHEEL_COLOURS_FILE, WatchedWheelColours
     from companion.watch.rig import build_rig
@@ -147,16 +148,19 @@ def start_camera(
     belt_file = demo_belt_file(config) if demo else config.calibration_file
     # The wheel's piece colours sampled for this table (a typical set's until they are).
     colours = WatchedWheelColours(config.data_dir / WHEEL_COLOURS_FILE, log.warning)
+    hands = WatchedHandColours(config.data_dir / HAND_COLOURS_FILE, log.warning)
     rig = build_rig(
         config,
         table,
         demo=demo,
         belt_calibration=WatchedCalibration(belt_file),
         wheel_colours=colours,
+        hands=hands,
     )
-    colours()  # read now, so a broken file is said on the camera's status from the start
-    if colours.problem:
-        rig.note = f"{rig.note} {colours.problem}".strip()
+    for sampled in (colours, hands):
+        sampled()  # read now, so a broken file is said on the camera's status from the start
+        if sampled.problem:
+            rig.note = f"{rig.note} {sampled.problem}".strip()
     real = isinstance(source, (Picamera2Source, OpenCVSource))
     supervisor = CameraSupervisor(
         source,

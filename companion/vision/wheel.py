@@ -66,6 +66,12 @@ from companion.vision.room_light import (
     sharpness,
     table_colour,
 )
+from companion.vision.sampled_hands import (
+    Hands,
+    hand_colour,
+    near_a_sampled_hand,
+    near_sampled_hands,
+)
 from companion.vision.wheel_pieces import (  # importable from here, as before
     AGAINST_RING as AGAINST_RING,
 )
@@ -293,12 +299,20 @@ def _refusal(frame: Image, reason: str) -> WheelReading:
 SKIN_PATCH_SLACK = 0.3
 
 
-def _skin_coloured(shares: NDArray[np.float32]) -> bool:
-    """Whether a patch's median colour (chromaticity of its pixels, N x 1 x 2) is a skin's."""
-    return distance_from_skin(np.median(shares.reshape(-1, 2), axis=0)) <= SKIN_PATCH_SLACK
+def _skin_coloured(shares: NDArray[np.float32], hands: Hands = ()) -> bool:
+    """Whether a patch's median colour (chromaticity of its pixels, N x 1 x 2) is a skin's:
+    in the skin window, or one of the hands sampled at this table."""
+    median = np.median(shares.reshape(-1, 2), axis=0)
+    return distance_from_skin(median) <= SKIN_PATCH_SLACK or near_a_sampled_hand(median, hands)
 
 
-def hand_over(rectified: Image, skin: Image, table: NDArray[np.float32], min_pixels: float) -> str:
+def hand_over(
+    rectified: Image,
+    skin: Image,
+    table: NDArray[np.float32],
+    min_pixels: float,
+    hands: Hands = (),
+) -> str:
     """Skin that is not the tablecloth and belongs to something reaching in from the edge:
     ``HAND_OVER_TABLE``, or ``SLEEVE_OVER_TABLE`` when most of what reaches in is not skin
     (a sleeve), or "" when nothing does.
@@ -306,7 +320,8 @@ def hand_over(rectified: Image, skin: Image, table: NDArray[np.float32], min_pix
     A wooden table under a lamp is skin-coloured too, so skin is only skin where it
     stands out from the cloth sampled in this frame; and a hand comes with an arm (bare
     or in a sleeve) that crosses the edge of the picture, unlike a cup of coffee. ``skin``
-    is the skin window's mask (``board.skin_mask``) of ``rectified``.
+    is the mask of what may be skin: the skin window's (``board.skin_mask``) of
+    ``rectified``, with the sampled ``hands``' colours added when there are any.
     """
     if cv2.countNonZero(skin) < min_pixels:
         return ""  # too little skin for a hand, whatever the cloth
@@ -317,7 +332,9 @@ def hand_over(rectified: Image, skin: Image, table: NDArray[np.float32], min_pix
     )
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= min_pixels]
-    big = [i for i in big if _skin_coloured(chromaticity(rectified[patches == i][:, None, :]))]
+    big = [
+        i for i in big if _skin_coloured(chromaticity(rectified[patches == i][:, None, :]), hands)
+    ]
     if not big:
         return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
@@ -340,6 +357,7 @@ def read_wheel(
     table_size: tuple[float, float] = TABLE_SIZE,
     camera_height_cm: float | None = None,
     piece_hues: HueWindows = PIECE_HUES,
+    hands: Hands = (),
 ) -> WheelReading:
     """Measure the ring and count the pieces outside it in one frame.
 
@@ -355,7 +373,10 @@ def read_wheel(
     With the camera's height (calibration) the rim strip is placed where it really stands,
     a diameter above the table at the top; without it the ring is taken as flat (the
     simulator's flat renders). ``piece_hues`` name the coloured pieces: this table's own,
-    when they were sampled (``calibration.wheel_colours``), else a typical set's.
+    when they were sampled (``calibration.wheel_colours``), else a typical set's. ``hands``
+    are the players' skin colours sampled there (``calibration.hand_colours``): skin as
+    well as the fixed window's, looked for once the ring is found and set aside
+    (:func:`_sampled_hand_over`).
     """
     layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
     found = detect_markers(frame)
@@ -364,11 +385,33 @@ def read_wheel(
         return _refusal(frame, "table markers not visible")
     if blurred(frame):
         return WheelReading(blocked=True, reason=BLURRED)
-    rectified, hsv, reaching_in, skin_like = _balanced_table(
-        frame, image_to_table, layout, table_size
-    )
-    if reaching_in:
-        return WheelReading(blocked=True, reason=reaching_in)
+    seen = _balanced_table(frame, image_to_table, layout, table_size)
+    rectified, hsv = seen.rectified, seen.hsv
+    if seen.reaching_in:
+        return WheelReading(blocked=True, reason=seen.reaching_in)
+    fitted = _fitted_ring(frame, found, layout, image_to_table, rectified, camera_height_cm, radius)
+    if isinstance(fitted, WheelReading):
+        return fitted
+    fit, ring, markers = fitted
+    if hands and (late := _sampled_hand_over(seen, ring, hands)):
+        return WheelReading(blocked=True, reason=late)
+    reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
+    if reading.blocked:
+        return reading
+    return replace(reading, cloth_close_to_skin=seen.cloth_close_to_skin)
+
+
+def _fitted_ring(
+    frame: Image,
+    found: MarkerCorners,
+    layout: MarkerLayout,
+    image_to_table: NDArray[np.float64],
+    rectified: Image,
+    camera_height_cm: float | None,
+    radius: float,
+) -> tuple[RimFit, NDArray[np.float64], int] | WheelReading:
+    """The ring fitted to the rim markers (its fit, its outline in the table and how many
+    markers it rests on), or the refusal saying why it cannot be."""
     corners, places, x_dirs, _ = _rim_markers(found, image_to_table)
     if len(places) < MIN_RIM_MARKERS:
         return _refusal(frame, "rim strip not readable (fewer than two markers in view)")
@@ -384,8 +427,35 @@ def read_wheel(
         fit, ring, markers = room
     if fit.error > MAX_FIT_ERROR:
         return _refusal(frame, f"{POOR_FIT} (misfit {fit.error:.2f} table units)")
-    reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
-    return replace(reading, cloth_close_to_skin=skin_like) if not reading.blocked else reading
+    return fit, ring, markers
+
+
+# Round the ring, this far (table units) is its shadow and shaded side, never a hand.
+RING_SHADOW = 0.6
+
+
+def _ring_and_shadow(shape: tuple[int, ...], ring: NDArray[np.float64]) -> Image:
+    """A mask (0/255) of the rectified table where the ring, its shaded side or its shadow
+    may lie: the ring's outline grown by ``RING_SHADOW``."""
+    hull = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(ring.astype(np.float32)).astype(np.int32), (255,))
+    grow = round(RING_SHADOW * PIXELS_PER_UNIT) * 2 + 1
+    return np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8)
+
+
+def _sampled_hand_over(seen: BalancedTable, ring: NDArray[np.float64], hands: Hands) -> str:
+    """A hand of one of the sampled colours over the table (``hand_over``), the ring and
+    its shadow set aside: the ring's shaded side and the shadow it casts are as dark as a
+    deep hand in a dim room and near some skins' colour, so looked for with the sampled
+    colours over the whole table they read as a hand in 9-18 of 30 hand-free frames
+    (``bench/wheel_hands.py --sampled``, development seeds); with the ring set aside, 0-1.
+    What is found is a player's own skin reaching in, so it is named a hand: the edge of a
+    dark hand on a dark cloth is not its colour, and the sleeve test (``SLEEVE_SHARE``)
+    took bare dark arms on green felt for sleeves."""
+    skin = seen.skin | near_sampled_hands(seen.rectified, seen.hsv, hands)
+    skin[_ring_and_shadow(skin.shape, ring) > 0] = 0
+    min_pixels = MIN_HAND_UNITS * PIXELS_PER_UNIT**2
+    return HAND_OVER_TABLE if hand_over(seen.rectified, skin, seen.table, min_pixels, hands) else ""
 
 
 class BalancedTable(NamedTuple):
@@ -397,6 +467,8 @@ class BalancedTable(NamedTuple):
     hsv: Image
     reaching_in: str
     cloth_close_to_skin: bool
+    table: NDArray[np.float32]  # the cloth's colour (chromaticity)
+    skin: Image  # the skin window's mask
 
 
 def _balanced_table(
@@ -416,9 +488,8 @@ def _balanced_table(
     skin = skin_mask(hsv)
     reaching_in = hand_over(rectified, skin, table, MIN_HAND_UNITS * ppu * ppu)
     share = float(np.count_nonzero(skin)) / float(skin.size)
-    return BalancedTable(
-        rectified, hsv, reaching_in, close_to_skin((float(table[0]), float(table[1])), share)
-    )
+    skin_like = close_to_skin((float(table[0]), float(table[1])), share)
+    return BalancedTable(rectified, hsv, reaching_in, skin_like, table, skin)
 
 
 def pieces_laid_out(
@@ -435,11 +506,41 @@ def pieces_laid_out(
         return "the wheel's four table markers are not all in the picture"
     if blurred(frame):
         return BLURRED
-    rectified, hsv, reaching_in, _ = _balanced_table(frame, image_to_table, layout, table_size)
-    if reaching_in:
-        return reaching_in
-    outside = wheel_pieces.free_table(rectified.shape[:2], layout)
-    return wheel_pieces.vivid_pieces(rectified, outside, hsv)
+    seen = _balanced_table(frame, image_to_table, layout, table_size)
+    if seen.reaching_in:
+        return seen.reaching_in
+    outside = wheel_pieces.free_table(seen.rectified.shape[:2], layout)
+    return wheel_pieces.vivid_pieces(seen.rectified, outside, seen.hsv)
+
+
+def hand_sampled(
+    frame: Image,
+    table_size: tuple[float, float] = TABLE_SIZE,
+    camera_height_cm: float | None = None,
+) -> tuple[float, float] | str:
+    """The colour of the one hand held over the wheel's table (for sampling a player's
+    skin at calibration, ``calibration.hand_colours``), measured as the hand check sees
+    skin (the table from above, the lamp divided out); or why the picture cannot say.
+    The ring, when it is found, is set aside with its shadow: a hand over it would
+    otherwise be one patch with it, and the far side of the ring taken for the hand."""
+    layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
+    found = detect_markers(frame)
+    image_to_table = homography_from_markers(found, layout)
+    if image_to_table is None:
+        return "the wheel's table markers are not in the picture"
+    if blurred(frame):
+        return BLURRED
+    seen = _balanced_table(frame, image_to_table, layout, table_size)
+    fitted = _fitted_ring(
+        frame, found, layout, image_to_table, seen.rectified, camera_height_cm, WHEEL_RADIUS
+    )
+    aside = (
+        None if isinstance(fitted, WheelReading) else _ring_and_shadow(seen.skin.shape, fitted[1])
+    )
+    min_pixels = MIN_HAND_UNITS * PIXELS_PER_UNIT**2
+    return hand_colour(
+        seen.rectified, seen.table, SKIN_STANDS_OUT, min_pixels, aside, seen.cloth_close_to_skin
+    )
 
 
 def _with_pieces(

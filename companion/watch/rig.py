@@ -33,6 +33,7 @@ from companion.engine.camera import watched
 from companion.engine.readings import BELT, DICE, WHEEL
 from companion.table import Table
 from companion.vision.dice import use_taught_head
+from companion.vision.sampled_hands import Hands
 from companion.vision.teach import EXAMPLES_DIR, ExampleStore
 from companion.vision.teach_pools import use_taught_pool_model
 from companion.vision.wheel_pieces import HueWindows
@@ -281,11 +282,13 @@ def start_watchers(
     demo: bool = False,
     camera_status: Callable[[], str] | None = None,
     wheel_colours: Callable[[], HueWindows] | None = None,
+    hands: Callable[[], Hands] | None = None,
 ) -> dict[str, Running]:
     """A watcher for every reading kind the camera can read (none started yet), less the
     kinds the config switches off. ``demo`` marks a simulated camera's dice as demo
     readings; the dice watcher keeps a real camera's confirmed dice for teaching;
-    ``wheel_colours`` gives the wheel's piece colours sampled for this table.
+    ``wheel_colours`` gives the wheel's piece colours sampled for this table, ``hands``
+    the players' hands sampled there.
     """
     frames = config.camera.stable_frames
     watchers: dict[str, Running] = {
@@ -303,6 +306,7 @@ def start_watchers(
             drift_warning=config.camera.wheel_drift,
             camera_height_cm=config.camera.height_cm or None,
             piece_hues=wheel_colours,
+            hands=hands,
         ),
     }
     off = switched_off(config)
@@ -316,6 +320,7 @@ def build_rig(
     belt_calibration: CameraCalibration,
     demo: bool = False,
     wheel_colours: Callable[[], HueWindows] | None = None,
+    hands: Callable[[], Hands] | None = None,
 ) -> CameraRig:
     """The rig with a watcher per kind the config leaves on (no camera attached yet).
 
@@ -334,5 +339,6 @@ def build_rig(
         demo=demo,
         camera_status=rig.camera_status,
         wheel_colours=wheel_colours,
+        hands=hands,
     )
     return rig

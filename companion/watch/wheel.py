@@ -32,6 +32,7 @@ from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.table import Table
+from companion.vision.sampled_hands import Hands
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
     CLOTH_CLOSE_TO_SKIN,
@@ -73,12 +74,15 @@ class WheelWatcher(FrameWatcher):
         clock: Callable[[], float] = time.monotonic,
         camera_height_cm: float | None = None,
         piece_hues: Callable[[], HueWindows] | None = None,
+        hands: Callable[[], Hands] | None = None,
     ) -> None:
         self.table = table
         self.camera_height_cm = camera_height_cm  # None: the ring is read as flat
         # this table's piece colours, asked for each frame (re-sampled from the tablet
         # mid-evening); None: a typical set's
         self.piece_hues = piece_hues
+        # the players' hands sampled at this table, asked for each frame too; None: none
+        self.hands = hands
         self.tracker = WheelTracker(drift_warning=drift_warning)
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
@@ -97,7 +101,9 @@ class WheelWatcher(FrameWatcher):
     def process(self, frame: Frame) -> Future[bool] | None:
         """Read one frame; returns the table's future when a new reading was sent to it."""
         hues = self.piece_hues() if self.piece_hues else PIECE_HUES
-        return self.take(read_wheel(frame, camera_height_cm=self.camera_height_cm, piece_hues=hues))
+        hands = self.hands() if self.hands else ()
+        height = self.camera_height_cm
+        return self.take(read_wheel(frame, camera_height_cm=height, piece_hues=hues, hands=hands))
 
     def take(self, reading: WheelReading) -> Future[bool] | None:
         """Follow one frame's reading (what :meth:`process` read from the picture)."""

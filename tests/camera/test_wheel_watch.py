@@ -19,6 +19,7 @@ import pytest
 
 from companion.table import Table
 from companion.vision.wheel import (
+    HAND_OVER_TABLE,
     PIECE_HUES,
     WHEEL_PIECE_NAMES,
     WheelReading,
@@ -181,3 +182,22 @@ def test_the_watcher_names_pieces_by_the_colours_sampled_for_this_table(table: T
     hues["now"] = sampled
     fallen = show(watcher, frame)["fallen"]
     assert (fallen["orange"], fallen["yellow"], fallen["blue"]) == (1, 1, 1)
+
+
+def test_the_watcher_sees_a_hand_sampled_for_this_table(table: Table) -> None:
+    """Issue 34: the players' hands sampled at calibration reach the running watcher (asked
+    for each frame): a pale hand the skin window misses holds the reading once sampled,
+    so the pieces it moves are no fall."""
+    from tests.vision.test_sampled_hands import COOL_FELT, HEIGHT, PALE, frames, sampled
+
+    hand_frame = frames(COOL_FELT, 1, 77, PALE)[0]
+    hands: dict[str, Any] = {"now": ()}
+    watcher = WheelWatcher(
+        table, stable_frames=1, publish_every=0.0, camera_height_cm=HEIGHT,
+        hands=lambda: hands["now"],
+    )  # fmt: skip
+    unseen = show(watcher, hand_frame)
+    assert not unseen["blocked"]
+    hands["now"] = (sampled(COOL_FELT, PALE),)
+    held = show(watcher, hand_frame)
+    assert held["blocked"] and held["reason"] == HAND_OVER_TABLE

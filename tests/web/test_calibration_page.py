@@ -393,3 +393,36 @@ def test_the_wheel_colours_are_sampled_from_the_page(table: Table, tmp_path: Pat
     assert load_wheel_colours(tmp_path / WHEEL_COLOURS_FILE) == saved
     page = client.get("/").get_data(as_text=True)
     assert 'id="btn-wheel-colours"' in page
+
+
+def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path) -> None:
+    """Issue 34: a player holds a hand over the wheel's table and taps; a picture with no
+    hand says what to do and keeps the hands saved; another tap forgets them all."""
+    from calibration.hand_colours import HAND_COLOURS_FILE, HandColours, load_hand_colours
+    from hardware.simulator.room import Room
+    from tests.vision.test_sampled_hands import MIDDLE, frames
+
+    camera = LatestFrame(frames(Room(), 1, 90, MIDDLE)[0])
+    client = page_client(table, camera=camera, data_dir=tmp_path)
+    route = "/api/calibration/hands"
+    assert client.post(route, json={}).status_code == 401
+    done = client.post(route, json={}, headers=login(client))
+    if done.status_code == 409:  # the hand only just in the picture: held further in
+        camera.frame = frames(Room(), 1, 91, MIDDLE)[0]
+        done = client.post(route, json={}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert done.get_json()["message"].startswith("Saved: 1 hand sampled")
+    saved = load_hand_colours(tmp_path / HAND_COLOURS_FILE)
+    assert saved is not None and len(saved.hands) == 1
+    camera.frame = frames(Room(), 1, 92)[0]
+    refused = client.post(route, json={}, headers=login(client))
+    assert refused.status_code == 409
+    assert "no hand is seen over the table" in refused.get_json()["error"]
+    assert load_hand_colours(tmp_path / HAND_COLOURS_FILE) == saved
+    bad = client.post(route, json={"forget": "yes"}, headers=login(client))
+    assert bad.status_code == 400 and "forget must be true or false" in bad.get_json()["error"]
+    forgot = client.post(route, json={"forget": True}, headers=login(client))
+    assert forgot.status_code == 200 and "typical skin colours only" in forgot.get_json()["message"]
+    assert load_hand_colours(tmp_path / HAND_COLOURS_FILE) == HandColours()
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="btn-sample-hand"' in page and 'id="btn-forget-hands"' in page

@@ -485,6 +485,12 @@ function setup() {
   $("btn-wheel-colours").addEventListener("click", async () => {
     try { toast((await api("/api/calibration/wheel-colours", {})).message); } catch (error) { toast(error.message); }
   });
+  $("btn-sample-hand").addEventListener("click", async () => {
+    try { toast((await api("/api/calibration/hands", {})).message); } catch (error) { toast(error.message); }
+  });
+  $("btn-forget-hands").addEventListener("click", async () => {
+    try { toast((await api("/api/calibration/hands", { forget: true })).message); } catch (error) { toast(error.message); }
+  });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
     refreshCalibration();

@@ -1,0 +1,148 @@
+"""The players' skin as this table's camera sees it, sampled one hand at a time.
+
+The wheel reader holds its reading while a hand reaches over the table: the pieces a hand
+moves are no fall, and Hamster Wheel tells a failed try from Higher Powers by it. It finds
+a hand by a skin window drawn round typical skin, which misses very pale skin everywhere
+and deep skin in a dim room (``bench/wheel_hands.py``). So each player may hold a hand
+over the wheel's table once and take a picture; the hand's colour, the lamp divided out,
+is kept (``hand-colours.json`` in the data folder) and the reader takes skin of that
+colour for a hand from then on, however dark.
+
+Samples add up, one per player: a new sample that close to one already kept is the same
+player again and replaces it, and past ``MAX_HANDS`` the oldest is dropped. Forgetting
+them all (``companion calibrate hand --forget``) returns the reader to the skin window
+alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from calibration.geometry import CalibrationError, Image
+from calibration.watched import WatchedFile
+from companion.vision.sampled_hands import Hand, Hands
+from companion.vision.wheel import hand_sampled
+
+HAND_COLOURS_FILE = "hand-colours.json"
+HAND_COLOURS_VERSION = 1
+MAX_HANDS = 8  # more than a table seats; past it the oldest sample goes
+# A new sample this close (chromaticity) to one kept is the same skin: it replaces it
+# rather than adding a second. Half the reader's reach (``sampled_hands.NEAR_A_HAND``).
+SAME_HAND = 0.75
+HOW_TO_SAMPLE = (
+    "hold one hand flat over the wheel's table, the arm coming in from the edge of the "
+    "picture and nothing else on the table but the wheel, and sample again"
+)
+
+
+@dataclass(frozen=True)
+class SampledHand:
+    """One player's skin colour ((r, g) shares of R + G + B times 100, the lamp divided
+    out) and when it was sampled."""
+
+    colour: Hand
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class HandColours:
+    """The hands sampled at this table, oldest first."""
+
+    hands: tuple[SampledHand, ...] = ()
+
+    @property
+    def colours(self) -> Hands:
+        """What the reader takes: each hand's colour."""
+        return tuple(hand.colour for hand in self.hands)
+
+    @property
+    def described(self) -> str:
+        """For the player: "2 hands sampled (red share 36.1, 44.0)"."""
+        if not self.hands:
+            return "no hands sampled"
+        shares = ", ".join(f"{hand.colour[0]:.1f}" for hand in self.hands)
+        count = len(self.hands)
+        return f"{count} hand{'s' if count > 1 else ''} sampled (red share {shares})"
+
+    def with_hand(self, hand: SampledHand) -> HandColours:
+        """These hands with ``hand`` added: in place of any kept one of the same colour,
+        and the oldest dropped when there would be more than ``MAX_HANDS``."""
+        kept = [old for old in self.hands if math.dist(old.colour, hand.colour) > SAME_HAND]
+        return HandColours(tuple([*kept, hand][-MAX_HANDS:]))
+
+
+def sample_hand(frame: Image) -> SampledHand:
+    """One player's skin from a picture of their hand over the wheel's table, or
+    CalibrationError saying what to change."""
+    found = hand_sampled(frame)
+    if isinstance(found, str):
+        raise CalibrationError(f"The hand cannot be sampled: {found}; {HOW_TO_SAMPLE}.")
+    return SampledHand(found, datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def save_hand_colours(colours: HandColours, path: Path) -> None:
+    """Write the sampled hands as readable JSON."""
+    data = {
+        "version": HAND_COLOURS_VERSION,
+        "hands": [{"colour": list(h.colour), "created": h.created} for h in colours.hands],
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def _share(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 100
+
+
+def _hand(entry: Any) -> SampledHand | None:
+    """One kept hand from the file, None when the entry is not one."""
+    if not isinstance(entry, dict):
+        return None
+    colour = entry.get("colour")
+    if not isinstance(colour, list) or len(colour) != 2 or not all(map(_share, colour)):
+        return None
+    return SampledHand((float(colour[0]), float(colour[1])), str(entry.get("created", "")))
+
+
+def load_hand_colours(path: Path) -> HandColours | None:
+    """The hands sampled at this table, None when none were, CalibrationError when the
+    file cannot be used (nothing else is lost: the reader falls back on the skin window)."""
+    if not path.exists():
+        return None
+    again = (
+        "sample the players' hands again (`companion calibrate hand PICTURE`) or delete the "
+        "file to find hands by typical skin colours only"
+    )
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CalibrationError(
+            f"The hand colour file {path} is unreadable ({error}); {again}."
+        ) from error
+    entries = data.get("hands") if isinstance(data, dict) else None
+    hands = [_hand(entry) for entry in entries] if isinstance(entries, list) else [None]
+    if not isinstance(data, dict) or data.get("version") != HAND_COLOURS_VERSION or None in hands:
+        raise CalibrationError(
+            f"The hand colour file {path} does not hold a list of hands, each a colour of "
+            f"two shares from 0 to 100; {again}."
+        )
+    return HandColours(tuple(hand for hand in hands if hand is not None)[-MAX_HANDS:])
+
+
+class WatchedHandColours(WatchedFile[Hands]):
+    """Called for every wheel frame: the sampled hands' colours (none with no file or a
+    broken one, whose ``problem`` is then said), re-read when the file changes."""
+
+    def __init__(self, path: Path, warn: Callable[[str], None] | None = None) -> None:
+        super().__init__(path, _colours, (), warn)
+
+
+def _colours(path: Path) -> Hands | None:
+    colours = load_hand_colours(path)
+    return None if colours is None else colours.colours
