@@ -28,9 +28,16 @@ import numpy as np
 
 from bench.vision_rooms import belt_calibration
 from calibration.geometry import locate_board
+from calibration.hand_colours import CLOSE_TO_CLOTH
 from companion.vision.board import HAND_OVER_BOARD, SLEEVE_OVER_BOARD, read_board
-from companion.vision.sampled_hands import NO_HAND
-from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, hand_sampled, read_wheel
+from companion.vision.sampled_hands import NO_HAND, close_to_cloth
+from companion.vision.wheel import (
+    HAND_OVER_TABLE,
+    SLEEVE_OVER_TABLE,
+    HandSeen,
+    hand_sampled,
+    read_wheel,
+)
 from hardware.simulator import random_belt_scene
 from hardware.simulator.common import BGR
 from hardware.simulator.room import Room
@@ -85,7 +92,7 @@ def sampled_hand(tone: BGR, room: Room, seed: int) -> tuple[float, float] | None
     """The hand's colour as calibration samples it, from frames of its own (another
     moment, the hand elsewhere; tried again when no hand is seen, as a player would);
     None when the sampling refuses (the reason is printed)."""
-    found: tuple[float, float] | str = NO_HAND
+    found: HandSeen | str = NO_HAND
     for attempt in range(SAMPLING_TRIES):
         rng = np.random.default_rng((seed, 99, attempt))
         video = wheel_room_video(rng, 1, replace(room, skin=tone))
@@ -95,7 +102,9 @@ def sampled_hand(tone: BGR, room: Room, seed: int) -> tuple[float, float] | None
     if isinstance(found, str):
         print(f"    sampling refused ({tone}): {found}")
         return None
-    return found
+    if close_to_cloth(found.colour, found.cloth):
+        print(f"    sampled ({tone}) with the warning: {CLOSE_TO_CLOTH}")
+    return found.colour
 
 
 def row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> Counter[str]:

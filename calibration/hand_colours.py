@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from calibration.geometry import CalibrationError, Image
 from calibration.watched import WatchedFile
-from companion.vision.sampled_hands import Hand, Hands
+from companion.vision.sampled_hands import Hand, Hands, close_to_cloth
 from companion.vision.wheel import hand_sampled
 
 HAND_COLOURS_FILE = "hand-colours.json"
@@ -77,13 +77,41 @@ class HandColours:
         return HandColours(tuple([*kept, hand][-MAX_HANDS:]))
 
 
-def sample_hand(frame: Image) -> SampledHand:
+class HandSample(NamedTuple):
+    """A hand just sampled, and what the player should know about it ("" when nothing)."""
+
+    hand: SampledHand
+    warning: str = ""
+
+
+CLOSE_TO_CLOTH = (
+    "this hand is close to the table cloth's colour, so over this cloth it may still go "
+    "unseen: a mat or a cloth of another colour under the wheel is safer"
+)
+
+
+def sample_hand(frame: Image, camera_height_cm: float | None = None) -> HandSample:
     """One player's skin from a picture of their hand over the wheel's table, or
-    CalibrationError saying what to change."""
-    found = hand_sampled(frame)
+    CalibrationError saying what to change. ``camera_height_cm`` (the calibration's) lets
+    the ring be found and set aside where it stands."""
+    found = hand_sampled(frame, camera_height_cm=camera_height_cm)
     if isinstance(found, str):
         raise CalibrationError(f"The hand cannot be sampled: {found}; {HOW_TO_SAMPLE}.")
-    return SampledHand(found, datetime.now(UTC).isoformat(timespec="seconds"))
+    hand = SampledHand(found.colour, datetime.now(UTC).isoformat(timespec="seconds"))
+    return HandSample(hand, CLOSE_TO_CLOTH if close_to_cloth(found.colour, found.cloth) else "")
+
+
+def add_hand(path: Path, frame: Image, camera_height_cm: float | None = None) -> HandSample:
+    """Sample the hand in ``frame`` and keep it with the hands already sampled at this
+    table (a broken file is replaced), or CalibrationError with nothing changed. Returns
+    the sample; the hands kept are then in ``path``."""
+    sample = sample_hand(frame, camera_height_cm)
+    try:
+        kept = load_hand_colours(path) or HandColours()
+    except CalibrationError:
+        kept = HandColours()
+    save_hand_colours(kept.with_hand(sample.hand), path)
+    return sample
 
 
 def save_hand_colours(colours: HandColours, path: Path) -> None:

@@ -156,6 +156,7 @@ def build_app(config: Config, games: Games, devices: Devices) -> Flask:
         camera=camera,
         data_dir=config.data_dir,
         lock_camera=camera.lock_exposure,
+        camera_height_cm=config.camera.height_cm or None,
         token_hours=config.web.token_hours,
         event_board=None if board is None else board.json,
         event_export=None if board is None else partial(board_export, board.board),

@@ -31,6 +31,7 @@ def create_app(
     camera: CameraView | None = None,
     data_dir: Path | None = None,
     lock_camera: Callable[[], dict[str, Any] | None] | None = None,
+    camera_height_cm: float | None = None,
     token_hours: float = 24.0,
     event_board: Callable[[], dict[str, Any]] | None = None,
     event_export: Callable[[], dict[str, Any]] | None = None,
@@ -52,6 +53,7 @@ def create_app(
         camera=camera,
         data_dir=data_dir or Path.cwd(),
         lock_camera=lock_camera,
+        camera_height_cm=camera_height_cm,
         event_board=event_board,
         event_export=event_export,
     )

@@ -235,8 +235,8 @@ def sample_hands() -> ResponseReturnValue:
     from calibration.hand_colours import (
         HAND_COLOURS_FILE,
         HandColours,
+        add_hand,
         load_hand_colours,
-        sample_hand,
         save_hand_colours,
     )
 
@@ -247,18 +247,18 @@ def sample_hands() -> ResponseReturnValue:
     if not isinstance(forget, bool):
         raise ApiError(400, 'forget must be true or false, for example {"forget": true}.')
     path = companion().data_dir / HAND_COLOURS_FILE
+    if forget:
+        save_hand_colours(HandColours(), path)
+        said = "Saved: no hands sampled; the wheel finds hands by typical skin colours only."
+        return jsonify(message=said, hands=0)
     try:
-        kept = HandColours() if forget else load_hand_colours(path) or HandColours()
-    except CalibrationError:
-        kept = HandColours()  # a broken file is replaced by this sample
-    if not forget:
-        try:
-            kept = kept.with_hand(sample_hand(_latest_frame()))
-        except CalibrationError as error:
-            raise ApiError(409, str(error)) from None
-    save_hand_colours(kept, path)
-    said = "the wheel finds hands by typical skin colours only" if forget else "this hand is seen"
-    return jsonify(message=f"Saved: {kept.described}; {said}.", hands=len(kept.hands))
+        sample = add_hand(path, _latest_frame(), companion().camera_height_cm)
+    except CalibrationError as error:
+        raise ApiError(409, str(error)) from None
+    kept = load_hand_colours(path) or HandColours()
+    warning = f" Note: {sample.warning}." if sample.warning else ""
+    message = f"Saved: {kept.described}; the wheel sees this hand from now on.{warning}"
+    return jsonify(message=message, hands=len(kept.hands), warning=sample.warning)
 
 
 @bp.post("/api/dice/teach")

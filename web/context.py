@@ -42,6 +42,9 @@ class Companion:
     # returns what it chose (CameraSettings field names), None for a camera with no such
     # controls (a webcam, the simulator). Raises CompanionError when the camera is offline.
     lock_camera: Callable[[], dict[str, Any] | None] | None = None
+    # The camera's height above the table (calibration; None: unknown), for finding the
+    # wheel's ring where it stands when a player's hand is sampled.
+    camera_height_cm: float | None = None
     # Every table at the event, from the broker (``companion.mqtt.board.board_json``); None
     # when this Pi is on no event's broker ([mqtt] without a host).
     event_board: Callable[[], dict[str, Any]] | None = None

@@ -25,8 +25,8 @@ from calibration.geometry import (
 from calibration.hand_colours import (
     HAND_COLOURS_FILE,
     HandColours,
+    add_hand,
     load_hand_colours,
-    sample_hand,
     save_hand_colours,
 )
 from calibration.markers import standard_sheets, write_sheets, write_wheel_strip
@@ -179,19 +179,19 @@ def hand(obj: Any, image: str | None, forget: bool) -> None:
     (the arm coming in from the picture's edge), so the wheel sees that hand however pale
     or dark; one picture per player. ``--forget`` drops every hand sampled."""
     path = Path(obj.config.data_dir) / HAND_COLOURS_FILE
-    if forget == (image is not None):
+    if image is None and forget:
+        save_hand_colours(HandColours(), path)
+        click.echo(f"Saved {path}: no hands sampled; hands are found by typical skin colours.")
+        return
+    if image is None or forget:
         raise click.UsageError("Give either a picture of a hand or --forget.")
     try:
-        kept = HandColours() if forget else load_hand_colours(path) or HandColours()
-    except CalibrationError:
-        kept = HandColours()  # a broken file is replaced by this sample
-    if image is not None:
-        try:
-            kept = kept.with_hand(sample_hand(_read(image)))
-        except CalibrationError as error:
-            raise click.ClickException(str(error)) from None
-    save_hand_colours(kept, path)
-    click.echo(f"Saved {path}: {kept.described}.")
+        sample = add_hand(path, _read(image), obj.config.camera.height_cm or None)
+    except CalibrationError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Saved {path}: {(load_hand_colours(path) or HandColours()).described}.")
+    if sample.warning:
+        click.secho(f"Note: {sample.warning}.", fg="yellow")
 
 
 @calibrate.command()

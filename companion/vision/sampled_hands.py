@@ -40,7 +40,12 @@ DARKEST_SAMPLED_SKIN = 15
 # A sample is no use when the hand lies this close (chromaticity) to the cloth: the readers
 # tell a hand by standing out from the cloth by ``STANDS_OUT`` (3), and half a hand's
 # pixels must (a pale hand on a white table measures 3.7).
-HAND_FROM_CLOTH = 3.5
+HAND_FROM_CLOTH = 3.0
+# A hand sampled nearer the cloth than this may still go unseen over it (its own spread,
+# ``NEAR_A_HAND``, reaches the cloth's): very dark skin over dark wood under a lamp measured
+# 4.5 from the wood when sampled, and the same as the wood in other poses. The reader
+# then says the cloth may hide a hand (``wheel.CLOTH_CLOSE_TO_SKIN``).
+HAND_CLOSE_TO_CLOTH = HAND_FROM_CLOTH + NEAR_A_HAND
 # Skin of every tone, the lamp divided out, is red before green before blue (the
 # simulator's six tones from pale to deep, and the skin window's corners, all are): by this
 # much red over green at least. Sampling looks only at such pixels, so a green felt's noisy
@@ -81,6 +86,11 @@ def near_a_sampled_hand(colour: NDArray[np.float32] | Hand, hands: Hands) -> boo
     """Whether a patch's colour (its median chromaticity) is one of the sampled hands'."""
     point = (float(colour[0]), float(colour[1]))
     return any(math.dist(point, hand) <= NEAR_A_HAND for hand in hands)
+
+
+def close_to_cloth(hand: Hand, cloth: NDArray[np.float32] | Hand) -> bool:
+    """Whether a sampled hand may go unseen over this cloth (``HAND_CLOSE_TO_CLOTH``)."""
+    return math.dist(hand, (float(cloth[0]), float(cloth[1]))) <= HAND_CLOSE_TO_CLOTH
 
 
 def _edge(shape: tuple[int, ...]) -> NDArray[np.bool_]:

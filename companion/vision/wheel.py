@@ -55,6 +55,7 @@ from companion.vision.markers import (
 )
 from companion.vision.room_light import (
     BLURRED,
+    SKIN_NEAR,
     SOFT,
     balanced,
     blurred,
@@ -67,7 +68,9 @@ from companion.vision.room_light import (
     table_colour,
 )
 from companion.vision.sampled_hands import (
+    Hand,
     Hands,
+    close_to_cloth,
     hand_colour,
     near_a_sampled_hand,
     near_sampled_hands,
@@ -141,8 +144,9 @@ class WheelReading:
     fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
     angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
     pieces_reason: str = ""
-    # The cloth is so close to skin colour that some hands over it go unseen
-    # (``CLOTH_CLOSE_TO_SKIN``): said to the players, the reading is still given.
+    # The cloth is so close to skin colour (the skin window's or a hand sampled at this
+    # table) that some hands over it go unseen (``CLOTH_CLOSE_TO_SKIN``): said to the
+    # players, the reading is still given.
     cloth_close_to_skin: bool = False
 
     @property
@@ -398,7 +402,9 @@ def read_wheel(
     reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
     if reading.blocked:
         return reading
-    return replace(reading, cloth_close_to_skin=seen.cloth_close_to_skin)
+    cloth = (float(seen.table[0]), float(seen.table[1]))
+    hidden = seen.cloth_close_to_skin or any(close_to_cloth(hand, cloth) for hand in hands)
+    return replace(reading, cloth_close_to_skin=hidden)
 
 
 def _fitted_ring(
@@ -513,11 +519,18 @@ def pieces_laid_out(
     return wheel_pieces.vivid_pieces(seen.rectified, outside, seen.hsv)
 
 
+class HandSeen(NamedTuple):
+    """A hand's colour as sampled, and the cloth's it was held over (chromaticity)."""
+
+    colour: Hand
+    cloth: Hand
+
+
 def hand_sampled(
     frame: Image,
     table_size: tuple[float, float] = TABLE_SIZE,
     camera_height_cm: float | None = None,
-) -> tuple[float, float] | str:
+) -> HandSeen | str:
     """The colour of the one hand held over the wheel's table (for sampling a player's
     skin at calibration, ``calibration.hand_colours``), measured as the hand check sees
     skin (the table from above, the lamp divided out); or why the picture cannot say.
@@ -538,9 +551,15 @@ def hand_sampled(
         None if isinstance(fitted, WheelReading) else _ring_and_shadow(seen.skin.shape, fitted[1])
     )
     min_pixels = MIN_HAND_UNITS * PIXELS_PER_UNIT**2
-    return hand_colour(
-        seen.rectified, seen.table, SKIN_STANDS_OUT, min_pixels, aside, seen.cloth_close_to_skin
+    # A wood whose colour is skin's, however dark: a hand not seen over it is likelier
+    # the cloth's colour than absent (very dark skin over dark wood under a lamp).
+    skin_coloured = distance_from_skin(seen.table) < SKIN_NEAR
+    colour = hand_colour(
+        seen.rectified, seen.table, SKIN_STANDS_OUT, min_pixels, aside, skin_coloured
     )
+    if isinstance(colour, str):
+        return colour
+    return HandSeen(colour, (float(seen.table[0]), float(seen.table[1])))
 
 
 def _with_pieces(

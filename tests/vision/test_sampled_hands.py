@@ -56,7 +56,7 @@ def sampled(room: Room, skin: BGR) -> tuple[float, float]:
         if found != NO_HAND:
             break
     assert not isinstance(found, str), found
-    return found
+    return found.colour
 
 
 def test_a_pale_hand_the_skin_window_misses_holds_the_reading_once_sampled() -> None:
@@ -177,3 +177,27 @@ def test_the_command_line_samples_shows_and_forgets_hands(tmp_path: Path) -> Non
         companion_command, ["--data-dir", str(tmp_path), "calibrate", "hand"]
     )
     assert neither.exit_code != 0 and "either a picture of a hand or --forget" in neither.output
+
+
+DIM_DARK_WOOD = Room(table="dark wood", light="warm", exposure=0.8)
+
+
+def test_a_hand_sampled_close_to_the_cloths_colour_is_warned_and_said_by_the_reader() -> None:
+    """Deep skin over dark wood under a lamp: sampled, but so near the wood's colour that
+    it may still go unseen; the player is told at sampling, and the Wheel panel says the
+    cloth may hide a hand while the reading goes on."""
+    from calibration.hand_colours import CLOSE_TO_CLOTH
+
+    sample = sample_hand(frames(DIM_DARK_WOOD, 1, 90, (35, 45, 70))[0], HEIGHT)
+    assert sample.warning == CLOSE_TO_CLOTH
+    for frame in frames(DIM_DARK_WOOD, 2, 78):
+        reading = read_wheel(frame, camera_height_cm=HEIGHT, hands=(sample.hand.colour,))
+        assert not reading.blocked and reading.cloth_close_to_skin
+    assert not read_wheel(frame, camera_height_cm=HEIGHT).cloth_close_to_skin  # unsampled
+
+
+def test_a_very_dark_hand_over_dark_wood_is_refused_as_the_cloths_colour() -> None:
+    """It measures as the wood does, darker: the true reason is said, not "no hand"."""
+    with pytest.raises(CalibrationError) as refused:
+        sample_hand(frames(DIM_DARK_WOOD, 1, 90, (45, 58, 88))[0], HEIGHT)
+    assert HAND_LIKE_CLOTH in str(refused.value)
