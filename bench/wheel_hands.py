@@ -14,7 +14,9 @@ the belt reader, calibrated once per room with nothing on the table (as
 ``bench/vision_rooms.py`` does), the hand reaching over the belt. ``--sampled`` reads the
 wheel with each hand's colour sampled first, in the same room, from a frame of its own (as
 a player does at calibration, ``companion calibrate hand``), and also reads as many frames
-of that room with no hand, counting those taken for a hand. The last line is JSON.
+of that room with no hand, counting those taken for a hand; and at the end, for each room,
+three times as many hand-free frames read with every tone's hand sampled at once (a table
+of six players). The last line is JSON.
 """
 
 from __future__ import annotations
@@ -126,11 +128,23 @@ def row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> 
         reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm, hands=hands)
         if not reading.blocked:
             taken["read (hand unseen)"] += 1
+            taken["of which the cloth said"] += reading.cloth_close_to_skin
         elif reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
             taken["refused: hand"] += 1
         else:
             taken["refused: other"] += 1
     return taken
+
+
+def everyone(room: Room, frames: int, seed: int) -> str:
+    """Frames of ``room`` with no hand, read with the hands of all six tones sampled there
+    (those that could be), as "refused as a hand of read"."""
+    hands = [sampled_hand(tone, room, seed) for tone in TONES.values()]
+    kept = tuple(hand for hand in hands if hand is not None)
+    empty = wheel_room_video(np.random.default_rng((seed, 79)), frames, replace(room, hand=False))
+    readings = [read_wheel(r.frame, camera_height_cm=room.height_cm, hands=kept) for _, r in empty]
+    false = sum(reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE) for reading in readings)
+    return f"{false} of {len(readings)} ({len(kept)} hands)"
 
 
 def main() -> None:
@@ -158,14 +172,22 @@ def main() -> None:
             taken = reader(tone, room, args.frames, args.seed)
             figures[name][room_name] = dict(taken)
             cell = f"{taken['refused: hand']} / {taken['read (hand unseen)']}"
+            if taken["of which the cloth said"]:
+                cell += f" ({taken['of which the cloth said']} said)"
             if args.sampled:
                 cell += f" / {taken['false hand']}" if "false hand" in taken else " / unsampled"
             cells.append(cell)
         print(f"| {name} | " + " | ".join(cells) + " |")
     print(
-        "cells: frames refused as a hand or sleeve / frames read with the hand unseen"
+        "cells: frames refused as a hand or sleeve / frames read with the hand unseen (of "
+        "those, how many said the cloth may hide a hand)"
         + (" / hand-free frames refused as a hand" if args.sampled else "")
     )
+    if args.sampled:
+        cells = [everyone(room, 3 * args.frames, args.seed) for room in ROOMS.values()]
+        print(
+            "| every hand sampled, hand-free frames refused as a hand | " + " | ".join(cells) + " |"
+        )
     reader_name = "belt" if args.belt else ("wheel, hands sampled" if args.sampled else "wheel")
     print(json.dumps({"reader": reader_name, "frames": args.frames, "seed": args.seed,
                       "figures": figures}))  # fmt: skip
