@@ -34,19 +34,20 @@ Hands = Sequence[Hand]
 # same hand measured in other frames of a room (another pose, its own shadow, a webcam's
 # coarse colour blending a thin dark arm with green felt) lay within 0.2-2.3 of its
 # sample on the development seeds of ``bench/wheel_hands.py`` (1.5 missed 3 of 10 deep
-# hands over green felt).
+# hands over green felt, 2.0 one of 4 on grey cloth); at 2.5 no hand-free frame of those
+# seeds was taken for a hand.
 NEAR_A_HAND = 2.5
 # Grey level (HSV value) below which a pixel is shadow or ink, whatever its colour: a deep
 # hand in a dim room measures 25-40.
 DARKEST_SAMPLED_SKIN = 15
 # A sample is no use when the hand lies this close (chromaticity) to the cloth: the readers
-# tell a hand by standing out from the cloth by ``STANDS_OUT`` (3), and half a hand's
-# pixels must (a pale hand on a white table measures 3.7).
+# tell a hand by standing out from the cloth by ``STANDS_OUT`` (3), so a hand nearer does
+# not stand out at all (a pale hand on a white table measures 3.2-3.7, and is found).
 HAND_FROM_CLOTH = 3.0
 # A hand sampled nearer the cloth than this may still go unseen over it (its own spread,
-# ``NEAR_A_HAND``, reaches the cloth's): very dark skin over dark wood under a lamp measured
-# 4.5 from the wood when sampled, and the same as the wood in other poses. The reader
-# then says the cloth may hide a hand (``wheel.CLOTH_CLOSE_TO_SKIN``).
+# ``NEAR_A_HAND``, reaches the cloth's; 5.5): very dark skin over dark wood under a lamp
+# measured 4.5 from the wood when sampled, and within 1.6-3.3 of it in other poses. The
+# reader then says the cloth may hide a hand (``wheel.CLOTH_CLOSE_TO_SKIN``).
 HAND_CLOSE_TO_CLOTH = HAND_FROM_CLOTH + NEAR_A_HAND
 # Skin of every tone, the lamp divided out, is red before green before blue (the
 # simulator's six tones from pale to deep, and the skin window's corners, all are): by this
