@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from calibration.geometry import CalibrationError, Image
-from calibration.watched import WatchedFile
+from calibration.watched import WatchedFile, read_json
 from companion.vision.sampled_hands import Hand, Hands, close_to_cloth
 from companion.vision.wheel import hand_sampled
 
@@ -147,12 +147,7 @@ def load_hand_colours(path: Path) -> HandColours | None:
         "sample the players' hands again (`companion calibrate hand PICTURE`) or delete the "
         "file to find hands by typical skin colours only"
     )
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CalibrationError(
-            f"The hand colour file {path} is unreadable ({error}); {again}."
-        ) from error
+    data = read_json(path, "hand colour file", again)
     entries = data.get("hands") if isinstance(data, dict) else None
     hands = [_hand(entry) for entry in entries] if isinstance(entries, list) else [None]
     if not isinstance(data, dict) or data.get("version") != HAND_COLOURS_VERSION or None in hands:

@@ -9,9 +9,10 @@ modification time or size changes; a bad file keeps raising its one-sentence
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from calibration.geometry import (
     HOW_TO_CALIBRATE,
@@ -59,6 +60,15 @@ class WatchedCalibration:
 
 
 T = TypeVar("T")
+
+
+def read_json(path: Path, what: str, again: str) -> Any:
+    """The JSON in ``path`` (a small calibration file), or CalibrationError naming ``what``
+    the file is and how to recover (``again``) when it cannot be read."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CalibrationError(f"The {what} {path} is unreadable ({error}); {again}.") from error
 
 
 class WatchedFile(Generic[T]):

@@ -24,10 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from calibration.geometry import CalibrationError, Image
-from calibration.watched import WatchedFile
+from calibration.watched import WatchedFile, read_json
 from companion.vision.board import hue_gap
 from companion.vision.wheel import PIECE_HUES, pieces_laid_out
 from companion.vision.wheel_pieces import HUE_SLACK, HueWindows
@@ -148,12 +147,7 @@ def load_wheel_colours(path: Path) -> WheelColours | None:
         "calibrate the wheel's colours again (`companion calibrate wheel-colours PICTURE`) "
         "or delete the file to use a typical set's colours"
     )
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CalibrationError(
-            f"The wheel colour file {path} is unreadable ({error}); {again}."
-        ) from error
+    data = read_json(path, "wheel colour file", again)
     hues = data.get("hues") if isinstance(data, dict) else None
     if (
         not isinstance(data, dict)

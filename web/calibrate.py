@@ -172,6 +172,12 @@ def _dice_teaching() -> str:
     return why or ""
 
 
+def _optional_body() -> dict[str, Any]:
+    """The request's JSON object; an empty body is an empty object (a tap with no options)."""
+    raw = request.get_data(cache=True)
+    return parse_body(raw) if raw.strip() else {}
+
+
 @bp.post("/api/calibration")
 def calibrate() -> ResponseReturnValue:
     from calibration.geometry import (
@@ -182,9 +188,7 @@ def calibrate() -> ResponseReturnValue:
     )
 
     _require_control()
-    raw = request.get_data(cache=True)
-    body = parse_body(raw) if raw.strip() else {}
-    given = body.get("cells")
+    given = _optional_body().get("cells")
     cells = _cells_from_game() if given is None else _checked_cells(given)
     _latest_frame()  # a camera that sends no pictures is said so, not asked to settle
     settings, held = _lock_camera()
@@ -241,9 +245,7 @@ def sample_hands() -> ResponseReturnValue:
     )
 
     _require_control()
-    raw = request.get_data(cache=True)
-    body = parse_body(raw) if raw.strip() else {}
-    forget = body.get("forget", False)
+    forget = _optional_body().get("forget", False)
     if not isinstance(forget, bool):
         raise ApiError(400, 'forget must be true or false, for example {"forget": true}.')
     path = companion().data_dir / HAND_COLOURS_FILE

@@ -7,6 +7,7 @@ picture of the board with each hamster on a known square, save the calibration, 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,28 @@ def check(obj: Any, image: str) -> None:
     click.echo(f"asterisk strip: {'not seen' if row is None else f'row {row}'}")
 
 
+def _sampled(say: Callable[[], str]) -> str:
+    """What ``say`` says of a sampled calibration file, or what is wrong with the file."""
+    try:
+        return say()
+    except CalibrationError as error:
+        return click.style(str(error), fg="yellow")
+
+
+def _wheel_colours_said(data_dir: Path) -> str:
+    colours = load_wheel_colours(data_dir / WHEEL_COLOURS_FILE)
+    if colours is None:
+        return "Wheel piece colours: a typical set's (`companion calibrate wheel-colours PICTURE`)."
+    return f"Wheel piece colours sampled {colours.created}."
+
+
+def _hands_said(data_dir: Path) -> str:
+    hands = load_hand_colours(data_dir / HAND_COLOURS_FILE)
+    if hands is None or not hands.hands:
+        return "Hands: found by typical skin colours (`companion calibrate hand PICTURE`)."
+    return f"Hands: {hands.described}."
+
+
 @calibrate.command()
 @click.pass_obj
 def show(obj: Any) -> None:
@@ -236,25 +259,8 @@ def show(obj: Any) -> None:
             False,
         )
     click.echo(belt)
-    try:
-        colours = load_wheel_colours(Path(obj.config.data_dir) / WHEEL_COLOURS_FILE)
-    except CalibrationError as error:
-        click.secho(str(error), fg="yellow")
-    else:
-        click.echo(
-            "Wheel piece colours: a typical set's (`companion calibrate wheel-colours PICTURE`)."
-            if colours is None
-            else f"Wheel piece colours sampled {colours.created}."
-        )
-    try:
-        hands = load_hand_colours(Path(obj.config.data_dir) / HAND_COLOURS_FILE)
-    except CalibrationError as error:
-        click.secho(str(error), fg="yellow")
-    else:
-        click.echo(
-            "Hands: found by typical skin colours (`companion calibrate hand PICTURE`)."
-            if hands is None or not hands.hands
-            else f"Hands: {hands.described}."
-        )
+    data_dir = Path(obj.config.data_dir)
+    click.echo(_sampled(lambda: _wheel_colours_said(data_dir)))
+    click.echo(_sampled(lambda: _hands_said(data_dir)))
     if missing:
         sys.exit(1)
