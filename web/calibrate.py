@@ -147,7 +147,11 @@ def status() -> ResponseReturnValue:
         calibration = load_calibration(path, _frame_size())
     except CalibrationError as error:
         return jsonify(
-            calibrated=False, message=str(error), cells=_cells_from_game(), dice=_dice_teaching()
+            calibrated=False,
+            message=str(error),
+            cells=_cells_from_game(),
+            dice=_dice_teaching(),
+            wheel=_wheel_sampled(),
         )
     warning = calibration.cloth.warning if calibration.cloth else ""
     colours = len(calibration.colour_profiles)
@@ -159,7 +163,37 @@ def status() -> ResponseReturnValue:
         colours=sorted(calibration.colour_profiles),
         cells=_cells_from_game(),
         dice=_dice_teaching(),
+        wheel=_wheel_sampled(),
     )
+
+
+def _wheel_sampled() -> str:
+    """What the panel says of the wheel's sampled piece colours and players' hands, or
+    what is wrong with their files (the reader then uses the typical ones)."""
+    from calibration.geometry import CalibrationError
+    from calibration.hand_colours import HAND_COLOURS_FILE, load_hand_colours
+    from calibration.wheel_colours import WHEEL_COLOURS_FILE, load_wheel_colours
+
+    said = []
+    try:
+        colours = load_wheel_colours(companion().data_dir / WHEEL_COLOURS_FILE)
+        said.append(
+            "Wheel pieces: a typical set's colours until you sample yours."
+            if colours is None
+            else f"Wheel pieces: your set's own colours, sampled {colours.created}."
+        )
+    except CalibrationError as error:
+        said.append(str(error))
+    try:
+        hands = load_hand_colours(companion().data_dir / HAND_COLOURS_FILE)
+        said.append(
+            "Hands: typical skin colours only; sample each player's hand."
+            if hands is None or not hands.hands
+            else f"Hands: {hands.described}."
+        )
+    except CalibrationError as error:
+        said.append(str(error))
+    return " ".join(said)
 
 
 def _dice_teaching() -> str:

@@ -419,6 +419,8 @@ def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path
     assert refused.status_code == 409
     assert "no hand is seen over the table" in refused.get_json()["error"]
     assert load_hand_colours(tmp_path / HAND_COLOURS_FILE) == saved
+    shown = client.get("/api/calibration", headers=login(client)).get_json()["wheel"]
+    assert "Hands: 1 hand sampled" in shown and "a typical set's colours" in shown
     bad = client.post(route, json={"forget": "yes"}, headers=login(client))
     assert bad.status_code == 400 and "forget must be true or false" in bad.get_json()["error"]
     forgot = client.post(route, json={"forget": True}, headers=login(client))

@@ -408,6 +408,7 @@ async function refreshCalibration() {
     $("calibration-status").textContent = data.message;
     $("calibration-cells").textContent = Object.entries(data.cells || {}).map(([c, [r, l]]) => `${c}: row ${r}, lane ${l}`).join(" · ");
     if (data.dice && !$("teach-figures").textContent) $("teach-figures").textContent = data.dice;
+    $("wheel-calibration").textContent = data.wheel || "";
   } catch (error) { $("calibration-status").textContent = error.message; }
   const image = new Image();
   image.onload = () => { $("calibration-view").src = image.src; $("calibration-view").hidden = false; };
@@ -484,12 +485,15 @@ function setup() {
   });
   $("btn-wheel-colours").addEventListener("click", async () => {
     try { toast((await api("/api/calibration/wheel-colours", {})).message); } catch (error) { toast(error.message); }
+    refreshCalibration();
   });
   $("btn-sample-hand").addEventListener("click", async () => {
     try { toast((await api("/api/calibration/hands", {})).message); } catch (error) { toast(error.message); }
+    refreshCalibration();
   });
   $("btn-forget-hands").addEventListener("click", async () => {
     try { toast((await api("/api/calibration/hands", { forget: true })).message); } catch (error) { toast(error.message); }
+    refreshCalibration();
   });
   $("btn-calibrate").addEventListener("click", async () => {
     try { toast((await api("/api/calibration", {})).message); } catch (error) { toast(error.message); }
