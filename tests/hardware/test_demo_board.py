@@ -223,18 +223,24 @@ def test_a_pi_or_a_real_camera_never_gets_the_demo_belt(table: Table, tmp_path: 
     assert not any(t.name == "demo-belt" for t in set(threading.enumerate()) - threads_before)
 
 
-def test_a_broken_wheel_colour_file_is_said_on_the_camera_status(
-    table: Table, tmp_path: Path
+@pytest.mark.parametrize(
+    ("file", "said"),
+    [
+        ("wheel-colours.json", ("wheel colour file", "companion calibrate wheel-colours")),
+        ("hand-colours.json", ("hand colour file", "companion calibrate hand")),
+    ],
+)
+def test_a_broken_wheel_colour_or_hand_file_is_said_on_the_camera_status(
+    table: Table, tmp_path: Path, file: str, said: tuple[str, str]
 ) -> None:
-    """A damaged ``wheel-colours.json`` does not stop the camera: the wheel names pieces by
-    a typical set's colours, and the status line says what is wrong and how to mend it."""
-    from calibration.wheel_colours import WHEEL_COLOURS_FILE
-
-    (tmp_path / WHEEL_COLOURS_FILE).write_text("{half a file", encoding="utf-8")
+    """A damaged ``wheel-colours.json`` or ``hand-colours.json`` does not stop the camera:
+    the wheel names pieces by a typical set's colours, or finds hands by typical skin, and
+    the status line says what is wrong and how to mend it."""
+    (tmp_path / file).write_text("{half a file", encoding="utf-8")
     config = load_config(config_file(tmp_path, "stable_frames = 2"), data_dir=tmp_path)
     camera, status = start_camera(config, table, simulate=True)
     assert camera is not None
     try:
-        assert "wheel colour file" in status and "companion calibrate wheel-colours" in status
+        assert all(words in status for words in said), status
     finally:
         camera.stop()
