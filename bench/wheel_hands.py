@@ -128,7 +128,8 @@ def row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> 
         reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm, hands=hands)
         if not reading.blocked:
             taken["read (hand unseen)"] += 1
-            taken["of which the cloth said"] += reading.cloth_close_to_skin
+            said = reading.cloth_close_to_skin or reading.hand_close_to_cloth
+            taken["of which the cloth said"] += said
         elif reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
             taken["refused: hand"] += 1
         else:
@@ -138,7 +139,7 @@ def row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> 
 
 def everyone(room: Room, frames: int, seed: int) -> str:
     """Frames of ``room`` with no hand, read with the hands of all six tones sampled there
-    (those that could be), as "refused as a hand of read"."""
+    (those that could be), as "refused as a hand, of read" ("1 of 30 (6 hands)")."""
     hands = [sampled_hand(tone, room, seed) for tone in TONES.values()]
     kept = tuple(hand for hand in hands if hand is not None)
     empty = wheel_room_video(np.random.default_rng((seed, 79)), frames, replace(room, hand=False))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,20 +26,20 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from calibration.geometry import CalibrationError, Image
-from calibration.watched import WatchedFile, read_json
-from companion.vision.sampled_hands import Hand, Hands, close_to_cloth
+from calibration.watched import WatchedFile, read_json, write_atomically
+from companion.vision.sampled_hands import NEAR_A_HAND, Hand, Hands, close_to_cloth
 from companion.vision.wheel import hand_sampled
 
 HAND_COLOURS_FILE = "hand-colours.json"
 HAND_COLOURS_VERSION = 1
 MAX_HANDS = 8  # more than a table seats; past it the oldest sample goes
 # A new sample this close (chromaticity) to one kept is the same skin: it replaces it
-# rather than adding a second. Half the reader's reach (``sampled_hands.NEAR_A_HAND``).
-SAME_HAND = 0.75
-HOW_TO_SAMPLE = (
-    "hold one hand flat over the wheel's table, the arm coming in from the edge of the "
-    "picture and nothing else on the table but the wheel, and sample again"
-)
+# rather than adding a second. Half the reader's reach: the same hand measured 0.2-2.3
+# from its sample in other poses, so sampling a player again may also add a second entry
+# (harmless: both are that player's skin).
+SAME_HAND = NEAR_A_HAND / 2
+# One sample at a time: the tablet and the command line both read, add and write.
+_SAMPLING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,10 @@ class HandSample(NamedTuple):
     warning: str = ""
 
 
+BROKEN_REPLACED = (
+    "the hand colour file could not be read, so it was started afresh with this hand: "
+    "sample the other players' hands again"
+)
 CLOSE_TO_CLOTH = (
     "this hand is close to the table cloth's colour, so over this cloth it may still go "
     "unseen: a mat or a cloth of another colour under the wheel is safer"
@@ -96,21 +101,25 @@ def sample_hand(frame: Image, camera_height_cm: float | None = None) -> HandSamp
     the ring be found and set aside where it stands."""
     found = hand_sampled(frame, camera_height_cm=camera_height_cm)
     if isinstance(found, str):
-        raise CalibrationError(f"The hand cannot be sampled: {found}; {HOW_TO_SAMPLE}.")
+        raise CalibrationError(f"The hand cannot be sampled: {found}.")
     hand = SampledHand(found.colour, datetime.now(UTC).isoformat(timespec="seconds"))
     return HandSample(hand, CLOSE_TO_CLOTH if close_to_cloth(found.colour, found.cloth) else "")
 
 
 def add_hand(path: Path, frame: Image, camera_height_cm: float | None = None) -> HandSample:
     """Sample the hand in ``frame`` and keep it with the hands already sampled at this
-    table (a broken file is replaced), or CalibrationError with nothing changed. Returns
-    the sample; the hands kept are then in ``path``."""
+    table, or CalibrationError with nothing changed. Returns the sample; the hands kept
+    are then in ``path``. A file that cannot be read is replaced, and the sample's warning
+    says so (the other players must sample again)."""
     sample = sample_hand(frame, camera_height_cm)
-    try:
-        kept = load_hand_colours(path) or HandColours()
-    except CalibrationError:
-        kept = HandColours()
-    save_hand_colours(kept.with_hand(sample.hand), path)
+    with _SAMPLING:
+        try:
+            kept = load_hand_colours(path) or HandColours()
+        except CalibrationError:
+            kept = HandColours()
+            said = "; ".join(filter(None, (BROKEN_REPLACED, sample.warning)))
+            sample = sample._replace(warning=said)
+        save_hand_colours(kept.with_hand(sample.hand), path)
     return sample
 
 
@@ -120,8 +129,7 @@ def save_hand_colours(colours: HandColours, path: Path) -> None:
         "version": HAND_COLOURS_VERSION,
         "hands": [{"colour": list(h.colour), "created": h.created} for h in colours.hands],
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
 def _share(value: Any) -> bool:
@@ -148,9 +156,15 @@ def load_hand_colours(path: Path) -> HandColours | None:
         "file to find hands by typical skin colours only"
     )
     data = read_json(path, "hand colour file", again)
+    if isinstance(data, dict) and data.get("version") != HAND_COLOURS_VERSION:
+        raise CalibrationError(
+            f"The hand colour file {path} was written by another version of the companion "
+            f"(file version {data.get('version')!r}, this one reads {HAND_COLOURS_VERSION}); "
+            f"{again}."
+        )
     entries = data.get("hands") if isinstance(data, dict) else None
     hands = [_hand(entry) for entry in entries] if isinstance(entries, list) else [None]
-    if not isinstance(data, dict) or data.get("version") != HAND_COLOURS_VERSION or None in hands:
+    if not isinstance(data, dict) or None in hands:
         raise CalibrationError(
             f"The hand colour file {path} does not hold a list of hands, each a colour of "
             f"two shares from 0 to 100; {again}."

@@ -10,6 +10,7 @@ modification time or size changes; a bad file keeps raising its one-sentence
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -69,6 +70,15 @@ def read_json(path: Path, what: str, again: str) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CalibrationError(f"The {what} {path} is unreadable ({error}); {again}.") from error
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so a reader never sees half of it (the watchers re-read
+    the file while the tablet saves a new sample): a file beside it, then renamed over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
 
 
 class WatchedFile(Generic[T]):

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from calibration.geometry import CalibrationError, Image
-from calibration.watched import WatchedFile, read_json
+from calibration.watched import WatchedFile, read_json, write_atomically
 from companion.vision.board import hue_gap
 from companion.vision.wheel import PIECE_HUES, pieces_laid_out
 from companion.vision.wheel_pieces import HUE_SLACK, HueWindows
@@ -134,8 +134,7 @@ def sample_wheel_colours(frame: Image) -> WheelColours:
 def save_wheel_colours(colours: WheelColours, path: Path) -> None:
     """Write the sampled colours as readable JSON."""
     data = {"version": WHEEL_COLOURS_VERSION, "created": colours.created, "hues": colours.hues}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
 def load_wheel_colours(path: Path) -> WheelColours | None:

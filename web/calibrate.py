@@ -15,6 +15,7 @@ and each player's hand (``companion calibrate hand``).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -281,7 +282,8 @@ def sample_hands() -> ResponseReturnValue:
     _require_control()
     forget = _optional_body().get("forget", False)
     if not isinstance(forget, bool):
-        raise ApiError(400, 'forget must be true or false, for example {"forget": true}.')
+        sent = json.dumps(forget)
+        raise ApiError(400, f'forget must be true or false, not {sent}: send {{"forget": true}}.')
     path = companion().data_dir / HAND_COLOURS_FILE
     if forget:
         save_hand_colours(HandColours(), path)
@@ -292,8 +294,10 @@ def sample_hands() -> ResponseReturnValue:
     except CalibrationError as error:
         raise ApiError(409, str(error)) from None
     kept = load_hand_colours(path) or HandColours()
-    warning = f" Note: {sample.warning}." if sample.warning else ""
-    message = f"Saved: {kept.described}; the wheel sees this hand from now on.{warning}"
+    if sample.warning:
+        message = f"Saved: {kept.described}. Note: {sample.warning}."
+    else:
+        message = f"Saved: {kept.described}; the wheel sees this hand from now on."
     return jsonify(message=message, hands=len(kept.hands), warning=sample.warning)
 
 

@@ -185,7 +185,7 @@ def hand(obj: Any, image: str | None, forget: bool) -> None:
         click.echo(f"Saved {path}: no hands sampled; hands are found by typical skin colours.")
         return
     if image is None or forget:
-        raise click.UsageError("Give either a picture of a hand or --forget.")
+        raise click.UsageError("Give either a picture of a hand or --forget, not both.")
     try:
         sample = add_hand(path, _read(image), obj.config.camera.height_cm or None)
     except CalibrationError as error:

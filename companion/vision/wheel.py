@@ -143,10 +143,11 @@ class WheelReading:
     fit_error: float = 0.0  # how far the rim corners lie from the fitted ring, table units
     angle_uncertainty_deg: float = 0.0  # how far off the angle could be (about 2 sigma)
     pieces_reason: str = ""
-    # The cloth is so close to skin colour (the skin window's or a hand sampled at this
-    # table) that some hands over it go unseen (``CLOTH_CLOSE_TO_SKIN``): said to the
-    # players, the reading is still given.
+    # The cloth is so close to skin colour that some hands over it go unseen
+    # (``CLOTH_CLOSE_TO_SKIN``): said to the players, the reading is still given.
     cloth_close_to_skin: bool = False
+    # A hand sampled at this table is that close to this cloth (``SAMPLED_HAND_LIKE_CLOTH``)
+    hand_close_to_cloth: bool = False
 
     @property
     def fallen_total(self) -> int:
@@ -159,6 +160,10 @@ CLOTH_CLOSE_TO_SKIN = (
     "The table cloth is close to skin colour, so a hand over the wheel's table may go "
     "unseen: lay a mat or a cloth of another colour (grey, green, blue or white) under the "
     "wheel."
+)
+SAMPLED_HAND_LIKE_CLOTH = (
+    "A hand sampled at this table is close to the table cloth's colour, so it may go unseen "
+    "over the wheel's table: lay a mat of a clearly different colour under the wheel."
 )
 SLEEVE_OVER_TABLE = "a sleeve is over the table (an arm reaching in)"
 # Of what reaches in from the edge, more than this share not skin is a sleeve (bare arms
@@ -393,17 +398,18 @@ def read_wheel(
     if seen.reaching_in:
         return WheelReading(blocked=True, reason=seen.reaching_in)
     fitted = _fitted_ring(frame, found, layout, image_to_table, rectified, camera_height_cm, radius)
+    ring = None if isinstance(fitted, WheelReading) else fitted[1]
+    if hands and (late := _sampled_hand_over(seen, ring, hands)):
+        return WheelReading(blocked=True, reason=late)
     if isinstance(fitted, WheelReading):
         return fitted
     fit, ring, markers = fitted
-    if hands and (late := _sampled_hand_over(seen, ring, hands)):
-        return WheelReading(blocked=True, reason=late)
     reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
     if reading.blocked:
         return reading
     cloth = (float(seen.table[0]), float(seen.table[1]))
-    hidden = seen.cloth_close_to_skin or any(close_to_cloth(hand, cloth) for hand in hands)
-    return replace(reading, cloth_close_to_skin=hidden)
+    near = any(close_to_cloth(hand, cloth) for hand in hands)
+    return replace(reading, cloth_close_to_skin=seen.cloth_close_to_skin, hand_close_to_cloth=near)
 
 
 def _fitted_ring(
@@ -448,7 +454,7 @@ def _ring_and_shadow(shape: tuple[int, ...], ring: NDArray[np.float64]) -> Image
     return np.asarray(cv2.dilate(hull, np.ones((grow, grow), np.uint8)), np.uint8)
 
 
-def _sampled_hand_over(seen: BalancedTable, ring: NDArray[np.float64], hands: Hands) -> str:
+def _sampled_hand_over(seen: BalancedTable, ring: NDArray[np.float64] | None, hands: Hands) -> str:
     """A hand of one of the sampled colours over the table (``hand_over``), the ring and
     its shadow set aside: the ring's shaded side and the shadow it casts are as dark as a
     deep hand in a dim room and near some skins' colour, so looked for with the sampled
@@ -456,9 +462,12 @@ def _sampled_hand_over(seen: BalancedTable, ring: NDArray[np.float64], hands: Ha
     (``bench/wheel_hands.py --sampled``, development seeds); with the ring set aside, 0-1.
     What is found is a player's own skin reaching in, so it is named a hand: the edge of a
     dark hand on a dark cloth is not its colour, and the sleeve test (``SLEEVE_SHARE``)
-    took bare dark arms on green felt for sleeves."""
+    took bare dark arms on green felt for sleeves. With no ring found (``ring`` None: the
+    hand may hide its rim strip) the whole table is looked at: a false hand then only
+    changes why a frame that is refused anyway is refused."""
     skin = seen.skin | near_sampled_hands(seen.rectified, seen.hsv, hands)
-    skin[_ring_and_shadow(skin.shape, ring) > 0] = 0
+    if ring is not None:
+        skin[_ring_and_shadow(skin.shape, ring) > 0] = 0
     min_pixels = MIN_HAND_UNITS * PIXELS_PER_UNIT**2
     return HAND_OVER_TABLE if hand_over(seen.rectified, skin, seen.table, min_pixels, hands) else ""
 
@@ -521,6 +530,15 @@ def pieces_laid_out(
     return wheel_pieces.vivid_pieces(seen.rectified, outside, seen.hsv)
 
 
+TABLE_MARKERS_HIDDEN = (
+    "the wheel's table markers are not in the picture: uncover all four and sample again"
+)
+RING_HIDDEN = (
+    "the wheel's ring is not found in the picture: hold the hand beside the ring, not over "
+    "it, so its rim strip shows, and sample again"
+)
+
+
 class HandSeen(NamedTuple):
     """A hand's colour as sampled, and the cloth's it was held over (chromaticity)."""
 
@@ -536,22 +554,22 @@ def hand_sampled(
     """The colour of the one hand held over the wheel's table (for sampling a player's
     skin at calibration, ``calibration.hand_colours``), measured as the hand check sees
     skin (the table from above, the lamp divided out); or why the picture cannot say.
-    The ring, when it is found, is set aside with its shadow: a hand over it would
+    The ring must be found, and is set aside with its shadow: a hand over it would
     otherwise be one patch with it, and the far side of the ring taken for the hand."""
     layout = TABLE_MARKER_LAYOUT if table_size == TABLE_SIZE else table_marker_layout(table_size)
     found = detect_markers(frame)
     image_to_table = homography_from_markers(found, layout)
     if image_to_table is None:
-        return "the wheel's table markers are not in the picture"
+        return TABLE_MARKERS_HIDDEN
     if blurred(frame):
         return BLURRED
     seen = _balanced_table(frame, image_to_table, layout, table_size)
     fitted = _fitted_ring(
         frame, found, layout, image_to_table, seen.rectified, camera_height_cm, WHEEL_RADIUS
     )
-    aside = (
-        None if isinstance(fitted, WheelReading) else _ring_and_shadow(seen.skin.shape, fitted[1])
-    )
+    if isinstance(fitted, WheelReading):
+        return RING_HIDDEN
+    aside = _ring_and_shadow(seen.skin.shape, fitted[1])
     min_pixels = MIN_HAND_UNITS * PIXELS_PER_UNIT**2
     # On a cloth of skin's colour a hand not seen is likelier the cloth's colour than
     # absent (very dark skin over dark wood under a lamp).

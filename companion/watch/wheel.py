@@ -38,6 +38,7 @@ from companion.vision.wheel import (
     CLOTH_CLOSE_TO_SKIN,
     HAND_OVER_TABLE,
     PIECE_HUES,
+    SAMPLED_HAND_LIKE_CLOTH,
     SLEEVE_OVER_TABLE,
     WHEEL_PIECE_NAMES,
     WheelReading,
@@ -174,7 +175,7 @@ class WheelWatcher(FrameWatcher):
             pieces_reason=self._pieces_reason,
             extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
             roll_uncertainty_deg=tracker.roll_uncertainty_deg,
-            cloth_warning=CLOTH_CLOSE_TO_SKIN if last and last.cloth_close_to_skin else "",
+            cloth_warning=_cloth_warning(last),
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:
@@ -190,3 +191,12 @@ class WheelWatcher(FrameWatcher):
         # Stamped with its game (not its move: the roll holds whatever was logged since),
         # so a reading taken just before NEW GAME is not judged against the new game.
         return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))
+
+
+def _cloth_warning(last: WheelReading | None) -> str:
+    """Why a hand over this cloth may go unseen ("" when none would)."""
+    if last is None:
+        return ""
+    if last.cloth_close_to_skin:
+        return CLOTH_CLOSE_TO_SKIN
+    return SAMPLED_HAND_LIKE_CLOTH if last.hand_close_to_cloth else ""

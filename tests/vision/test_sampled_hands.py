@@ -143,7 +143,7 @@ def test_a_picture_that_is_not_a_hand_is_refused_and_nothing_is_lost(tmp_path: P
     path = tmp_path / HAND_COLOURS_FILE
     save_hand_colours(HandColours((hand(37.0),)), path)
     with pytest.raises(CalibrationError) as refused:
-        sample_hand(frames(Room(), 1, 91)[0])
+        sample_hand(frames(Room(), 1, 91)[0], HEIGHT)
     assert "no hand is seen over the table" in str(refused.value)
     assert load_hand_colours(path) == HandColours((hand(37.0),))
 
@@ -152,14 +152,19 @@ def test_the_command_line_samples_shows_and_forgets_hands(tmp_path: Path) -> Non
     import cv2
 
     from companion.serve import companion_command
+    from tests.camera.camera_scenes import config_file
 
     picture = tmp_path / "hand.png"
+    at = [
+        "--config",
+        str(config_file(tmp_path, f"height_cm = {HEIGHT}")),
+        "--data-dir",
+        str(tmp_path),
+    ]
     found = None
     for attempt in range(3):  # as in ``sampled``: the hand held further in
         cv2.imwrite(str(picture), frames(Room(), 1, 90 + attempt, MIDDLE)[0])
-        result = CliRunner().invoke(
-            companion_command, ["--data-dir", str(tmp_path), "calibrate", "hand", str(picture)]
-        )
+        result = CliRunner().invoke(companion_command, [*at, "calibrate", "hand", str(picture)])
         if result.exit_code == 0:
             found = result
             break
@@ -184,8 +189,9 @@ DIM_DARK_WOOD = Room(table="dark wood", light="warm", exposure=0.8)
 
 def test_a_hand_sampled_close_to_the_cloths_colour_is_warned_and_said_by_the_reader() -> None:
     """A pale hand over a white table: sampled, but so near the table's colour that it
-    may still go unseen; the player is told at sampling, and the Wheel panel says the
-    cloth may hide a hand while the reading goes on (white alone is no skin colour)."""
+    may still go unseen; the player is told at sampling, and the Wheel panel says that
+    sampled hand may go unseen while the reading goes on (white alone is no skin colour,
+    so the cloth's own note is not given)."""
     from calibration.hand_colours import CLOSE_TO_CLOTH
 
     white = Room(table="white")
@@ -193,8 +199,9 @@ def test_a_hand_sampled_close_to_the_cloths_colour_is_warned_and_said_by_the_rea
     assert sample.warning == CLOSE_TO_CLOTH
     for frame in frames(white, 2, 78):
         reading = read_wheel(frame, camera_height_cm=HEIGHT, hands=(sample.hand.colour,))
-        assert not reading.blocked and reading.cloth_close_to_skin
-        assert not read_wheel(frame, camera_height_cm=HEIGHT).cloth_close_to_skin
+        assert not reading.blocked and reading.hand_close_to_cloth
+        assert not reading.cloth_close_to_skin  # white is no skin colour: that is not said
+        assert not read_wheel(frame, camera_height_cm=HEIGHT).hand_close_to_cloth
 
 
 def test_a_very_dark_hand_over_dark_wood_is_refused_as_the_cloths_colour() -> None:
@@ -226,3 +233,32 @@ def test_a_hand_the_wood_hides_is_said_at_sampling_and_on_every_reading() -> Non
     for frame in frames(DIM_LIGHT_WOOD, 3, 77, (45, 58, 88)):
         reading = read_wheel(frame, camera_height_cm=HEIGHT)
         assert reading.reason in HOLDING or reading.cloth_close_to_skin
+
+
+def test_a_hand_over_the_ring_is_not_sampled_and_says_why() -> None:
+    """Without the ring found, its far side could be taken for the hand: the player is
+    asked to hold the hand beside it."""
+    from companion.vision.wheel import RING_HIDDEN
+
+    assert hand_sampled(frames(Room(), 1, 90, MIDDLE)[0], camera_height_cm=None) == RING_HIDDEN
+
+
+def test_a_broken_file_is_replaced_by_a_sample_and_the_player_told(tmp_path: Path) -> None:
+    from calibration.hand_colours import BROKEN_REPLACED, add_hand
+
+    path = tmp_path / HAND_COLOURS_FILE
+    path.write_text("{not json", encoding="utf-8")
+    sample = add_hand(path, frames(Room(), 1, 90, MIDDLE)[0], HEIGHT)
+    assert sample.warning.startswith(BROKEN_REPLACED)
+    kept = load_hand_colours(path)
+    assert kept is not None and kept.colours == (sample.hand.colour,)
+
+
+def test_a_hand_sampled_over_a_ring_that_hides_its_strip_still_holds_the_reading() -> None:
+    """A sampled-only hand (pale, on green felt) over the rim strip: the ring cannot be
+    fitted, and the frame is refused as a hand, not for the strip (one of these ten frames
+    is refused without hands as "only 2 rim markers are readable")."""
+    hands = (sampled(COOL_FELT, PALE),)
+    for frame in frames(COOL_FELT, 10, 77, PALE):
+        reading = read_wheel(frame, camera_height_cm=HEIGHT, hands=hands)
+        assert reading.reason in HOLDING, reading.reason

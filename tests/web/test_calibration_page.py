@@ -400,10 +400,10 @@ def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path
     hand says what to do and keeps the hands saved; another tap forgets them all."""
     from calibration.hand_colours import HAND_COLOURS_FILE, HandColours, load_hand_colours
     from hardware.simulator.room import Room
-    from tests.vision.test_sampled_hands import MIDDLE, frames
+    from tests.vision.test_sampled_hands import HEIGHT, MIDDLE, frames
 
     camera = LatestFrame(frames(Room(), 1, 90, MIDDLE)[0])
-    client = page_client(table, camera=camera, data_dir=tmp_path)
+    client = page_client(table, camera=camera, data_dir=tmp_path, camera_height_cm=HEIGHT)
     route = "/api/calibration/hands"
     assert client.post(route, json={}).status_code == 401
     done = client.post(route, json={}, headers=login(client))
