@@ -124,10 +124,6 @@ def start_camera(
     Wherever the simulated camera runs, the belt check watches a simulated belt of its own
     (the dice twin's frames show no belt), so a laptop shows it working too.
     """
-    from calibration.hand_colours import HAND_COLOURS_FILE, WatchedHandColours
-    from calibration.watched import WatchedCalibration
-    from calibration.wheel_colours import WHEEL_COLOURS_FILE, WatchedWheelColours
-    from companion.watch.rig import build_rig
     from hardware.camera import CameraSupervisor, OpenCVSource, Picamera2Source, SimulatedSource
     from hardware.camera_source import open_source
     from hardware.table_twin import TableTwin
@@ -145,22 +141,7 @@ def start_camera(
     if source is None:
         return None, why
     demo = isinstance(source, SimulatedSource)
-    belt_file = demo_belt_file(config) if demo else config.calibration_file
-    # The wheel's piece colours sampled for this table (a typical set's until they are).
-    colours = WatchedWheelColours(config.data_dir / WHEEL_COLOURS_FILE, log.warning)
-    hands = WatchedHandColours(config.data_dir / HAND_COLOURS_FILE, log.warning)
-    rig = build_rig(
-        config,
-        table,
-        demo=demo,
-        belt_calibration=WatchedCalibration(belt_file),
-        wheel_colours=colours,
-        hands=hands,
-    )
-    for sampled in (colours, hands):
-        sampled()  # read now, so a broken file is said on the camera's status from the start
-        if sampled.problem:
-            rig.note = f"{rig.note} {sampled.problem}".strip()
+    rig = _rig(config, table, demo)
     real = isinstance(source, (Picamera2Source, OpenCVSource))
     supervisor = CameraSupervisor(
         source,
@@ -176,6 +157,34 @@ def start_camera(
         rig.add_device(BELT, demo_belt(table, rig))
     rig.start()
     return rig, rig.status_line
+
+
+def _rig(config: Config, table: Table, demo: bool) -> CameraRig:
+    """The camera rig with what was calibrated and sampled for this table: the belt's
+    calibration (a demo belt's for the simulated camera), the wheel's piece colours and the
+    players' hands (typical ones until they are sampled; a broken file is said in the rig's
+    note from the start, and the typical ones used)."""
+    from calibration.hand_colours import HAND_COLOURS_FILE, WatchedHandColours
+    from calibration.watched import WatchedCalibration
+    from calibration.wheel_colours import WHEEL_COLOURS_FILE, WatchedWheelColours
+    from companion.watch.rig import build_rig
+
+    belt_file = demo_belt_file(config) if demo else config.calibration_file
+    colours = WatchedWheelColours(config.data_dir / WHEEL_COLOURS_FILE, log.warning)
+    hands = WatchedHandColours(config.data_dir / HAND_COLOURS_FILE, log.warning)
+    rig = build_rig(
+        config,
+        table,
+        demo=demo,
+        belt_calibration=WatchedCalibration(belt_file),
+        wheel_colours=colours,
+        hands=hands,
+    )
+    for sampled in (colours, hands):
+        sampled()  # read now, so a broken file is said on the camera's status from the start
+        if sampled.problem:
+            rig.note = f"{rig.note} {sampled.problem}".strip()
+    return rig
 
 
 def table_now(table: Table) -> Callable[[], OnTheTable]:
