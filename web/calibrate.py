@@ -170,7 +170,9 @@ def status() -> ResponseReturnValue:
 
 def _wheel_sampled() -> str:
     """What the panel says of the wheel's sampled piece colours and players' hands, or
-    what is wrong with their files (the reader then uses the typical ones)."""
+    that a file of them cannot be read (the reader then uses the typical ones; the log
+    and ``companion calibrate show`` say what is wrong with it), with the tap that mends
+    it."""
     from calibration.geometry import CalibrationError
     from calibration.hand_colours import HAND_COLOURS_FILE, load_hand_colours
     from calibration.wheel_colours import WHEEL_COLOURS_FILE, load_wheel_colours
@@ -183,8 +185,11 @@ def _wheel_sampled() -> str:
             if colours is None
             else f"Wheel pieces: your set's own colours, sampled {colours.created}."
         )
-    except CalibrationError as error:
-        said.append(str(error))
+    except CalibrationError:
+        said.append(
+            "Wheel pieces: the saved colours cannot be read, so a typical set's are used: "
+            "sample the wheel's colours again to replace them."
+        )
     try:
         hands = load_hand_colours(companion().data_dir / HAND_COLOURS_FILE)
         said.append(
@@ -192,8 +197,11 @@ def _wheel_sampled() -> str:
             if hands is None or not hands.hands
             else f"Hands: {hands.described}."
         )
-    except CalibrationError as error:
-        said.append(str(error))
+    except CalibrationError:
+        said.append(
+            "Hands: the saved hands cannot be read, so typical skin colours are used: "
+            "sample each player's hand again to replace them."
+        )
     return " ".join(said)
 
 

@@ -426,5 +426,8 @@ def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path
     forgot = client.post(route, json={"forget": True}, headers=login(client))
     assert forgot.status_code == 200 and "typical skin colours only" in forgot.get_json()["message"]
     assert load_hand_colours(tmp_path / HAND_COLOURS_FILE) == HandColours()
+    (tmp_path / HAND_COLOURS_FILE).write_text("{half a file", encoding="utf-8")
+    broken = client.get("/api/calibration", headers=login(client)).get_json()["wheel"]
+    assert "the saved hands cannot be read" in broken and "sample each player's hand" in broken
     page = client.get("/").get_data(as_text=True)
     assert 'id="btn-sample-hand"' in page and 'id="btn-forget-hands"' in page
