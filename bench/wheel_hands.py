@@ -41,18 +41,11 @@ from companion.vision.wheel import (
     read_wheel,
 )
 from hardware.simulator import random_belt_scene
-from hardware.simulator.common import BGR
+from hardware.simulator.common import BGR, NAMED_SKIN_TONES
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import render_belt_room, wheel_room_video
 
-TONES: dict[str, BGR] = {
-    "pale": (200, 210, 240),
-    "light": (165, 185, 232),
-    "middle": (125, 155, 210),
-    "dark": (85, 110, 160),
-    "very dark": (45, 58, 88),
-    "deep": (35, 45, 70),
-}
+TONES = NAMED_SKIN_TONES
 ROOMS: dict[str, Room] = {
     "grey cloth, daylight": Room(hand=True),
     "light wood, warm, 20 % darker": Room(

@@ -106,21 +106,30 @@ def sample_hand(frame: Image, camera_height_cm: float | None = None) -> HandSamp
     return HandSample(hand, CLOSE_TO_CLOTH if close_to_cloth(found.colour, found.cloth) else "")
 
 
-def add_hand(path: Path, frame: Image, camera_height_cm: float | None = None) -> HandSample:
+class HandAdded(NamedTuple):
+    """A hand just sampled and kept, what the player should know about it ("" when
+    nothing), and every hand now kept at this table (as saved)."""
+
+    hand: SampledHand
+    warning: str
+    kept: HandColours
+
+
+def add_hand(path: Path, frame: Image, camera_height_cm: float | None = None) -> HandAdded:
     """Sample the hand in ``frame`` and keep it with the hands already sampled at this
-    table, or CalibrationError with nothing changed. Returns the sample; the hands kept
-    are then in ``path``. A file that cannot be read is replaced, and the sample's warning
-    says so (the other players must sample again)."""
+    table (saved in ``path``), or CalibrationError with nothing changed. A file that cannot
+    be read is replaced, and the warning says so (the other players must sample again)."""
     sample = sample_hand(frame, camera_height_cm)
+    warning = sample.warning
     with _SAMPLING:
         try:
             kept = load_hand_colours(path) or HandColours()
         except CalibrationError:
             kept = HandColours()
-            said = "; ".join(filter(None, (BROKEN_REPLACED, sample.warning)))
-            sample = sample._replace(warning=said)
-        save_hand_colours(kept.with_hand(sample.hand), path)
-    return sample
+            warning = "; ".join(filter(None, (BROKEN_REPLACED, warning)))
+        kept = kept.with_hand(sample.hand)
+        save_hand_colours(kept, path)
+    return HandAdded(sample.hand, warning, kept)
 
 
 def save_hand_colours(colours: HandColours, path: Path) -> None:

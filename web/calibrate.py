@@ -283,7 +283,6 @@ def sample_hands() -> ResponseReturnValue:
         HAND_COLOURS_FILE,
         HandColours,
         add_hand,
-        load_hand_colours,
         save_hand_colours,
     )
 
@@ -298,15 +297,15 @@ def sample_hands() -> ResponseReturnValue:
         said = "Saved: no hands sampled; the wheel finds hands by typical skin colours only."
         return jsonify(message=said, hands=0)
     try:
-        sample = add_hand(path, _latest_frame(), companion().camera_height_cm)
+        added = add_hand(path, _latest_frame(), companion().camera_height_cm)
     except CalibrationError as error:
         raise ApiError(409, str(error)) from None
-    kept = load_hand_colours(path) or HandColours()
-    if sample.warning:
-        message = f"Saved: {kept.described}. Note: {sample.warning}."
+    kept = added.kept.described
+    if added.warning:
+        message = f"Saved: {kept}. Note: {added.warning}."
     else:
-        message = f"Saved: {kept.described}; the wheel sees this hand from now on."
-    return jsonify(message=message, hands=len(kept.hands), warning=sample.warning)
+        message = f"Saved: {kept}; the wheel sees this hand from now on."
+    return jsonify(message=message, hands=len(added.kept.hands), warning=added.warning)
 
 
 @bp.post("/api/dice/teach")

@@ -187,12 +187,12 @@ def hand(obj: Any, image: str | None, forget: bool) -> None:
     if image is None or forget:
         raise click.UsageError("Give either a picture of a hand or --forget, not both.")
     try:
-        sample = add_hand(path, _read(image), obj.config.camera.height_cm or None)
+        added = add_hand(path, _read(image), obj.config.camera.height_cm or None)
     except CalibrationError as error:
         raise click.ClickException(str(error)) from None
-    click.echo(f"Saved {path}: {(load_hand_colours(path) or HandColours()).described}.")
-    if sample.warning:
-        click.secho(f"Note: {sample.warning}.", fg="yellow")
+    click.echo(f"Saved {path}: {added.kept.described}.")
+    if added.warning:
+        click.secho(f"Note: {added.warning}.", fg="yellow")
 
 
 @calibrate.command()

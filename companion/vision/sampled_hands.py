@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.vision.room_light import chromaticity, colour_distance
+from companion.vision.room_light import chromaticity
 
 Image = NDArray[np.uint8]
 Hand = tuple[float, float]  # a player's skin: (r, g) shares of R + G + B times 100
@@ -99,7 +99,8 @@ def close_to_cloth(hand: Hand, cloth: NDArray[np.float32] | Hand) -> bool:
     return math.dist(hand, (float(cloth[0]), float(cloth[1]))) <= HAND_CLOSE_TO_CLOTH
 
 
-def _edge(shape: tuple[int, ...]) -> NDArray[np.bool_]:
+def picture_edge(shape: tuple[int, ...]) -> NDArray[np.bool_]:
+    """The two-pixel rim of a picture of ``shape``: where an arm reaching in crosses it."""
     border = np.zeros(shape[:2], bool)
     border[:2, :], border[-2:, :], border[:, :2], border[:, -2:] = True, True, True, True
     return border
@@ -107,6 +108,7 @@ def _edge(shape: tuple[int, ...]) -> NDArray[np.bool_]:
 
 def hand_colour(
     rectified: Image,
+    hsv: Image,
     cloth: NDArray[np.float32],
     stands_out: float,
     min_pixels: float,
@@ -114,7 +116,8 @@ def hand_colour(
     cloth_like_skin: bool = False,
 ) -> Hand | str:
     """The colour of the hand reaching over ``rectified`` (the table from above, the lamp
-    divided out), or why it cannot be sampled (``NO_HAND``, ``HAND_LIKE_CLOTH``).
+    divided out; ``hsv`` the same in HSV), or why it cannot be sampled (``NO_HAND``,
+    ``HAND_LIKE_CLOTH``).
 
     The hand is the far end of the largest skin-toned thing (``RED_OVER_GREEN``) that
     reaches in across the picture's edge and differs from the cloth (``cloth``, by more
@@ -124,10 +127,12 @@ def hand_colour(
     skin colour (``cloth_like_skin``) a hand that is not seen is said to be the cloth's
     colour, the likelier cause there.
     """
-    red, green = cv2.split(chromaticity(rectified))
+    shares = chromaticity(rectified)
+    red, green = shares[..., 0], shares[..., 1]
     warm = (red - green >= RED_OVER_GREEN) & (2 * green + red >= 100)  # green >= blue
-    bright = cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV)[..., 2] >= DARKEST_SAMPLED_SKIN
-    skin_toned = (colour_distance(rectified, cloth) > stands_out) & warm & bright
+    bright = hsv[..., 2] >= DARKEST_SAMPLED_SKIN
+    unlike_cloth = np.hypot(red - cloth[0], green - cloth[1]) > stands_out
+    skin_toned = unlike_cloth & warm & bright
     foreign = np.asarray(skin_toned, np.uint8) * np.uint8(255)
     if aside is not None:
         foreign[aside > 0] = 0
@@ -135,7 +140,7 @@ def hand_colour(
         cv2.morphologyEx(foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8
     )
     _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign, connectivity=8)
-    border = _edge(labels.shape)
+    border = picture_edge(labels.shape)
     reaching = set(np.unique(labels[border & (foreign > 0)]).tolist()) - {0}
     big_enough = SAMPLED_HAND_SIZE * min_pixels
     arms = [i for i in reaching if stats[i, cv2.CC_STAT_AREA] >= big_enough]
@@ -149,9 +154,7 @@ def hand_colour(
     # Its edge pixels blend with the cloth (a dark hand on green felt by 2-3 in colour):
     # only the inside of the hand is measured, when there is one.
     inside = cv2.erode(np.asarray(far, np.uint8), np.ones((5, 5), np.uint8)) > 0
-    hand = np.median(chromaticity(rectified)[inside if inside.any() else far], axis=0)
-    if math.dist((float(hand[0]), float(hand[1])), (float(cloth[0]), float(cloth[1]))) <= (
-        HAND_FROM_CLOTH
-    ):
+    hand = np.median(shares[inside if inside.any() else far], axis=0)
+    if math.dist(hand, cloth) <= HAND_FROM_CLOTH:
         return HAND_LIKE_CLOTH
     return round(float(hand[0]), 2), round(float(hand[1]), 2)

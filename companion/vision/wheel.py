@@ -73,6 +73,7 @@ from companion.vision.sampled_hands import (
     hand_colour,
     near_a_sampled_hand,
     near_sampled_hands,
+    picture_edge,
 )
 from companion.vision.wheel_pieces import (  # importable from here, as before
     AGAINST_RING as AGAINST_RING,
@@ -346,8 +347,7 @@ def hand_over(
     if not big:
         return ""
     _count, labels = cv2.connectedComponents(foreign, connectivity=8)
-    border = np.zeros(labels.shape, bool)
-    border[:2, :], border[-2:, :], border[:, :2], border[:, -2:] = True, True, True, True
+    border = picture_edge(labels.shape)
     reaching = set(np.unique(labels[border & (foreign > 0)]).tolist()) - {0}
     arms = [a for i in big for a in reaching & set(np.unique(labels[patches == i]).tolist())]
     if not arms:
@@ -407,8 +407,7 @@ def read_wheel(
     reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
     if reading.blocked:
         return reading
-    cloth = (float(seen.table[0]), float(seen.table[1]))
-    near = any(close_to_cloth(hand, cloth) for hand in hands)
+    near = any(close_to_cloth(hand, seen.table) for hand in hands)
     return replace(reading, cloth_close_to_skin=seen.cloth_close_to_skin, hand_close_to_cloth=near)
 
 
@@ -574,7 +573,13 @@ def hand_sampled(
     # On a cloth of skin's colour a hand not seen is likelier the cloth's colour than
     # absent (very dark skin over dark wood under a lamp).
     colour = hand_colour(
-        seen.rectified, seen.table, SKIN_STANDS_OUT, min_pixels, aside, seen.cloth_close_to_skin
+        seen.rectified,
+        seen.hsv,
+        seen.table,
+        SKIN_STANDS_OUT,
+        min_pixels,
+        aside,
+        seen.cloth_close_to_skin,
     )
     if isinstance(colour, str):
         return colour

@@ -48,7 +48,17 @@ WHEEL_PIECE_COLOURS: Mapping[str, BGR] = {
 }
 
 
-SKIN_TONES: tuple[BGR, ...] = ((165, 185, 232), (125, 155, 210), (85, 110, 160))
+# Skin from pale to deep. A hand is drawn in one of the middle three unless a scene asks
+# for another (``bench/wheel_hands.py`` draws all six: the hand check must see each).
+NAMED_SKIN_TONES: Mapping[str, BGR] = {
+    "pale": (200, 210, 240),
+    "light": (165, 185, 232),
+    "middle": (125, 155, 210),
+    "dark": (85, 110, 160),
+    "very dark": (45, 58, 88),
+    "deep": (35, 45, 70),
+}
+SKIN_TONES: tuple[BGR, ...] = tuple(NAMED_SKIN_TONES[n] for n in ("light", "middle", "dark"))
 
 
 TABLE_COLOUR: BGR = (122, 118, 112)

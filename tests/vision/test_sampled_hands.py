@@ -30,12 +30,13 @@ from calibration.hand_colours import (
 )
 from companion.vision.sampled_hands import HAND_LIKE_CLOTH, NO_HAND
 from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, hand_sampled, read_wheel
-from hardware.simulator.common import BGR
+from hardware.simulator.common import BGR, NAMED_SKIN_TONES
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import wheel_room_video
 
-PALE: BGR = (200, 210, 240)
-MIDDLE: BGR = (125, 155, 210)
+PALE = NAMED_SKIN_TONES["pale"]
+MIDDLE = NAMED_SKIN_TONES["middle"]
+VERY_DARK = NAMED_SKIN_TONES["very dark"]
 COOL_FELT = Room(table="green felt", light="cool", exposure=0.8)
 HOLDING = (HAND_OVER_TABLE, SLEEVE_OVER_TABLE)
 HEIGHT = Room().height_cm  # every room here: the camera where calibration measured it
@@ -207,11 +208,11 @@ def test_a_hand_sampled_close_to_the_cloths_colour_is_warned_and_said_by_the_rea
 def test_a_very_dark_hand_over_dark_wood_is_refused_as_the_cloths_colour() -> None:
     """It measures as the wood does, darker: the true reason is said, not "no hand"."""
     with pytest.raises(CalibrationError) as refused:
-        sample_hand(frames(DIM_DARK_WOOD, 1, 90, (45, 58, 88))[0], HEIGHT)
+        sample_hand(frames(DIM_DARK_WOOD, 1, 90, VERY_DARK)[0], HEIGHT)
     assert HAND_LIKE_CLOTH in str(refused.value)
 
 
-DEEP: BGR = (35, 45, 70)
+DEEP = NAMED_SKIN_TONES["deep"]
 DIM_LIGHT_WOOD = Room(table="light wood", light="warm", exposure=0.8)
 
 
@@ -228,9 +229,9 @@ def test_a_hand_the_wood_hides_is_said_at_sampling_and_on_every_reading() -> Non
     """Very dark skin over light wood under a dim lamp measures as the wood does: it cannot
     be sampled, the player is told why, and each reading says the cloth may hide a hand."""
     with pytest.raises(CalibrationError) as refused:
-        sample_hand(frames(DIM_LIGHT_WOOD, 1, 90, (45, 58, 88))[0], HEIGHT)
+        sample_hand(frames(DIM_LIGHT_WOOD, 1, 90, VERY_DARK)[0], HEIGHT)
     assert HAND_LIKE_CLOTH in str(refused.value)
-    for frame in frames(DIM_LIGHT_WOOD, 3, 77, (45, 58, 88)):
+    for frame in frames(DIM_LIGHT_WOOD, 3, 77, VERY_DARK):
         reading = read_wheel(frame, camera_height_cm=HEIGHT)
         assert reading.reason in HOLDING or reading.cloth_close_to_skin
 

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, read_wheel
-from hardware.simulator.common import BGR
+from hardware.simulator.common import BGR, NAMED_SKIN_TONES
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import wheel_room_video
 
-DEEP: BGR = (35, 45, 70)
-VERY_DARK: BGR = (45, 58, 88)
+DEEP = NAMED_SKIN_TONES["deep"]
+VERY_DARK = NAMED_SKIN_TONES["very dark"]
 
 
 DIM_WOOD = Room(table="light wood", light="warm", exposure=0.8)
