@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from calibration.geometry import Calibration, CalibrationError, calibrate_board, locate_board
 from companion.games.hamster_wheel.table import bottom_of
 from companion.vision.board import read_board
+from companion.vision.fallen_memory import FallenMemory
 from companion.vision.wheel import (
     AGAINST_RING,
     DEFAULT_DIVISIONS,
@@ -156,6 +157,8 @@ class PiecesTally:
     not_counted: Counter[str] = field(default_factory=Counter)
     wrongs: list[str] = field(default_factory=list)
     behind_ring: int = 0  # counted wrong only by pieces the ring hides from the camera
+    held: int = 0  # counted with a piece the ring hides, remembered from earlier frames
+    held_right: int = 0  # of those, counted right
     false_against_ring: int = 0  # not counted as "a piece against the ring" with none there
 
     def cell(self) -> str:
@@ -164,6 +167,8 @@ class PiecesTally:
         notes = []
         if self.behind_ring:
             notes.append(f"{self.behind_ring} wrong only by pieces hidden behind the ring")
+        if self.held:
+            notes.append(f"{self.held} counted with a remembered piece, {self.held_right} right")
         against = sum(n for why, n in self.not_counted.items() if AGAINST_RING in why)
         if against:
             notes.append(
@@ -189,11 +194,14 @@ class WheelFigures:
     read: int = 0
 
 
-def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
+def wheel_row(room: Room, frames: int, seed: int, remember: bool = True) -> WheelFigures:
     """A video in the room: the ring is right when its angle is within ``ANGLE_RIGHT_DEG``
     (a frame counts as read when not blocked); the pieces, on the frames read, are right
-    when every colour's count is."""
+    when every colour's count is. With ``remember`` the readings pass through the
+    watcher's memory of the table (``FallenMemory``: a piece the ring has come to hide
+    is still counted), as on the tablet; without it each frame is judged alone."""
     figures = WheelFigures()
+    memory = FallenMemory()
     rng = np.random.default_rng((seed, 77))
     tracker = WheelTracker()
     true_roll, previous, base = 0.0, None, None
@@ -204,6 +212,8 @@ def wheel_row(room: Room, frames: int, seed: int) -> WheelFigures:
             true_roll += angle_difference(scene.angle_deg, previous)
         previous = scene.angle_deg
         reading = read_wheel(rendered.frame, camera_height_cm=room.height_cm)
+        if remember:
+            reading = memory.update(reading)
         tracker.update(reading)
         if reading.blocked:
             figures.ring.refused[reading.reason] += 1
@@ -255,8 +265,10 @@ def _judge_pieces(
         )
         return
     expected = scene.fallen_counts()
+    pieces.held += reading.held_behind_ring > 0
     if reading.fallen == expected:
         pieces.right += 1
+        pieces.held_right += reading.held_behind_ring > 0
         return
     pieces.wrong += 1
     pieces.behind_ring += _only_hidden_missed(reading.fallen, expected, scene, shares)
@@ -301,10 +313,14 @@ def contact_sheet(path: str, seed: int) -> None:
 
 
 def robustness(
-    rooms: Mapping[str, Room], frames: int, seed: int, show: Callable[[str], None] = print
+    rooms: Mapping[str, Room],
+    frames: int,
+    seed: int,
+    show: Callable[[str], None] = print,
+    remember: bool = True,
 ) -> dict[str, Any]:
     """The table: each room x reader, right / refused (reason) / wrong; the wheel's ring
-    and its fallen pieces apart."""
+    and its fallen pieces apart (``remember``: see :func:`wheel_row`)."""
     show(
         f"| room ({frames} frames each, seeds {seed}+) | belt right / refused / wrong "
         "| ring right / refused / wrong | fallen pieces, of frames read: counted right / "
@@ -315,7 +331,7 @@ def robustness(
     figures: dict[str, Any] = {}
     for name, room in rooms.items():
         belt = belt_row(room, frames, seed)
-        wheel = wheel_row(room, frames, seed)
+        wheel = wheel_row(room, frames, seed, remember)
         median = f"{np.median(wheel.errors):.2f}°" if wheel.errors else "-"
         lowest = (
             f"{wheel.lowest_right} of {wheel.lowest_right + wheel.lowest_wrong}"
@@ -350,6 +366,8 @@ def _wheel_figures(wheel: WheelFigures) -> dict[str, Any]:
             "wrong": pieces.wrong,
             "wrong_behind_ring": pieces.behind_ring,
             "against_ring_with_none_there": pieces.false_against_ring,
+            "held_behind_ring": pieces.held,
+            "held_behind_ring_right": pieces.held_right,
         },
         "angle_median_deg": round(float(np.median(wheel.errors)), 2) if wheel.errors else None,
         "lowest_right": wheel.lowest_right,
@@ -376,6 +394,8 @@ def _summary(figures: Mapping[str, Any]) -> str:
         total["pieces counted"] += pieces["right"] + pieces["wrong"]
         total["pieces wrong"] += pieces["wrong"]
         total["pieces wrong behind ring"] += pieces["wrong_behind_ring"]
+        total["held"] += pieces["held_behind_ring"]
+        total["held right"] += pieces["held_behind_ring_right"]
         total["lowest right"] += wheel["lowest_right"]
         total["lowest wrong"] += wheel["lowest_wrong"]
         total["on a divider"] += wheel["on_divider"]
@@ -383,7 +403,9 @@ def _summary(figures: Mapping[str, Any]) -> str:
         f"In all, of {frames} frames a reader: belt {total['belt wrong']} wrong; ring read "
         f"{total['ring read']}, {total['ring wrong']} wrong; fallen pieces counted on "
         f"{total['pieces counted']} of the {total['ring read']} read, {total['pieces wrong']} "
-        f"wrong ({total['pieces wrong behind ring']} only by pieces hidden behind the ring); "
+        f"wrong ({total['pieces wrong behind ring']} only by pieces hidden behind the ring; "
+        f"{total['held']} counted with a remembered piece the ring hides, "
+        f"{total['held right']} of them right); "
         f"lowest compartment right on {total['lowest right']} of "
         f"{total['lowest right'] + total['lowest wrong']} given ({total['on a divider']} "
         "on a divider)"
@@ -396,11 +418,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=34000)
     parser.add_argument("--sheet", default=None, help="write a contact sheet PNG here")
     parser.add_argument("--only", default=None, help="rooms whose name contains this")
+    parser.add_argument(
+        "--single-frames",
+        action="store_true",
+        help="judge each wheel frame alone, without the watcher's memory of the table",
+    )
     args = parser.parse_args()
     if args.sheet:
         contact_sheet(args.sheet, args.seed)
     rooms = {k: v for k, v in ROOMS.items() if args.only is None or args.only in k}
-    print(json.dumps(robustness(rooms, args.frames, args.seed)))
+    figures = robustness(rooms, args.frames, args.seed, remember=not args.single_frames)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

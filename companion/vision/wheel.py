@@ -149,6 +149,13 @@ class WheelReading:
     cloth_close_to_skin: bool = False
     # A hand sampled at this table is that close to this cloth (``SAMPLED_HAND_LIKE_CLOTH``)
     hand_close_to_cloth: bool = False
+    # Where each counted piece lies, and the whole hoop as the camera sees it drawn on the
+    # table (table units): what ``companion.vision.fallen_memory`` follows from frame to
+    # frame, so a piece the rolling ring comes to hide is still counted.
+    fallen_at: tuple[wheel_pieces.FallenPiece, ...] = ()
+    ring_outline: tuple[tuple[float, float], ...] = ()
+    # Of ``fallen``, how many are held from earlier frames (hidden behind the ring now).
+    held_behind_ring: int = 0
 
     @property
     def fallen_total(self) -> int:
@@ -613,10 +620,12 @@ def _with_pieces(
         radius=radius,
         angle_deg=fit.angle_deg,
         markers=markers,
-        fallen={} if isinstance(fallen, str) else fallen,
+        fallen={} if isinstance(fallen, str) else fallen.counts,
         fit_error=fit.error,
         angle_uncertainty_deg=fit.uncertainty_deg,
         pieces_reason=fallen if isinstance(fallen, str) else "",
+        fallen_at=() if isinstance(fallen, str) else fallen.places,
+        ring_outline=tuple((float(x), float(y)) for x, y in ring / PIXELS_PER_UNIT),
     )
 
 

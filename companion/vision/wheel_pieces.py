@@ -160,14 +160,33 @@ def _table_masks(
     return outside, np.asarray(zone & ~hull & free, np.uint8)
 
 
+class FallenPiece(NamedTuple):
+    """A counted piece: its set and where it lies (table units; two touching pieces
+    counted from one blob share its middle)."""
+
+    colour: str
+    x: float
+    y: float
+
+
 class Fallen(NamedTuple):
     """The pieces counted outside the ring, how many piece-coloured blobs run on into
     the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized,
-    and whether a piece's colour shows against the ring's outline (a piece behind it)."""
+    whether a piece's colour shows against the ring's outline (a piece behind it), and
+    where each counted piece lies."""
 
     counts: dict[str, int]
     partly_hidden: int
     against_ring: bool = False
+    places: tuple[FallenPiece, ...] = ()
+
+
+class Counted(NamedTuple):
+    """Fallen pieces by set, and each one's place (what a memory of the table follows:
+    ``companion.vision.fallen_memory``)."""
+
+    counts: dict[str, int]
+    places: tuple[FallenPiece, ...]
 
 
 # A piece lying against the ring is mostly hidden behind the hoop (its top stands a
@@ -290,6 +309,7 @@ def count_fallen(
     counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
     partly_hidden = 0
     counted: list[int] = []  # the blobs counted as pieces
+    places: list[FallenPiece] = []
     # The free table's colour (Lab a, b; taken when a blob needs it): a blob whose local
     # "cloth" is far from it sits on something large (a cup cut off by the edge).
     table: FloatImage | None = None
@@ -323,13 +343,16 @@ def count_fallen(
             partly_hidden += 1
         else:
             # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
-            counts[name] += max(1, math.floor(area / piece / 1.6 + 0.6))
+            pieces = max(1, math.floor(area / piece / 1.6 + 0.6))
+            counts[name] += pieces
             counted.append(index)
+            middle = ((x + w / 2.0) / PIXELS_PER_UNIT, (y + h / 2.0) / PIXELS_PER_UNIT)
+            places += [FallenPiece(name, *middle)] * pieces
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
         return Fallen(counts, partly_hidden, against_ring=True)
-    return Fallen(counts, partly_hidden)
+    return Fallen(counts, partly_hidden, places=tuple(places))
 
 
 class LaidOut(NamedTuple):
@@ -536,17 +559,20 @@ def fallen_pieces(
     ring: NDArray[np.float64],
     layout: MarkerLayout,
     hues: HueWindows = PIECE_HUES,
-) -> dict[str, int] | str:
-    """The pieces counted outside the ring, or why they cannot be counted: a cloth that
-    hides a piece colour, more than can fall, or a piece-coloured part of something larger.
-    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled)."""
+) -> Counted | str:
+    """The pieces counted outside the ring (by set, and where each lies), or why they
+    cannot be counted: a cloth that hides a piece colour, more than can fall, or a
+    piece-coloured part of something larger. ``hues`` are the sets' hue windows (this
+    table's, when its pieces were sampled)."""
     outside, rim_zone = _table_masks(rectified.shape[:2], ring, layout)
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden, against_ring = count_fallen(rectified, outside, hsv, rim_zone, hues)
+    fallen, partly_hidden, against_ring, places = count_fallen(
+        rectified, outside, hsv, rim_zone, hues
+    )
     if against_ring:
         return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:
         return TOO_MANY_FALLEN.format(sum(fallen.values()))
-    return PARTLY_HIDDEN if partly_hidden else fallen
+    return PARTLY_HIDDEN if partly_hidden else Counted(fallen, places)

@@ -14,7 +14,9 @@ Fallen counts only change once the new count has held for ``stable_frames`` fram
 piece still tumbling is not counted twice, and never from a frame with a hand in it. A frame
 whose ring was read but whose pieces could not be counted (a cloth that hides a piece
 colour, a piece against the ring: ``WheelReading.pieces_reason``) still moves the roll; the
-last count that held stays, and the published reading says why it is not fresh. The angle
+last count that held stays, and the published reading says why it is not fresh. A piece
+seen earlier that the rolling ring now hides from the camera is still counted
+(``companion.vision.fallen_memory``). The angle
 changes every frame, so the state is republished at most every ``publish_every`` seconds
 unless something a player must act on changed (a fall, the drift warning, a blocked view,
 pieces no longer counted or counted again).
@@ -32,6 +34,7 @@ from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.table import Table
+from companion.vision.fallen_memory import FallenMemory
 from companion.vision.sampled_hands import Hands
 from companion.vision.steady import Steady
 from companion.vision.wheel import (
@@ -85,6 +88,7 @@ class WheelWatcher(FrameWatcher):
         # the players' hands sampled at this table, asked for each frame too; None: none
         self.hands = hands
         self.tracker = WheelTracker(drift_warning=drift_warning)
+        self.memory = FallenMemory()  # pieces the rolling ring hides, seen earlier
         self.steady_fallen: Steady[Counts] = Steady(stable_frames)
         self.fallen = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
         self.worker = LatestFrameWorker(self.process, "wheel-watcher")
@@ -109,6 +113,7 @@ class WheelWatcher(FrameWatcher):
     def take(self, reading: WheelReading) -> Future[bool] | None:
         """Follow one frame's reading (what :meth:`process` read from the picture)."""
         self._follow_game()
+        reading = self.memory.update(reading)
         if reading.blocked and reading.reason in (HAND_OVER_TABLE, SLEEVE_OVER_TABLE):
             self._hand = True
         self.tracker.update(reading)
@@ -126,6 +131,7 @@ class WheelWatcher(FrameWatcher):
             # The roll counts from the start of each game, as a wheel game would score it;
             # a game resumed (the companion restarted mid-game) continues from its log.
             self._game_id = game_id
+            self.memory.forget()
             self.tracker = WheelTracker(
                 drift_warning=self.tracker.drift_warning,
                 total_roll_deg=360.0 * logged_roll(snap.spec, snap.state),
