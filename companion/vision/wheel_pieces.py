@@ -306,7 +306,6 @@ def count_fallen(
     if hsv is None:  # the caller's, when it has it already
         hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
-    counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
     partly_hidden = 0
     counted: list[int] = []  # the blobs counted as pieces
     places: list[FallenPiece] = []
@@ -319,7 +318,7 @@ def count_fallen(
             if rim_zone is not None and _cut_by_ring(
                 index, (labels, stats), rim_zone, hsv, lab, cloth, free_sample, hues
             ):
-                return Fallen(counts, partly_hidden, against_ring=True)
+                return Fallen({}, partly_hidden, against_ring=True)
             continue
         if not _piece_shaped(stats[index], piece):
             continue
@@ -338,21 +337,32 @@ def count_fallen(
                 whole, whole[y : y + h, x : x + w][inside], rim_zone
             ):
                 if _can_be_a_piece(name, lab[y : y + h, x : x + w][inside], free_sample):
-                    return Fallen(counts, partly_hidden, against_ring=True)
+                    return Fallen({}, partly_hidden, against_ring=True)
                 continue
             partly_hidden += 1
         else:
-            # A blob's edge grows with blur and contrast: one piece may look 1.9 pieces big.
-            pieces = max(1, math.floor(area / piece / 1.6 + 0.6))
-            counts[name] += pieces
             counted.append(index)
             middle = ((x + w / 2.0) / PIXELS_PER_UNIT, (y + h / 2.0) / PIXELS_PER_UNIT)
-            places += [FallenPiece(name, *middle)] * pieces
+            places += [FallenPiece(name, *middle)] * _pieces_in(area)
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
-        return Fallen(counts, partly_hidden, against_ring=True)
-    return Fallen(counts, partly_hidden, places=tuple(places))
+        return Fallen({}, partly_hidden, against_ring=True)
+    return Fallen(_by_set(places), partly_hidden, places=tuple(places))
+
+
+def _pieces_in(area: float) -> int:
+    """How many pieces a blob of ``area`` pixels (rectified) makes. A blob's edge grows
+    with blur and contrast: one piece may look 1.9 pieces big."""
+    return max(1, math.floor(area / (PIECE_AREA * PIXELS_PER_UNIT**2) / 1.6 + 0.6))
+
+
+def _by_set(places: list[FallenPiece]) -> dict[str, int]:
+    """How many pieces of each set (every set named, 0 included)."""
+    counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+    for place in places:
+        counts[place.colour] += 1
+    return counts
 
 
 class LaidOut(NamedTuple):
@@ -385,8 +395,7 @@ def vivid_pieces(rectified: Image, outside: Image, hsv: Image | None = None) -> 
         box = (slice(y, y + h), slice(x, x + w))
         hue = _body_hue(hsv[box][inside], lab[box][inside], cloth[box][inside])
         if hue is not None:
-            pieces = max(1, math.floor(area / piece / 1.6 + 0.6))
-            found.append(LaidOut(hue, (x + w / 2.0, y + h / 2.0), pieces))
+            found.append(LaidOut(hue, (x + w / 2.0, y + h / 2.0), _pieces_in(area)))
     return found
 
 

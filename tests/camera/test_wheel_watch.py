@@ -201,3 +201,29 @@ def test_the_watcher_sees_a_hand_sampled_for_this_table(table: Table) -> None:
     hands["now"] = (sampled(COOL_FELT, PALE),)
     held = show(watcher, hand_frame)
     assert held["blocked"] and held["reason"] == HAND_OVER_TABLE
+
+
+def test_a_piece_the_ring_is_pushed_in_front_of_stays_counted(table: Table) -> None:
+    """Rendered room, camera 70 cm up: a red piece lies in view; the ring is pushed
+    towards it until its top, a diameter above the table, hides the piece from the
+    camera (the simulator's truth: 100 % behind the ring). One frame alone would count
+    nothing fell; the tablet keeps the red piece (issue 34)."""
+    from hardware.simulator.pinhole import camera_over_table
+    from hardware.simulator.room import Room
+    from hardware.simulator.room_render import behind_ring, render_wheel_room
+
+    camera = camera_over_table(np.random.default_rng(0), (640, 480), 70.0)
+    red = WheelPiece("red", (8.0, 9.0))
+    away = WheelScene(centre=(8.0, 5.0), heading_deg=0.0, angle_deg=40.0, outside=(red,))
+    over = replace(away, centre=(8.0, 7.3))
+    assert behind_ring(camera, away, red) == 0.0 and behind_ring(camera, over, red) == 1.0
+    watcher = WheelWatcher(table, stable_frames=STABLE, publish_every=0.0, camera_height_cm=70.0)
+    rng = np.random.default_rng(5)
+    alone = []
+    for scene in (away, away, away, over, over, over):
+        frame = render_wheel_room(scene, rng, Room(), camera).frame
+        alone.append(read_wheel(frame, camera_height_cm=70.0).fallen.get("red", 0))
+        wheel = show(watcher, frame)
+        assert not wheel["pieces_reason"], wheel["pieces_reason"]
+    assert alone == [1, 1, 1, 0, 0, 0]
+    assert wheel["fallen"]["red"] == 1
