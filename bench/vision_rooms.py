@@ -12,10 +12,13 @@ own table. The wheel is judged twice: its ring (read when the frame is not refus
 when the angle is within ``ANGLE_RIGHT_DEG``) and, on the frames whose ring was read, its
 fallen pieces (counted right, not counted with the reason given, or counted wrong). Pieces
 not counted as "a fallen piece lies against the ring" are checked against the simulator's
-truth (``behind_ring``): the cell says how many had a piece partly behind the ring, and
-the JSON how many had none there (a false reason); a wrong count short only by pieces the
-ring hides from the camera is told apart. The lowest compartment is judged as the game
-takes it (``companion.games.hamster_wheel.table.bottom_of``): right or wrong when given, not given
+truth (``against_ring``: a piece within 0.3 table units of the hoop as the camera sees it,
+or partly behind it): the cell says how many had one, and the JSON how many had none
+there (a false reason); a wrong count short only by pieces the ring hides from the camera
+(``behind_ring``) is told apart. The wheel's readings pass through the watcher's memory of
+the table, as on the tablet (``--single-frames``: each frame judged alone). The lowest
+compartment is judged as the game takes it
+(``companion.games.hamster_wheel.table.bottom_of``): right or wrong when given, not given
 while the bottom lies within the roll's uncertainty of a divider. ``--sheet`` saves one
 frame of each room as a contact sheet PNG to look at. Reasons are shortened to their first
 clause in the table.
@@ -173,7 +176,7 @@ class PiecesTally:
         if against:
             notes.append(
                 f"of {against} not counted for a piece against the ring, "
-                f"{against - self.false_against_ring} had one partly behind it"
+                f"{against - self.false_against_ring} had one touching it or partly behind it"
             )
         if reasons:
             notes.append(reasons)
@@ -206,8 +209,9 @@ def wheel_row(room: Room, frames: int, seed: int, remember: bool = True) -> Whee
     tracker = WheelTracker()
     true_roll, previous, base = 0.0, None, None
     hidden: list[tuple[float, ...]] = []
-    video = wheel_room_video(rng, frames, room, hand_chance=0.0, hidden=hidden)
-    for (scene, rendered), shares in zip(video, hidden, strict=True):
+    touching: list[tuple[bool, ...]] = []
+    video = wheel_room_video(rng, frames, room, hand_chance=0.0, hidden=hidden, touching=touching)
+    for (scene, rendered), shares, near in zip(video, hidden, touching, strict=True):
         if previous is not None:
             true_roll += angle_difference(scene.angle_deg, previous)
         previous = scene.angle_deg
@@ -223,7 +227,7 @@ def wheel_row(room: Room, frames: int, seed: int, remember: bool = True) -> Whee
         figures.read += 1
         _judge_lowest(figures, tracker, true_roll - base)
         _judge_ring(figures, reading, scene.angle_deg, f"wheel {(seed, 77)} frame {figures.read}")
-        _judge_pieces(figures.pieces, reading, scene, shares)
+        _judge_pieces(figures.pieces, reading, scene, shares, near)
     return figures
 
 
@@ -256,13 +260,18 @@ def _judge_ring(figures: WheelFigures, reading: WheelReading, truth_deg: float, 
 
 
 def _judge_pieces(
-    pieces: PiecesTally, reading: WheelReading, scene: Any, shares: tuple[float, ...]
+    pieces: PiecesTally,
+    reading: WheelReading,
+    scene: Any,
+    shares: tuple[float, ...],
+    touching: tuple[bool, ...],
 ) -> None:
+    """Right, not counted (an "against the ring" reason is true when a piece touches the
+    hoop as the camera sees it or lies partly behind it: ``touching``) or wrong (told
+    apart when short only by pieces hidden behind the ring: ``shares``)."""
     if reading.pieces_reason:
         pieces.not_counted[reading.pieces_reason] += 1
-        pieces.false_against_ring += AGAINST_RING in reading.pieces_reason and not any(
-            share > 0.0 for share in shares
-        )
+        pieces.false_against_ring += AGAINST_RING in reading.pieces_reason and not any(touching)
         return
     expected = scene.fallen_counts()
     pieces.held += reading.held_behind_ring > 0

@@ -65,9 +65,9 @@ PARTLY_HIDDEN = (
     "told from it: move cups and cards away from the wheel"
 )
 AGAINST_RING = (
-    "a fallen piece lies against the ring, partly behind it as the camera sees it (the "
-    "ring stands taller than the table), so fallen pieces cannot be counted: they are "
-    "counted again when the ring rolls on, or move the piece away from the ring"
+    "a fallen piece lies against the ring, touching it or partly behind it as the camera "
+    "sees it (the ring stands taller than the table), so fallen pieces cannot be counted: "
+    "they are counted again when the ring rolls on, or move the piece away from the ring"
 )
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "

@@ -27,7 +27,7 @@ from companion.tabletop import (
 )
 from hardware.simulator.belt import BELT_REGION, BeltScene, _draw_belt
 from hardware.simulator.camera import _covers, _hand, _pixels_per_unit, _plane_for, _soft
-from hardware.simulator.common import TABLE_COLOUR, Image, Rendered
+from hardware.simulator.common import TABLE_COLOUR, Image, Point, Rendered
 from hardware.simulator.pinhole import Pinhole, camera_over_table
 from hardware.simulator.plane import _draw_markers, _Plane
 from hardware.simulator.ring import draw_ring, ring_shadow
@@ -218,10 +218,34 @@ def _image_heading(camera: Pinhole, scene: WheelScene) -> float:
     return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
 
 
+# How near the hoop's outline (table units) a piece counts as lying against the ring: the
+# strip a reader looks at for a piece behind it (``companion.vision.wheel_pieces.RIM_ZONE``).
+AGAINST_REACH = 0.3
+
+
 def behind_ring(camera: Pinhole, scene: WheelScene, piece: WheelPiece) -> float:
     """How much of a fallen piece (its disc of 0.25 table units, sampled) the standing hoop
     hides from ``camera``: its top and ends stand above the table and, seen from off to
     one side, cover the table beyond the footprint. 1.0 means no view of it at all."""
+    ring = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
+    spots = [(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in (0.12, 0.24) for a in ring]
+    return float(np.mean(_under_hoop(camera, scene, piece.centre, spots)))
+
+
+def against_ring(camera: Pinhole, scene: WheelScene, piece: WheelPiece, reach: float) -> bool:
+    """Whether a fallen piece's edge (a disc of 0.25 table units) comes within ``reach``
+    table units of the hoop as ``camera`` sees it: touching it, or partly behind it."""
+    ring = np.linspace(0.0, 2.0 * math.pi, 36, endpoint=False)
+    radii = (0.0, 0.12, 0.25, 0.25 + reach / 2.0, 0.25 + reach)
+    spots = [(r * math.cos(a), r * math.sin(a)) for r in radii for a in ring]
+    return bool(np.any(_under_hoop(camera, scene, piece.centre, spots)))
+
+
+def _under_hoop(
+    camera: Pinhole, scene: WheelScene, centre: Point, spots: list[tuple[float, float]]
+) -> list[bool]:
+    """Which of the table points ``centre`` + ``spots`` the standing hoop covers as
+    ``camera`` sees it."""
     h = math.radians(scene.heading_deg)
     u, v = np.array([math.cos(h), math.sin(h)]), np.array([-math.sin(h), math.cos(h)])
     hoop = []
@@ -230,12 +254,9 @@ def behind_ring(camera: Pinhole, scene: WheelScene, piece: WheelPiece) -> float:
             flat = np.array(scene.centre) + scene.radius * math.sin(phi) * u + across * v
             hoop.append((flat[0], flat[1], -scene.radius * (1.0 + math.cos(phi))))
     outline = cv2.convexHull(camera.project(np.array(hoop)).astype(np.float32))
-    ring = np.linspace(0.0, 2.0 * math.pi, 12, endpoint=False)
-    spots = [(0.0, 0.0)] + [(r * math.cos(a), r * math.sin(a)) for r in (0.12, 0.24) for a in ring]
-    points = np.array([(piece.centre[0] + x, piece.centre[1] + y, 0.0) for x, y in spots])
+    points = np.array([(centre[0] + x, centre[1] + y, 0.0) for x, y in spots])
     seen = camera.project(points)
-    hidden = [cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in seen]
-    return float(np.mean(hidden))
+    return [cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in seen]
 
 
 def wheel_room_video(
@@ -245,12 +266,15 @@ def wheel_room_video(
     size: tuple[int, int] = (640, 480),
     hand_chance: float = 0.0,
     hidden: list[tuple[float, ...]] | None = None,
+    touching: list[tuple[bool, ...]] | None = None,
 ) -> list[tuple[WheelScene, Rendered]]:
     """A fixed webcam over a real table watching the ring roll, get pushed back and lose
     pieces (the motion of :func:`~hardware.simulator.video.wheel_video`); each frame has a
     hand with probability ``hand_chance``. ``hidden``, when given, receives each frame's
     :func:`behind_ring` share of every fallen piece (the truth a bench needs to tell a
-    piece no camera there could see from one the reader missed)."""
+    piece no camera there could see from one the reader missed); ``touching`` whether each
+    comes within 0.3 table units of the hoop as the camera sees it (:func:`against_ring`:
+    what a reader's "a piece lies against the ring" claims)."""
     camera = camera_over_table(rng, size, room.height_cm, room.tilt_deg, (0.0, 0.0, *TABLE_SIZE))
     lamp = light_direction(rng)
     result = []
@@ -261,6 +285,9 @@ def wheel_room_video(
         result.append((scene, rendered))
         if hidden is not None:
             hidden.append(tuple(behind_ring(camera, scene, piece) for piece in scene.outside))
+        if touching is not None:
+            near = tuple(against_ring(camera, scene, p, AGAINST_REACH) for p in scene.outside)
+            touching.append(near)
     return result
 
 

@@ -17,7 +17,12 @@ from companion.vision.wheel import angle_difference, read_wheel
 from hardware.simulator import WheelPiece, WheelScene
 from hardware.simulator.pinhole import camera_over_table
 from hardware.simulator.room import Room
-from hardware.simulator.room_render import behind_ring, render_wheel_room, wheel_room_video
+from hardware.simulator.room_render import (
+    against_ring,
+    behind_ring,
+    render_wheel_room,
+    wheel_room_video,
+)
 
 CENTRE = (8.3, 6.0)
 HEADING = 12.0
@@ -90,3 +95,27 @@ def test_light_wood_beside_the_ring_is_not_a_piece_against_it() -> None:
     assert not reading.blocked, reading.reason
     assert not reading.pieces_reason, reading.pieces_reason
     assert reading.fallen_total == 0
+
+
+def test_the_truth_of_a_piece_against_the_ring_is_touching_or_partly_behind_it() -> None:
+    """What the bench checks "a fallen piece lies against the ring" against: a piece
+    wholly or partly behind the hoop, or whose edge comes within 0.3 table units of it
+    as the camera sees it (the strip the reader looks at), is against it; one seen
+    whole well clear of it is not."""
+    rng = np.random.default_rng(2)
+    camera = camera_over_table(rng, (640, 480), 70.0, 0.0, (0, 0, *TABLE_SIZE))
+    clear = piece_beyond_the_end(1.5, end=-1)
+    hidden = piece_beyond_the_end(1.0, end=1)
+    assert against_ring(camera, hidden, hidden.outside[0], 0.0)
+    assert not against_ring(camera, clear, clear.outside[0], 0.3)
+    gaps = [
+        d
+        for d in np.arange(0.2, 2.0, 0.05)
+        if behind_ring(
+            camera, piece_beyond_the_end(d, end=-1), piece_beyond_the_end(d, end=-1).outside[0]
+        )
+        == 0.0
+    ]
+    nearest = piece_beyond_the_end(float(gaps[0]), end=-1)  # just clear of the hoop
+    assert against_ring(camera, nearest, nearest.outside[0], 0.3)
+    assert not against_ring(camera, nearest, nearest.outside[0], 0.0)
