@@ -67,7 +67,8 @@ TABLE_MARKER_LAYOUT = table_marker_layout()
 # it is a band ``WHEEL_DEPTH`` wide and one diameter long. Its rotation is read from a
 # printed strip of coded markers stuck round the outer rim (``RIM_MARKER_IDS``, evenly
 # spaced, ids rising in the direction of building), where the strip passes the top.
-WHEEL_RADIUS = 3.0  # about 28 cm across when one table unit is a 4.7 cm belt square
+CM_PER_UNIT = 4.7  # one table unit is a belt square, about 4.7 cm
+WHEEL_RADIUS = 3.0  # about 28 cm across
 WHEEL_DEPTH = 2.0
 WHEEL_SECTIONS = 12
 RIM_MARKER_IDS = tuple(range(20, 36))  # sixteen markers: one every 22.5 degrees

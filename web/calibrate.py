@@ -172,10 +172,11 @@ def _wheel_sampled() -> str:
     """What the panel says of the wheel's sampled piece colours and players' hands, or
     that a file of them cannot be read (the reader then uses the typical ones; the log
     and ``companion calibrate show`` say what is wrong with it), with the tap that mends
-    it."""
+    it; and what the camera's height means for counting fallen pieces."""
     from calibration.geometry import CalibrationError
     from calibration.hand_colours import HAND_COLOURS_FILE, load_hand_colours
     from calibration.wheel_colours import WHEEL_COLOURS_FILE, load_wheel_colours
+    from companion.vision.behind_the_ring import camera_height_said
 
     said = []
     try:
@@ -202,6 +203,7 @@ def _wheel_sampled() -> str:
             "Hands: the saved hands cannot be read, so typical skin colours are used: "
             "sample each player's hand again to replace them."
         )
+    said.append(camera_height_said(companion().camera_height_cm))
     return " ".join(said)
 
 

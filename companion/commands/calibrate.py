@@ -38,6 +38,7 @@ from calibration.wheel_colours import (
     save_wheel_colours,
 )
 from companion.tabletop import LANES, ROWS
+from companion.vision.behind_the_ring import camera_height_said
 from companion.vision.board import read_board
 
 
@@ -246,7 +247,7 @@ def _hands_said(data_dir: Path) -> str:
 @click.pass_obj
 def show(obj: Any) -> None:
     """Say whether the belt's calibration, the wheel's colours and the players' hands are
-    saved, and when."""
+    saved, and when, and what the camera's height means for the wheel's fallen pieces."""
     try:
         calibration = load_calibration(calibration_path(obj))
     except CalibrationError as error:
@@ -262,5 +263,6 @@ def show(obj: Any) -> None:
     data_dir = Path(obj.config.data_dir)
     click.echo(_sampled(lambda: _wheel_colours_said(data_dir)))
     click.echo(_sampled(lambda: _hands_said(data_dir)))
+    click.echo(camera_height_said(obj.config.camera.height_cm or None))
     if missing:
         sys.exit(1)

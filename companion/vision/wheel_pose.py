@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-CM_PER_UNIT = 4.7
+from companion.tabletop import CM_PER_UNIT
+
 # Trials of a focal length at most (:func:`_focal_for_height` needs about ten).
 FOCAL_TRIALS = 60
 Points = NDArray[np.float64]

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.tabletop import CM_PER_UNIT as CM_PER_UNIT
 from companion.tabletop import TABLE_SIZE
-
-CM_PER_UNIT = 4.7  # one belt square
 
 
 @dataclass(frozen=True)

@@ -421,6 +421,7 @@ def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path
     assert load_hand_colours(tmp_path / HAND_COLOURS_FILE) == saved
     shown = client.get("/api/calibration", headers=login(client)).get_json()["wheel"]
     assert "Hands: 1 hand sampled" in shown and "a typical set's colours" in shown
+    assert f"Camera height: {HEIGHT:.0f} cm" in shown  # and what the ring hides from there
     bad = client.post(route, json={"forget": "yes"}, headers=login(client))
     assert bad.status_code == 400 and "forget must be true or false" in bad.get_json()["error"]
     forgot = client.post(route, json={"forget": True}, headers=login(client))
