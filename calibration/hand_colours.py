@@ -1,12 +1,13 @@
 """The players' skin as this table's camera sees it, sampled one hand at a time.
 
 The wheel reader holds its reading while a hand reaches over the table: the pieces a hand
-moves are no fall, and Hamster Wheel tells a failed try from Higher Powers by it. It finds
-a hand by a skin window drawn round typical skin, which misses very pale skin everywhere
-and deep skin in a dim room (``bench/wheel_hands.py``). So each player may hold a hand
-over the wheel's table once and take a picture; the hand's colour, the lamp divided out,
-is kept (``hand-colours.json`` in the data folder) and the reader takes skin of that
-colour for a hand from then on, however dark.
+moves are no fall, and Hamster Wheel tells a failed try from Higher Powers by it; the belt
+reader holds its own while a hand is over the belt. They find a hand by a skin window
+drawn round typical skin, which misses very pale skin everywhere and deep skin in a dim
+room (``bench/wheel_hands.py``). So each player may hold a hand over the wheel's table (or
+over the belt, at a Run, Hamster, Run! table) once and take a picture; the hand's colour,
+the lamp divided out, is kept (``hand-colours.json`` in the data folder) and both readers
+take skin of that colour for a hand from then on, however dark.
 
 Samples add up, one per player: a new sample that close to one already kept is the same
 player again and replaces it, and past ``MAX_HANDS`` the oldest is dropped. Forgetting
@@ -25,10 +26,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from calibration.geometry import CalibrationError, Image
+from calibration.geometry import CalibrationError, Image, locate_board
 from calibration.watched import WatchedFile, read_json, write_atomically
+from companion.vision.belt_hands import hand_over_belt
 from companion.vision.sampled_hands import NEAR_A_HAND, Hand, Hands, close_to_cloth
-from companion.vision.wheel import hand_sampled
+from companion.vision.wheel import TABLE_MARKERS_HIDDEN, HandSeen, hand_sampled
 
 HAND_COLOURS_FILE = "hand-colours.json"
 HAND_COLOURS_VERSION = 1
@@ -95,11 +97,22 @@ CLOSE_TO_CLOTH = (
 )
 
 
+NO_TABLE = (
+    "neither the wheel's table markers (10-13) nor the belt's board markers are in the "
+    "picture: uncover the markers of the table you play on and sample again"
+)
+
+
 def sample_hand(frame: Image, camera_height_cm: float | None = None) -> HandSample:
-    """One player's skin from a picture of their hand over the wheel's table, or
-    CalibrationError saying what to change. ``camera_height_cm`` (the calibration's) lets
-    the ring be found and set aside where it stands."""
-    found = hand_sampled(frame, camera_height_cm=camera_height_cm)
+    """One player's skin from a picture of their hand over the wheel's table, or over the
+    belt when the picture shows the belt's board instead, or CalibrationError saying what
+    to change. ``camera_height_cm`` (the calibration's) lets the ring be found and set
+    aside where it stands."""
+    found: HandSeen | str = hand_sampled(frame, camera_height_cm=camera_height_cm)
+    if found == TABLE_MARKERS_HIDDEN:
+        board = locate_board(frame)
+        over_belt = NO_TABLE if board is None else hand_over_belt(frame, board)
+        found = over_belt if isinstance(over_belt, str) else HandSeen(*over_belt)
     if isinstance(found, str):
         raise CalibrationError(f"The hand cannot be sampled: {found}.")
     hand = SampledHand(found.colour, datetime.now(UTC).isoformat(timespec="seconds"))

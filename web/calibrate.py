@@ -296,7 +296,7 @@ def sample_hands() -> ResponseReturnValue:
     path = companion().data_dir / HAND_COLOURS_FILE
     if forget:
         save_hand_colours(HandColours(), path)
-        said = "Saved: no hands sampled; the wheel finds hands by typical skin colours only."
+        said = "Saved: no hands sampled; the camera finds hands by typical skin colours only."
         return jsonify(message=said, hands=0)
     try:
         added = add_hand(path, _latest_frame(), companion().camera_height_cm)
@@ -306,7 +306,7 @@ def sample_hands() -> ResponseReturnValue:
     if added.warning:
         message = f"Saved: {kept}. Note: {added.warning}."
     else:
-        message = f"Saved: {kept}; the wheel sees this hand from now on."
+        message = f"Saved: {kept}; the camera sees this hand from now on."
     return jsonify(message=message, hands=len(added.kept.hands), warning=added.warning)
 
 

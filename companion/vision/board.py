@@ -69,6 +69,7 @@ from companion.vision.room_light import (
     paper_gains,
     table_colour,
 )
+from companion.vision.sampled_hands import Hands, near_sampled_hands
 
 # Resolution of the rectified belt: enough for a piece (~0.6 cell) to cover ~150 pixels,
 # small enough that reading a frame costs a few milliseconds on a Pi.
@@ -248,6 +249,7 @@ def read_board(
     image_to_board: NDArray[np.float64] | None,
     profiles: Mapping[str, ColourProfile],
     cloth: tuple[float, float] | None = None,
+    hands: Hands = (),
 ) -> BoardReading:
     """Where each coloured hamster is, which are in the Pit, and where the asterisk strip is.
 
@@ -256,6 +258,9 @@ def read_board(
     picture, a hand, and a belt partly out of the picture or covered (a sleeve, a card):
     each refusal says which. ``cloth`` is the table cloth's colour sampled at calibration
     (nothing on the table then); without it the cloth round the belt in this frame is used.
+    ``hands`` are the players' skin colours sampled at calibration
+    (``calibration.hand_colours``): skin near one of them is skin too, however pale or
+    dark, besides the fixed skin window's.
     """
     if image_to_board is None:
         reason = "board markers not visible"
@@ -274,13 +279,9 @@ def read_board(
     pad = round(margin * ppc)
     tab = round(TAB_WIDTH * ppc)
     belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
-    if _hand_over_belt(rectified, hsv, belt, cloth):
-        covered = _covered_rows(rectified[belt], profiles)
-        if _in_a_sleeve(frame, image_to_board, gains, bounds):
-            where = f"; it covers {covered}" if covered else ""
-            reason = f"{SLEEVE_OVER_BOARD} (an arm reaching in{where})"
-        else:
-            reason = HAND_OVER_BOARD + (f" (it or its sleeve covers {covered})" if covered else "")
+    if _hand_over_belt(rectified, hsv, belt, cloth, hands):
+        sleeve = _in_a_sleeve(frame, image_to_board, gains, bounds, hands)
+        reason = _reaching_in(_covered_rows(rectified[belt], profiles), sleeve)
         return BoardReading(blocked=True, reason=reason)
     unseen = _rows_out_of_view(frame, image_to_board, bounds, belt)
     if unseen:
@@ -308,6 +309,14 @@ def read_board(
         missing=frozenset(missing),
         asterisk_row=asterisk_row,
     )
+
+
+def _reaching_in(covered: str, sleeve: bool) -> str:
+    """Why a frame with a hand over the belt is not read, with the rows it covers."""
+    if sleeve:
+        where = f"; it covers {covered}" if covered else ""
+        return f"{SLEEVE_OVER_BOARD} (an arm reaching in{where})"
+    return HAND_OVER_BOARD + (f" (it or its sleeve covers {covered})" if covered else "")
 
 
 def _places(
@@ -338,14 +347,24 @@ def _rows(rows: list[int]) -> str:
     return f"row {rows[0]}"
 
 
+def _skin(rectified: Image, hsv: Image, hands: Hands) -> Image:
+    """Skin by the fixed window, or near a hand sampled at this table."""
+    skin = skin_mask(hsv)
+    return skin if not hands else np.asarray(skin | near_sampled_hands(rectified, hsv, hands))
+
+
 def _hand_over_belt(
-    rectified: Image, hsv: Image, belt: tuple[slice, slice], cloth: tuple[float, float] | None
+    rectified: Image,
+    hsv: Image,
+    belt: tuple[slice, slice],
+    cloth: tuple[float, float] | None,
+    hands: Hands = (),
 ) -> bool:
     """Skin over the belt, told from the cloth (sampled at calibration, else round the belt
     in this frame): on a wooden table under a lamp the cloth itself is skin-coloured, so
-    only skin that differs from the cloth counts."""
+    only skin that differs from the cloth counts. ``hands``: see :func:`read_board`."""
     ppc = PIXELS_PER_CELL
-    skin = skin_mask(hsv)
+    skin = _skin(rectified, hsv, hands)
     if cv2.countNonZero(skin) < MIN_HAND_CELLS * ppc * ppc:
         return False
     if cloth is None:
@@ -368,6 +387,7 @@ def _in_a_sleeve(
     image_to_board: NDArray[np.float64],
     gains: NDArray[np.float32] | None,
     bounds: tuple[float, float, float, float],
+    hands: Hands = (),
 ) -> bool:
     """Whether the hand over the belt comes in a sleeve: most of the arm it belongs to,
     from the picture's edge to the hand, is neither skin nor tablecloth.
@@ -386,14 +406,16 @@ def _in_a_sleeve(
     table = table_colour(small, 255 - board)
     foreign = (colour_distance(small, table) > STANDS_OUT).astype(np.uint8) * 255
     skin = np.asarray(
-        cv2.morphologyEx(skin_mask(hsv) & foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)),
+        cv2.morphologyEx(
+            _skin(small, hsv, hands) & foreign, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+        ),
         np.uint8,
     )
     count, patches, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
     if count < 2:
         return False
     areas_found = stats[1:count, cv2.CC_STAT_AREA]
-    hands = [i + 1 for i, area in enumerate(areas_found) if area >= 0.4 * areas_found.max()]
+    patches_found = [i + 1 for i, area in enumerate(areas_found) if area >= 0.4 * areas_found.max()]
     # A black or white sleeve has the cloth's colour but not its lightness (shadows
     # darken the cloth less than this).
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
@@ -412,13 +434,13 @@ def _in_a_sleeve(
     near = np.ones((2 * round(1.5 * square) + 1,) * 2, np.uint8)
     arms = [
         a
-        for i in hands
+        for i in patches_found
         for a in from_edge
         & set(np.unique(labels[cv2.dilate((patches == i).astype(np.uint8), near) > 0]))
     ]
     if not arms:
         return False
-    arm = np.isin(labels, arms) | np.isin(patches, hands)
+    arm = np.isin(labels, arms) | np.isin(patches, patches_found)
     covered = float(np.count_nonzero(arm))
     bare = float(np.count_nonzero(arm & (skin > 0)))
     return covered - bare > SLEEVE_SHARE * covered

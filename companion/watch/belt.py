@@ -11,12 +11,14 @@ dropped there. Nothing here knows a particular game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 
 from companion.engine.readings import BELT, BeltSeen, Reading
 from companion.errors import CompanionError
 from companion.table import Table
 from companion.vision.board import BoardReading, read_board
+from companion.vision.sampled_hands import Hands
 from companion.vision.steady import Steady
 from companion.watch.calibrated import CameraCalibration
 from companion.watch.frames import Frame, FrameWatcher, LatestFrameWorker
@@ -39,10 +41,17 @@ class BeltWatcher(FrameWatcher):
     what = "board check"
 
     def __init__(
-        self, table: Table, calibration: CameraCalibration, *, stable_frames: int = 5
+        self,
+        table: Table,
+        calibration: CameraCalibration,
+        *,
+        stable_frames: int = 5,
+        hands: Callable[[], Hands] | None = None,
     ) -> None:
         self.table = table
         self.calibration = calibration
+        # the players' hands sampled at this table, asked for each frame; None: none
+        self.hands = hands
         self.steady: Steady[BoardReading] = Steady(stable_frames)
         self.worker = LatestFrameWorker(self.process, "belt-watcher")
         self._posted: tuple[BeltSeen | None, tuple[int | None, int]] | None = None
@@ -70,7 +79,8 @@ class BeltWatcher(FrameWatcher):
         profiles = calibration.colour_profiles
         cloth = calibration.cloth.chroma if getattr(calibration, "cloth", None) else None
         located = self.calibration.locate(frame)
-        reading = self.steady.update(read_board(frame, located, profiles, cloth))
+        hands = self.hands() if self.hands else ()
+        reading = self.steady.update(read_board(frame, located, profiles, cloth, hands))
         if reading is None:
             return None
         seen = belt_seen(reading, frozenset(profiles))

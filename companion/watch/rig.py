@@ -288,7 +288,7 @@ def start_watchers(
     kinds the config switches off. ``demo`` marks a simulated camera's dice as demo
     readings; the dice watcher keeps a real camera's confirmed dice for teaching;
     ``wheel_colours`` gives the wheel's piece colours sampled for this table, ``hands``
-    the players' hands sampled there.
+    the players' hands sampled there (for the wheel and the belt).
     """
     frames = config.camera.stable_frames
     watchers: dict[str, Running] = {
@@ -299,7 +299,7 @@ def start_watchers(
             camera_status=camera_status,
             examples=ExampleStore(config.data_dir / EXAMPLES_DIR),
         ),
-        BELT: BeltWatcher(table, belt_calibration, stable_frames=frames),
+        BELT: BeltWatcher(table, belt_calibration, stable_frames=frames, hands=hands),
         WHEEL: WheelWatcher(
             table,
             stable_frames=frames,
