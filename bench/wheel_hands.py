@@ -1,7 +1,7 @@
 """Hands of every skin over the wheel's table (or the belt): is the frame refused, or read
 as if nothing were there?
 
-    .venv/bin/python -m bench.wheel_hands [--frames 10] [--seed 81000] [--belt | --sampled]
+    .venv/bin/python -m bench.wheel_hands [--frames 10] [--seed 81000] [--belt] [--sampled]
 
 A hand reaching over the table must hold the reading (the pieces it moves are no fall, and
 Hamster Wheel tells a failed try from Higher Powers by it). The readers find a hand by a
@@ -12,7 +12,8 @@ reason, or read (the hand unseen). Tones: the simulator's three (light, middle, 
 three it does not use elsewhere (pale, very dark, deep), BGR. ``--belt`` does the same for
 the belt reader, calibrated once per room with nothing on the table (as
 ``bench/vision_rooms.py`` does), the hand reaching over the belt. ``--sampled`` reads the
-wheel with each hand's colour sampled first, in the same room, from a frame of its own (as
+wheel (or, with ``--belt``, the belt, the hand sampled over it) with each hand's colour
+sampled first, in the same room, from a frame of its own (as
 a player does at calibration, ``companion calibrate hand``), and also reads as many frames
 of that room with no hand, counting those taken for a hand; and at the end, for each room,
 three times as many hand-free frames read with every tone's hand sampled at once (a table
@@ -31,7 +32,8 @@ import numpy as np
 from bench.vision_rooms import belt_calibration
 from calibration.geometry import locate_board
 from calibration.hand_colours import CLOSE_TO_CLOTH
-from companion.vision.board import HAND_OVER_BOARD, SLEEVE_OVER_BOARD, read_board
+from companion.vision.belt_hands import hand_over_belt
+from companion.vision.board import HAND_OVER_BOARD, SLEEVE_OVER_BOARD, BoardReading, read_board
 from companion.vision.sampled_hands import NO_HAND, close_to_cloth
 from companion.vision.wheel import (
     HAND_OVER_TABLE,
@@ -41,7 +43,7 @@ from companion.vision.wheel import (
     read_wheel,
 )
 from hardware.simulator import random_belt_scene
-from hardware.simulator.common import BGR, NAMED_SKIN_TONES
+from hardware.simulator.common import BGR, NAMED_SKIN_TONES, Image
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import render_belt_room, wheel_room_video
 
@@ -59,18 +61,31 @@ ROOMS: dict[str, Room] = {
 }
 
 
-def belt_row(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
-    """How the belt frames of one skin tone in one room were taken."""
+def belt_row(tone: BGR, room: Room, frames: int, seed: int, sample: bool = False) -> Counter[str]:
+    """How the belt frames of one skin tone in one room were taken (``sample``: with that
+    hand sampled over the belt first, and as many hand-free frames read, as :func:`row`)."""
     taken: Counter[str] = Counter()
     calibration = belt_calibration(room, seed)
     if calibration is None:
         taken["refused: other"] += frames
         return taken
     cloth = calibration.cloth.chroma if calibration.cloth else None
+    hand = belt_sampled_hand(tone, room, seed) if sample else None
+    hands = () if hand is None else (hand,)
+
+    def read(frame: Image) -> BoardReading:
+        return read_board(frame, locate_board(frame), calibration.colour_profiles, cloth, hands)
+
+    if hand is not None:
+        for index in range(frames):
+            rng = np.random.default_rng((seed, 78, index))
+            empty = render_belt_room(random_belt_scene(rng), rng, replace(room, hand=False))
+            reason = read(empty.frame).reason
+            taken["false hand"] += reason.startswith((HAND_OVER_BOARD, SLEEVE_OVER_BOARD))
     for index in range(frames):
         rng = np.random.default_rng((seed, index))
         frame = render_belt_room(random_belt_scene(rng), rng, replace(room, skin=tone)).frame
-        reading = read_board(frame, locate_board(frame), calibration.colour_profiles, cloth)
+        reading = read(frame)
         if not reading.blocked:
             taken["read (hand unseen)"] += 1
         elif reading.reason.startswith((HAND_OVER_BOARD, SLEEVE_OVER_BOARD)):
@@ -78,6 +93,23 @@ def belt_row(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
         else:
             taken["refused: other"] += 1
     return taken
+
+
+def belt_sampled_hand(tone: BGR, room: Room, seed: int) -> tuple[float, float] | None:
+    """The hand's colour as calibration samples it over the belt (``hand_over_belt``,
+    what ``calibration.hand_colours.sample_hand`` does at a belt table), from frames of its
+    own; None when the sampling refuses (the reason is printed)."""
+    found: tuple[tuple[float, float], tuple[float, float]] | str = NO_HAND
+    for attempt in range(SAMPLING_TRIES):
+        rng = np.random.default_rng((seed, 99, attempt))
+        frame = render_belt_room(random_belt_scene(rng), rng, replace(room, skin=tone)).frame
+        found = hand_over_belt(frame, locate_board(frame))
+        if found != NO_HAND:
+            break
+    if isinstance(found, str):
+        print(f"    sampling over the belt refused ({tone}): {found}")
+        return None
+    return found[0]
 
 
 SAMPLING_TRIES = 3  # a player told "no hand is seen" holds the hand further in and tries again
@@ -147,13 +179,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=81000)
     parser.add_argument("--belt", action="store_true", help="the belt reader, not the wheel's")
     parser.add_argument(
-        "--sampled", action="store_true", help="the wheel with each hand sampled first"
+        "--sampled", action="store_true", help="each hand sampled first (wheel or belt)"
     )
     args = parser.parse_args()
 
     def reader(tone: BGR, room: Room, frames: int, seed: int) -> Counter[str]:
         if args.belt:
-            return belt_row(tone, room, frames, seed)
+            return belt_row(tone, room, frames, seed, args.sampled)
         return row(tone, room, frames, seed, args.sampled)
 
     print("| skin | " + " | ".join(ROOMS) + " |")
@@ -177,12 +209,12 @@ def main() -> None:
         "those, how many said the cloth may hide a hand)"
         + (" / hand-free frames refused as a hand" if args.sampled else "")
     )
-    if args.sampled:
+    if args.sampled and not args.belt:
         cells = [everyone(room, 3 * args.frames, args.seed) for room in ROOMS.values()]
         print(
             "| every hand sampled, hand-free frames refused as a hand | " + " | ".join(cells) + " |"
         )
-    reader_name = "belt" if args.belt else ("wheel, hands sampled" if args.sampled else "wheel")
+    reader_name = ("belt" if args.belt else "wheel") + (", hands sampled" if args.sampled else "")
     print(json.dumps({"reader": reader_name, "frames": args.frames, "seed": args.seed,
                       "figures": figures}))  # fmt: skip
 

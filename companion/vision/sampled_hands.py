@@ -67,7 +67,7 @@ NO_HAND = (
 )
 HAND_LIKE_CLOTH = (
     "this hand is so close to the table cloth's colour that it cannot be told from it: lay "
-    "a mat or a cloth of another colour under the wheel and sample again"
+    "a mat or a cloth of another colour under the wheel (or the belt) and sample again"
 )
 
 
