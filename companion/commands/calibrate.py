@@ -177,9 +177,10 @@ def wheel_colours(obj: Any, image: str) -> None:
 @click.option("--forget", is_flag=True, help="Forget every hand sampled so far.")
 @click.pass_obj
 def hand(obj: Any, image: str | None, forget: bool) -> None:
-    """Sample one player's skin from a picture of their hand held over the wheel's table
-    (the arm coming in from the picture's edge), so the wheel sees that hand however pale
-    or dark; one picture per player. ``--forget`` drops every hand sampled."""
+    """Sample one player's skin from a picture of their hand held over the wheel's table,
+    or over the belt (the arm coming in from the picture's edge), so the camera sees that
+    hand however pale or dark; one picture per player. ``--forget`` drops every hand
+    sampled."""
     path = Path(obj.config.data_dir) / HAND_COLOURS_FILE
     if image is None and forget:
         save_hand_colours(HandColours(), path)

@@ -432,3 +432,20 @@ def test_each_players_hand_is_sampled_from_the_page(table: Table, tmp_path: Path
     assert "the saved hands cannot be read" in broken and "sample each player's hand" in broken
     page = client.get("/").get_data(as_text=True)
     assert 'id="btn-sample-hand"' in page and 'id="btn-forget-hands"' in page
+
+
+def test_a_hand_is_sampled_over_the_belt_at_a_run_hamster_run_table(
+    table: Table, tmp_path: Path
+) -> None:
+    """Issue 34: with the belt's board in the picture (no wheel), the same tap samples the
+    hand held over the belt; the belt reader then sees it."""
+    from calibration.hand_colours import HAND_COLOURS_FILE, load_hand_colours
+    from tests.vision.test_belt_hands import DIM_ROOM, belt_frame
+
+    camera = LatestFrame(belt_frame(DIM_ROOM, 99))
+    client = page_client(table, camera=camera, data_dir=tmp_path)
+    done = client.post("/api/calibration/hands", json={}, headers=login(client))
+    assert done.status_code == 200, done.get_json()
+    assert done.get_json()["message"].startswith("Saved: 1 hand sampled")
+    saved = load_hand_colours(tmp_path / HAND_COLOURS_FILE)
+    assert saved is not None and len(saved.hands) == 1
