@@ -69,6 +69,11 @@ AGAINST_RING = (
     "sees it (the ring stands taller than the table), so fallen pieces cannot be counted: "
     "they are counted again when the ring rolls on, or move the piece away from the ring"
 )
+IN_SHADOW = (
+    "a fallen piece lies in a shadow (the ring's or a cup's), where the camera cannot tell "
+    "its edge from the shadow's, so fallen pieces cannot be counted: they are counted again "
+    "when the ring rolls on, or move the piece out of the shadow"
+)
 TOO_MANY_FALLEN = (
     "{} fallen pieces is more than can fall: the cloth's colours read as pieces; "
     "recalibrate the colours"
@@ -179,6 +184,7 @@ class Fallen(NamedTuple):
     partly_hidden: int
     against_ring: bool = False
     places: tuple[FallenPiece, ...] = ()
+    in_shadow: int = 0  # piece-coloured blobs in a shadow of the table, not sized either
 
 
 class Counted(NamedTuple):
@@ -279,9 +285,32 @@ def _piece_shaped(blob: NDArray[np.int32], piece: float) -> bool:
 
 
 def _free_table(cloth: FloatImage, outside: Image) -> FloatImage:
-    """The free table's colour (Lab a, b), from every 9th pixel of it (plenty)."""
+    """The free table's colour (Lab), from every 9th pixel of it (plenty)."""
     sample = cloth[::3, ::3][outside[::3, ::3] > 0]
-    return np.asarray(np.median(sample[:, 1:], axis=0), np.float32)
+    return np.asarray(np.median(sample, axis=0), np.float32)
+
+
+# The cloth in a shadow (the ring's, a cup's) is this much darker than the free table at
+# least (Lab lightness), its colour on the line from the table's towards grey.
+SHADOW_DARKER = 5.0
+
+
+def _surroundings(around: FloatImage, table: FloatImage) -> str:
+    """What the cloth round a blob (its local median, Lab) is: "" the table's own (its
+    colour within ``NOT_CLOTH`` of the free table's), "shadow" the table in a shadow
+    (darker, and greyer along the line to grey), else "other" (a cup or a card filling
+    the median window: a white one is lighter, a coloured one off that line). A white
+    piece in the standing ring's shadow on green felt, its local cloth 11.8 from the free
+    felt's colour and 0.6 off that line, was said to be "part of something larger"
+    (development seed 36000). Counting such pieces was tried: a black piece in the same
+    shadow then went uncounted, and the count came out wrong, so the reason is said."""
+    if float(np.linalg.norm(around[1:] - table[1:])) <= NOT_CLOTH:
+        return ""
+    if float(around[0]) > float(table[0]) - SHADOW_DARKER:
+        return "other"
+    ab, free = around[1:] - 128.0, table[1:] - 128.0
+    t = float(np.clip(ab @ free / max(float(free @ free), 1e-6), 0.0, 1.0))
+    return "shadow" if float(np.linalg.norm(ab - t * free)) <= SLIVER_OFF_GREY else "other"
 
 
 def count_fallen(
@@ -306,11 +335,11 @@ def count_fallen(
     if hsv is None:  # the caller's, when it has it already
         hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
     piece = PIECE_AREA * PIXELS_PER_UNIT**2
-    partly_hidden = 0
+    partly_hidden = in_shadow = 0
     counted: list[int] = []  # the blobs counted as pieces
     places: list[FallenPiece] = []
-    # The free table's colour (Lab a, b; taken when a blob needs it): a blob whose local
-    # "cloth" is far from it sits on something large (a cup cut off by the edge).
+    # The free table's colour (Lab; taken when a blob needs it): a blob whose local
+    # "cloth" is far from it sits on something large (a cup) or in a shadow.
     table: FloatImage | None = None
     for index in range(1, count):
         area = float(stats[index, cv2.CC_STAT_AREA])
@@ -328,18 +357,18 @@ def count_fallen(
                              cloth[y : y + h, x : x + w][inside], hues)  # fmt: skip
         if name is None:
             continue
-        around = cloth[y : y + h, x : x + w][inside][:, 1:].mean(axis=0)
         table = _free_table(cloth, outside) if table is None else table
-        if _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area) or (
-            float(np.linalg.norm(around - table)) > NOT_CLOTH
-        ):
+        larger = _part_of_more(inside, whole[y : y + h, x : x + w], whole_stats, area)
+        around = "" if larger else _surroundings(cloth[y : y + h, x : x + w][inside].mean(0), table)
+        if larger or around:
             if rim_zone is not None and _touches(
                 whole, whole[y : y + h, x : x + w][inside], rim_zone
             ):
                 if _can_be_a_piece(name, lab[y : y + h, x : x + w][inside], free_sample):
                     return Fallen({}, partly_hidden, against_ring=True)
                 continue
-            partly_hidden += 1
+            in_shadow += around == "shadow"
+            partly_hidden += around != "shadow"
         else:
             counted.append(index)
             middle = ((x + w / 2.0) / PIXELS_PER_UNIT, (y + h / 2.0) / PIXELS_PER_UNIT)
@@ -348,7 +377,7 @@ def count_fallen(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
         return Fallen({}, partly_hidden, against_ring=True)
-    return Fallen(_by_set(places), partly_hidden, places=tuple(places))
+    return Fallen(_by_set(places), partly_hidden, places=tuple(places), in_shadow=in_shadow)
 
 
 def _pieces_in(area: float) -> int:
@@ -577,11 +606,13 @@ def fallen_pieces(
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden, against_ring, places = count_fallen(
+    fallen, partly_hidden, against_ring, places, in_shadow = count_fallen(
         rectified, outside, hsv, rim_zone, hues
     )
     if against_ring:
         return AGAINST_RING
     if sum(fallen.values()) > MAX_FALLEN:
         return TOO_MANY_FALLEN.format(sum(fallen.values()))
-    return PARTLY_HIDDEN if partly_hidden else Counted(fallen, places)
+    if partly_hidden or in_shadow:
+        return PARTLY_HIDDEN if partly_hidden else IN_SHADOW
+    return Counted(fallen, places)

@@ -54,3 +54,23 @@ def test_light_wood_at_the_rings_shadow_with_nothing_fallen_is_read() -> None:
     assert not reading.blocked, reading.reason
     assert not reading.pieces_reason, reading.pieces_reason
     assert reading.fallen_total == 0
+
+
+def test_a_white_piece_in_the_rings_shadow_is_said_to_lie_in_a_shadow() -> None:
+    """A white piece in the standing ring's shadow on green felt, wholly in view and clear
+    of the ring (the simulator's truth), with no cup or card on the table, was refused as
+    "part of something larger (a cup or a card ...)": a false reason. Its surroundings are
+    the felt, darker and greyer: the count is still refused (counting it left a black
+    piece in the same shadow uncounted), now with the true reason (development seed
+    36000, frame 12)."""
+    from companion.vision.wheel_pieces import IN_SHADOW
+
+    hidden: list[tuple[float, ...]] = []
+    room = Room(table="green felt")
+    video = wheel_room_video(np.random.default_rng((36000, 77)), 13, room, hidden=hidden)
+    scene, rendered = video[12]
+    assert [p.colour for p in scene.outside] == ["black", "white"]
+    assert hidden[12] == (0.0, 0.0) and room.clutter == 0
+    reading = read_wheel(rendered.frame, camera_height_cm=70.0)
+    assert not reading.blocked, reading.reason
+    assert reading.pieces_reason == IN_SHADOW
