@@ -149,10 +149,21 @@ class WheelSeen:
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. the lowest compartment
     roll_uncertainty_deg: float = 0.0  # how far off the roll could be (about 2 sigma)
     cloth_warning: str = ""  # why some hands over this cloth may go unseen ("" if none)
+    # Of ``fallen``, pieces the ring now hides from the camera, counted where it saw them
+    # before the ring rolled in front (``companion.vision.fallen_memory``).
+    behind_ring: int = 0
 
     @property
     def fallen_total(self) -> int:
         return sum(self.fallen.values())
+
+    @property
+    def behind_ring_line(self) -> str:
+        """Where to look for the pieces counted but out of view ("" when none are)."""
+        if not self.behind_ring or self.pieces_reason:
+            return ""
+        pieces = "1 of them is" if self.behind_ring == 1 else f"{self.behind_ring} of them are"
+        return f"{pieces} hidden behind the ring."
 
     @property
     def drift_distance(self) -> float:
@@ -189,11 +200,14 @@ class WheelSeen:
             "pieces_reason": self.pieces_reason,
             "roll_uncertainty_deg": round(self.roll_uncertainty_deg, 2),
             "cloth_warning": self.cloth_warning,
+            "behind_ring": self.behind_ring,
+            "behind_ring_line": self.behind_ring_line,
             **self.extra,
         }
 
     def note(self) -> Note:
         """The wheel panel for a game that takes no wheel readings (the figures as read)."""
         status = "blocked" if self.blocked else "differ" if self.drifted_far else "info"
-        lines = tuple(line for line in (self.hint, self.uncounted, self.cloth_warning) if line)
+        said = (self.hint, self.uncounted, self.behind_ring_line, self.cloth_warning)
+        lines = tuple(line for line in said if line)
         return Note(status, lines, self.figures())

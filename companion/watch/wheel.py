@@ -99,6 +99,8 @@ class WheelWatcher(FrameWatcher):
         self._hand = False  # a hand was over the table during the current turn
         # why the last frame whose ring was read had its fallen pieces uncounted ("": counted)
         self._pieces_reason = ""
+        # of the count that held, how many pieces the ring hides now (seen there earlier)
+        self._behind_ring = 0
         self._published: WheelSeen | None = None
         self._published_at = float("-inf")
         self._status = "wheel: waiting for the first frame"
@@ -132,6 +134,7 @@ class WheelWatcher(FrameWatcher):
             # a game resumed (the companion restarted mid-game) continues from its log.
             self._game_id = game_id
             self.memory.forget()
+            self._behind_ring = 0
             self.tracker = WheelTracker(
                 drift_warning=self.tracker.drift_warning,
                 total_roll_deg=360.0 * logged_roll(snap.spec, snap.state),
@@ -153,6 +156,7 @@ class WheelWatcher(FrameWatcher):
         counts = self.steady_fallen.update(tuple(sorted(reading.fallen.items())))
         if counts is not None:
             self.fallen = dict(counts)
+            self._behind_ring = reading.held_behind_ring
 
     @staticmethod
     def _status_line(wheel: WheelSeen, reading: WheelReading) -> str:
@@ -182,6 +186,7 @@ class WheelWatcher(FrameWatcher):
             extra={} if last is None else {"heading_deg": round(last.heading_deg, 1)},
             roll_uncertainty_deg=tracker.roll_uncertainty_deg,
             cloth_warning=_cloth_warning(last),
+            behind_ring=self._behind_ring,
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:

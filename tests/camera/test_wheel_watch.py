@@ -226,4 +226,5 @@ def test_a_piece_the_ring_is_pushed_in_front_of_stays_counted(table: Table) -> N
         wheel = show(watcher, frame)
         assert not wheel["pieces_reason"], wheel["pieces_reason"]
     assert alone == [1, 1, 1, 0, 0, 0]
-    assert wheel["fallen"]["red"] == 1
+    assert wheel["fallen"]["red"] == 1 and wheel["behind_ring"] == 1
+    assert wheel["behind_ring_line"] == "1 of them is hidden behind the ring."

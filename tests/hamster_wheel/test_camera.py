@@ -71,6 +71,21 @@ def test_during_a_turn_what_fell_prefills_the_failed_try(tmp_path: Path) -> None
         table.close()
 
 
+def test_a_piece_counted_behind_the_ring_is_said_to_lie_there(tmp_path: Path) -> None:
+    """Issue 34: the camera counts a piece it saw before the ring rolled in front of it;
+    the tablet says where to look for it, since nobody sees it from the camera's side."""
+    table = table_of(tmp_path)
+    try:
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        seen = WheelSeen(seen=True, fallen={"red": 1, "blue": 1}, behind_ring=1)
+        table.observe(Reading(WHEEL, seen)).result(WAIT)
+        lines = table.public_state()["camera"]["wheel"]["lines"]
+        assert "Camera sees on the table: red, blue." in lines
+        assert "1 of them is hidden behind the ring." in lines
+    finally:
+        table.close()
+
+
 def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path: Path) -> None:
     table = table_of(tmp_path)
     try:

@@ -171,6 +171,8 @@ def read_wheel(spec: GameSpec[Any], state: State[HamsterWheel], seen: WheelSeen)
         lines.append(seen.cloth_warning)
     if fallen:
         lines.append(f"Camera sees on the table: {', '.join(fallen)}.")
+        if seen.behind_ring_line:
+            lines.append(seen.behind_ring_line)
     data = {
         **seen.figures(),
         "proposal": fallen,

@@ -82,6 +82,10 @@ function renderForms(view, panel) {
   const uncounted = (note.pieces_reason || "").replace(/[. ]+$/, "");
   const notCounted = uncounted ? [el("p", { class: "hw-uncounted", role: "status" },
     `The camera cannot count the fallen pieces just now (${uncounted}): count them in here.`)] : [];
+  // A piece counted where the camera saw it before the ring rolled in front: say where to look.
+  if (!uncounted && proposal.length && note.behind_ring_line) {
+    notCounted.push(el("p", { class: "hw-uncounted", role: "status" }, note.behind_ring_line));
+  }
   const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h2", {}, "Failed try: what fell out?"),
     ...notCounted,
     el("div", { class: "hw-colours" }, ...Object.entries(counts).map(([c, n]) => colourCounter(c, n))),
