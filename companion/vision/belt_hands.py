@@ -5,37 +5,24 @@ carrying a hamster is no move. It finds hands by a fixed skin window, which miss
 pale skin and deep skin in a dim room. So, as over the wheel's table
 (``wheel.hand_sampled``), each player holds a hand over the belt once at calibration and
 its colour, the lamp divided out, is kept (``calibration.hand_colours``); skin near one of
-those colours is then skin too. The picture is taken the way the belt reader takes it
-(the belt and a margin from above, balanced by the markers' paper, smoothed), so the
-colour sampled is the colour it will see.
+those colours is then skin too. The picture is the belt reader's own
+(``board.belt_from_above``: the belt and a margin from above, balanced by the markers'
+paper, smoothed), so the colour sampled is the colour it will see.
 """
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.tabletop import (
-    BELT_X0,
-    BELT_X1,
-    BELT_Y0,
-    BELT_Y1,
-    BOARD_MARKER_LAYOUT,
-    LANES,
-    ROWS,
-    TAB_WIDTH,
+from companion.vision.board import (
+    MIN_HAND_CELLS,
+    PIXELS_PER_CELL,
+    STANDS_OUT,
+    belt_from_above,
+    cloth_round_belt,
 )
-from companion.vision.board import MIN_HAND_CELLS, PIXELS_PER_CELL, STANDS_OUT, warp_plane
-from companion.vision.room_light import (
-    BLURRED,
-    SKIN_NEAR,
-    balanced,
-    blurred,
-    distance_from_skin,
-    paper_gains,
-    table_colour,
-)
+from companion.vision.room_light import BLURRED, SKIN_NEAR, blurred, distance_from_skin
 from companion.vision.sampled_hands import Hand, hand_colour
 
 Image = NDArray[np.uint8]
@@ -43,7 +30,6 @@ Image = NDArray[np.uint8]
 BOARD_MARKERS_HIDDEN = (
     "the belt's board markers are not in the picture: uncover them and sample again"
 )
-MARGIN = 0.5  # squares of table round the belt looked at, as the belt reader does
 
 
 def hand_over_belt(
@@ -57,21 +43,12 @@ def hand_over_belt(
         return BOARD_MARKERS_HIDDEN
     if blurred(frame):
         return BLURRED
-    ppc = PIXELS_PER_CELL
-    bounds = (BELT_X0 - MARGIN, BELT_Y0 - MARGIN, BELT_X1 + MARGIN, BELT_Y1 + MARGIN)
-    gains = paper_gains(frame, image_to_board, BOARD_MARKER_LAYOUT)
-    rectified = warp_plane(frame, image_to_board, bounds, ppc)
-    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
-    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
-    pad, tab = round(MARGIN * ppc), round(TAB_WIDTH * ppc)
-    around = np.full(rectified.shape[:2], 255, np.uint8)
-    around[pad : pad + (ROWS + 1) * ppc, pad + tab : pad + tab + LANES * ppc] = 0
-    cloth = table_colour(rectified, around)
+    rectified, hsv, belt, _, _ = belt_from_above(frame, image_to_board)
+    cloth = cloth_round_belt(rectified, belt)
     # On a cloth of skin's colour a hand not seen is likelier the cloth's colour than absent.
     cloth_like_skin = distance_from_skin(cloth) < SKIN_NEAR
-    found = hand_colour(
-        rectified, hsv, cloth, STANDS_OUT, MIN_HAND_CELLS * ppc * ppc, None, cloth_like_skin
-    )
+    min_pixels = MIN_HAND_CELLS * PIXELS_PER_CELL**2
+    found = hand_colour(rectified, hsv, cloth, STANDS_OUT, min_pixels, None, cloth_like_skin)
     if isinstance(found, str):
         return found
     return found, (float(cloth[0]), float(cloth[1]))

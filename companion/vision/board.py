@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -269,16 +270,7 @@ def read_board(
         )
     if blurred(frame):
         return BoardReading(blocked=True, reason=BLURRED)
-    ppc = PIXELS_PER_CELL
-    margin = 0.5
-    bounds = (BELT_X0 - margin, BELT_Y0 - margin, BELT_X1 + margin, BELT_Y1 + margin)
-    gains = paper_gains(frame, image_to_board, BOARD_MARKER_LAYOUT)
-    rectified = warp_plane(frame, image_to_board, bounds, ppc)
-    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
-    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
-    pad = round(margin * ppc)
-    tab = round(TAB_WIDTH * ppc)
-    belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
+    rectified, hsv, belt, gains, bounds = belt_from_above(frame, image_to_board)
     if _hand_over_belt(rectified, hsv, belt, cloth, hands):
         sleeve = _in_a_sleeve(frame, image_to_board, gains, bounds, hands)
         reason = _reaching_in(_covered_rows(rectified[belt], profiles), sleeve)
@@ -298,8 +290,9 @@ def read_board(
         )
     labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing = _places(labels, profiles)
+    pad = round(BELT_MARGIN * PIXELS_PER_CELL)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
-    asterisk_row = find_asterisk_row(gray, ppc)
+    asterisk_row = find_asterisk_row(gray, PIXELS_PER_CELL)
     if (missing or asterisk_row is None) and blurred(frame, SOFT):
         return BoardReading(blocked=True, reason=BLURRED)  # a soft picture loses pieces
     return BoardReading(
@@ -309,6 +302,45 @@ def read_board(
         missing=frozenset(missing),
         asterisk_row=asterisk_row,
     )
+
+
+# Squares of table round the belt looked at with it: where the cloth is sampled, and where
+# a hand or a sleeve reaching over the belt shows first.
+BELT_MARGIN = 0.5
+
+
+class BeltView(NamedTuple):
+    """The belt and ``BELT_MARGIN`` round it from above, as the belt reader sees it:
+    rectified (``PIXELS_PER_CELL``), smoothed and balanced by the markers' paper, the same
+    in HSV, where the belt's squares lie in it, the paper gains and the board area
+    (board units) it covers."""
+
+    rectified: Image
+    hsv: Image
+    belt: tuple[slice, slice]
+    gains: NDArray[np.float32] | None
+    bounds: tuple[float, float, float, float]
+
+
+def belt_from_above(frame: Image, image_to_board: NDArray[np.float64]) -> BeltView:
+    """The belt as the reader sees it (see :class:`BeltView`); the hand sampler
+    (``belt_hands``) looks at the same picture, so a colour sampled is the colour read."""
+    ppc, margin = PIXELS_PER_CELL, BELT_MARGIN
+    bounds = (BELT_X0 - margin, BELT_Y0 - margin, BELT_X1 + margin, BELT_Y1 + margin)
+    gains = paper_gains(frame, image_to_board, BOARD_MARKER_LAYOUT)
+    rectified = warp_plane(frame, image_to_board, bounds, ppc)
+    rectified = balanced(np.asarray(cv2.medianBlur(rectified, 3), np.uint8), gains)
+    hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
+    pad, tab = round(margin * ppc), round(TAB_WIDTH * ppc)
+    belt = slice(pad, pad + (ROWS + 1) * ppc), slice(pad + tab, pad + tab + LANES * ppc)
+    return BeltView(rectified, hsv, belt, gains, bounds)
+
+
+def cloth_round_belt(rectified: Image, belt: tuple[slice, slice]) -> NDArray[np.float32]:
+    """The cloth's colour (chromaticity) in the margin round the belt, in this picture."""
+    around = np.full(rectified.shape[:2], 255, np.uint8)
+    around[belt] = 0
+    return table_colour(rectified, around)
 
 
 def _reaching_in(covered: str, sleeve: bool) -> str:
@@ -367,12 +399,7 @@ def _hand_over_belt(
     skin = _skin(rectified, hsv, hands)
     if cv2.countNonZero(skin) < MIN_HAND_CELLS * ppc * ppc:
         return False
-    if cloth is None:
-        around = np.full(rectified.shape[:2], 255, np.uint8)
-        around[belt] = 0
-        table = table_colour(rectified, around)
-    else:
-        table = np.array(cloth, np.float32)
+    table = cloth_round_belt(rectified, belt) if cloth is None else np.array(cloth, np.float32)
     foreign = (colour_distance(rectified, table) > STANDS_OUT).astype(np.uint8) * 255
     skin = np.asarray(
         cv2.morphologyEx(skin & foreign, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8
