@@ -174,25 +174,35 @@ class FallenPiece(NamedTuple):
     y: float
 
 
+class Counted(NamedTuple):
+    """The fallen pieces counted, each with its place (what a memory of the table follows:
+    ``companion.vision.fallen_memory``)."""
+
+    places: tuple[FallenPiece, ...]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many pieces of each set (every set named, 0 included)."""
+        counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
+        for place in self.places:
+            counts[place.colour] += 1
+        return counts
+
+
 class Fallen(NamedTuple):
     """The pieces counted outside the ring, how many piece-coloured blobs run on into
     the hidden parts of the picture (the edge, the ring, a marker), so cannot be sized,
     whether a piece's colour shows against the ring's outline (a piece behind it), and
-    where each counted piece lies."""
+    how many lie in a shadow of the table (not sized either)."""
 
-    counts: dict[str, int]
+    counted: Counted
     partly_hidden: int
     against_ring: bool = False
-    places: tuple[FallenPiece, ...] = ()
-    in_shadow: int = 0  # piece-coloured blobs in a shadow of the table, not sized either
+    in_shadow: int = 0
 
-
-class Counted(NamedTuple):
-    """Fallen pieces by set, and each one's place (what a memory of the table follows:
-    ``companion.vision.fallen_memory``)."""
-
-    counts: dict[str, int]
-    places: tuple[FallenPiece, ...]
+    @property
+    def counts(self) -> dict[str, int]:
+        return self.counted.counts
 
 
 # A piece lying against the ring is mostly hidden behind the hoop (its top stands a
@@ -308,9 +318,7 @@ def _surroundings(around: FloatImage, table: FloatImage) -> str:
         return ""
     if float(around[0]) > float(table[0]) - SHADOW_DARKER:
         return "other"
-    ab, free = around[1:] - 128.0, table[1:] - 128.0
-    t = float(np.clip(ab @ free / max(float(free @ free), 1e-6), 0.0, 1.0))
-    return "shadow" if float(np.linalg.norm(ab - t * free)) <= SLIVER_OFF_GREY else "other"
+    return "shadow" if _off_the_shadow_line(around[1:], table[1:]) <= SLIVER_OFF_GREY else "other"
 
 
 def count_fallen(
@@ -347,7 +355,7 @@ def count_fallen(
             if rim_zone is not None and _cut_by_ring(
                 index, (labels, stats), rim_zone, hsv, lab, cloth, free_sample, hues
             ):
-                return Fallen({}, partly_hidden, against_ring=True)
+                return Fallen(Counted(()), partly_hidden, against_ring=True)
             continue
         if not _piece_shaped(stats[index], piece):
             continue
@@ -365,7 +373,7 @@ def count_fallen(
                 whole, whole[y : y + h, x : x + w][inside], rim_zone
             ):
                 if _can_be_a_piece(name, lab[y : y + h, x : x + w][inside], free_sample):
-                    return Fallen({}, partly_hidden, against_ring=True)
+                    return Fallen(Counted(()), partly_hidden, against_ring=True)
                 continue
             in_shadow += around == "shadow"
             partly_hidden += around != "shadow"
@@ -376,22 +384,14 @@ def count_fallen(
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
-        return Fallen({}, partly_hidden, against_ring=True)
-    return Fallen(_by_set(places), partly_hidden, places=tuple(places), in_shadow=in_shadow)
+        return Fallen(Counted(()), partly_hidden, against_ring=True)
+    return Fallen(Counted(tuple(places)), partly_hidden, in_shadow=in_shadow)
 
 
 def _pieces_in(area: float) -> int:
     """How many pieces a blob of ``area`` pixels (rectified) makes. A blob's edge grows
     with blur and contrast: one piece may look 1.9 pieces big."""
     return max(1, math.floor(area / (PIECE_AREA * PIXELS_PER_UNIT**2) / 1.6 + 0.6))
-
-
-def _by_set(places: list[FallenPiece]) -> dict[str, int]:
-    """How many pieces of each set (every set named, 0 included)."""
-    counts = dict.fromkeys(WHEEL_PIECE_NAMES, 0)
-    for place in places:
-        counts[place.colour] += 1
-    return counts
 
 
 class LaidOut(NamedTuple):
@@ -483,10 +483,18 @@ def _off_grey_cloth(pixels: Image, free_sample: Image) -> bool:
     as a green piece cut by the ring on development seed 41000)."""
     if len(free_sample) == 0:
         return False
-    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32) - 128.0
-    ab = pixels[:, 1:].astype(np.float32).mean(axis=0) - 128.0
+    free = np.median(free_sample[:, 1:], axis=0).astype(np.float32)
+    ab = pixels[:, 1:].astype(np.float32).mean(axis=0)
+    return _off_the_shadow_line(ab, free) > SLIVER_OFF_GREY
+
+
+def _off_the_shadow_line(colour: FloatImage, table: FloatImage) -> float:
+    """How far a colour (Lab a, b, as stored: 128 is grey) lies from the segment between
+    grey and the table's colour, where the table's shadows and its blend with the grey
+    ring lie."""
+    ab, free = colour - 128.0, table - 128.0
     t = float(np.clip(ab @ free / max(float(free @ free), 1e-6), 0.0, 1.0))
-    return float(np.linalg.norm(ab - t * free)) > SLIVER_OFF_GREY
+    return float(np.linalg.norm(ab - t * free))
 
 
 def _squared_distance_rows(pixels: Image, other: FloatImage) -> NDArray[np.float32]:
@@ -606,13 +614,13 @@ def fallen_pieces(
     hidden = hidden_piece_colours(rectified, outside, layout)
     if hidden:
         return CLOTH_HIDES.format(hidden)
-    fallen, partly_hidden, against_ring, places, in_shadow = count_fallen(
+    counted, partly_hidden, against_ring, in_shadow = count_fallen(
         rectified, outside, hsv, rim_zone, hues
     )
     if against_ring:
         return AGAINST_RING
-    if sum(fallen.values()) > MAX_FALLEN:
-        return TOO_MANY_FALLEN.format(sum(fallen.values()))
+    if len(counted.places) > MAX_FALLEN:
+        return TOO_MANY_FALLEN.format(len(counted.places))
     if partly_hidden or in_shadow:
         return PARTLY_HIDDEN if partly_hidden else IN_SHADOW
-    return Counted(fallen, places)
+    return counted
