@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 from companion.tabletop import WHEEL_DEPTH
 from companion.vision.wheel import HAND_OVER_TABLE, SLEEVE_OVER_TABLE, WheelReading
@@ -83,8 +84,10 @@ class FallenMemory:
             return reading
         if reading.pieces_reason or not reading.ring_outline:
             return reading
+        outline = np.array(reading.ring_outline, np.float32).reshape(-1, 1, 2)
+        ring = np.asarray(cv2.convexHull(outline), np.float32)
         held = [p for p in self.pieces if not _seen_again(p, reading.fallen_at)]
-        held = [p for p in held if p.seen >= SEEN_TO_REMEMBER and _hidden(p, reading)]
+        held = [p for p in held if p.seen >= SEEN_TO_REMEMBER and _hidden(p, ring, reading)]
         self.pieces = [*_followed(self.pieces, reading.fallen_at), *held]
         if any(p.touched for p in held):
             return replace(reading, fallen={}, fallen_at=(), pieces_reason=TOUCHED_BEHIND_RING)
@@ -119,12 +122,11 @@ def _followed(before: list[Remembered], seen: tuple[FallenPiece, ...]) -> list[R
     return now
 
 
-def _hidden(piece: Remembered, reading: WheelReading) -> bool:
-    """Whether the ring, as the camera sees it, covers the piece's place (so not seeing it
-    says nothing) while its footprint has not reached it (it would have been pushed)."""
-    outline = np.array(reading.ring_outline, np.float32).reshape(-1, 1, 2)
-    hull = cv2.convexHull(outline)
-    inside = cv2.pointPolygonTest(hull, (piece.x, piece.y), True) >= -HIDDEN_REACH
+def _hidden(piece: Remembered, ring: NDArray[np.float32], reading: WheelReading) -> bool:
+    """Whether the ring as the camera sees it (``ring``, its outline's hull in table units)
+    covers the piece's place (so not seeing it says nothing) while its footprint has not
+    reached it (it would have been pushed)."""
+    inside = cv2.pointPolygonTest(ring, (piece.x, piece.y), True) >= -HIDDEN_REACH
     return inside and not _in_the_way(piece, reading)
 
 
