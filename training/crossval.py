@@ -125,6 +125,11 @@ def main() -> None:
         f"rolls {figures['rolls_applied_right']} applied right, "
         f"{figures['rolls_applied_wrong']} applied wrong, {figures['rolls_asked']} asked"
     )
+    fixes = dice_eval.fixes_applied(args.data / "labels.json")
+    print(
+        f"judged against labels.json with {len(fixes)} confirmed label faults fixed "
+        "(companion/vision/label_fixes.py); the networks learned from the labels as they are"
+    )
     print(
         "temperature and AUTO_ACCEPT are the shipped ones; the temperature was fitted on the "
         "calibrate part, a third of fold 0's photos"

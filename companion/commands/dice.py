@@ -16,9 +16,16 @@ import cv2
 from companion.commands.group import fail
 from companion.config import load_config
 from companion.vision.dice import AUTO_ACCEPT, read_dice, shared_reader
-from companion.vision.dice_eval import LabelsError, Report, count_images, iter_results
+from companion.vision.dice_eval import (
+    LabelsError,
+    Report,
+    count_images,
+    fixes_applied,
+    iter_results,
+)
 from companion.vision.dice_review import SURE, contact_sheet, disagreements
 from companion.vision.dice_split import PARTS
+from companion.vision.label_fixes import KNOWN_FIXES, LabelFix
 from companion.vision.teach import TeachError
 from companion.vision.teaching import teach
 
@@ -76,6 +83,29 @@ MEASURED_ON = {
 }
 
 
+# Either figure can be asked for: against the labels with the faults a person confirmed
+# fixed (the default), or against labels.json exactly as it is.
+as_labelled_option = click.option(
+    "--as-labelled",
+    is_flag=True,
+    help="Judge against labels.json as it is, without the confirmed label fixes "
+    "(companion/vision/label_fixes.py).",
+)
+
+
+def chosen_fixes(labels_file: Path, as_labelled: bool) -> tuple[tuple[LabelFix, ...], str]:
+    """The label fixes to judge with, and the line that says so beside the figures."""
+    if as_labelled:
+        return (), f"labels: {labels_file} as it is (--as-labelled)"
+    used = fixes_applied(labels_file)
+    if not used:
+        return KNOWN_FIXES, f"labels: {labels_file} as it is (no known fault applies)"
+    return KNOWN_FIXES, (
+        f"labels: {labels_file} with {len(used)} confirmed faults fixed "
+        "(companion/vision/label_fixes.py; --as-labelled judges without them)"
+    )
+
+
 @dice.command(name="eval")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
@@ -98,18 +128,24 @@ MEASURED_ON = {
     show_default=True,
     help="Confidence at which a die counts as applied without asking.",
 )
+@as_labelled_option
 def eval_command(
-    folder: Path, labels_file: Path | None, part: str | None, auto_accept: float
+    folder: Path,
+    labels_file: Path | None,
+    part: str | None,
+    auto_accept: float,
+    as_labelled: bool,
 ) -> None:
     """Score the reader on the labelled photos in FOLDER."""
     report = Report()
     try:
         total = count_images(folder, labels_file, part)
+        fixes, fixes_line = chosen_fixes(labels_file or folder / "labels.json", as_labelled)
     except LabelsError as error:
         click.secho(f"Error: {error}", fg="red", err=True)
         sys.exit(2)
     with click.progressbar(length=total, label="reading dice", file=sys.stderr) as bar:
-        for result in iter_results(folder, labels_file, part=part):
+        for result in iter_results(folder, labels_file, part=part, fixes=fixes):
             report.results.append(result)
             bar.update(1)
     click.echo("confusion (rows: labelled value; columns: read value)")
@@ -123,6 +159,7 @@ def eval_command(
         read = sorted((d.value for d in result.found), key=lambda v: (v is None, v or 0))
         click.echo(f"  {result.errors:>3}  {result.file}: {labelled} -> {read}")
     click.echo(f"measured on: {MEASURED_ON[part]}")
+    click.echo(fixes_line)
     click.echo(json.dumps({"part": part or "all", **report.figures(auto_accept)}))
 
 
@@ -137,11 +174,16 @@ def eval_command(
 )
 @click.option("--sure", type=click.FloatRange(0.0, 1.0), default=SURE, show_default=True)
 @click.option("--part", type=click.Choice(PARTS), default=None, help="Only this part.")
-def review_command(folder: Path, out: Path, sure: float, part: str | None) -> None:
+@as_labelled_option
+def review_command(
+    folder: Path, out: Path, sure: float, part: str | None, as_labelled: bool
+) -> None:
     """List and show the dice where a sure reading contradicts FOLDER's labels (likely
-    label faults, for a person to judge; fix labels.json with a note, never silently)."""
+    label faults, for a person to judge; a confirmed fault goes into
+    companion/vision/label_fixes.py with its note, never silently)."""
     try:
-        results = list(iter_results(folder, part=part))
+        fixes, fixes_line = chosen_fixes(folder / "labels.json", as_labelled)
+        results = list(iter_results(folder, part=part, fixes=fixes))
     except LabelsError as error:
         click.secho(f"Error: {error}", fg="red", err=True)
         sys.exit(2)
@@ -151,6 +193,7 @@ def review_command(folder: Path, out: Path, sure: float, part: str | None) -> No
     for fault in faults:
         click.echo(fault.line())
     cv2.imwrite(str(out), contact_sheet(faults, frames))
+    click.echo(fixes_line)
     click.echo(f"{len(faults)} sure readings disagree with the labels; crops in {out}")
 
 

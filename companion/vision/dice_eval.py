@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ import cv2
 from companion.errors import CompanionError
 from companion.vision import dice_split
 from companion.vision.dice import AUTO_ACCEPT, Die, read_dice
+from companion.vision.label_fixes import KNOWN_FIXES, LabelFix, fixes_for
 
 # Grow each labelled box by this share of its longer side (at least MIN_MARGIN_PX) when
 # matching, so a die centre a few pixels outside a tight pip-only box still matches.
@@ -146,8 +147,52 @@ class LabelsError(CompanionError, ValueError):
     """The labels file is missing or cannot be read; the message says what to do."""
 
 
-def load_labels(labels_file: Path) -> list[tuple[str, list[LabelledDie]]]:
-    """Read labels.json into (file name, labelled dice) pairs, skipping unboxed dice."""
+def load_labels(
+    labels_file: Path, fixes: Sequence[LabelFix] = KNOWN_FIXES
+) -> list[tuple[str, list[LabelledDie]]]:
+    """Read labels.json into (file name, labelled dice) pairs, skipping unboxed dice, with
+    the confirmed label faults fixed (``label_fixes``; ``fixes=()`` reads them as they are)."""
+    return [(name, fixed(name, dice, fixes)[0]) for name, dice in read_labels(labels_file)]
+
+
+def fixes_applied(labels_file: Path, fixes: Sequence[LabelFix] = KNOWN_FIXES) -> list[LabelFix]:
+    """Which of ``fixes`` change this labels file (for the line a figure is printed with)."""
+    return [fix for name, dice in read_labels(labels_file) for fix in fixed(name, dice, fixes)[1]]
+
+
+def fixed(
+    name: str, dice: list[LabelledDie], fixes: Sequence[LabelFix] = KNOWN_FIXES
+) -> tuple[list[LabelledDie], list[LabelFix]]:
+    """One photo's labelled dice with its fixes applied, and the fixes that changed them.
+
+    A fix changes a die only where the labels still say what the fault said (the value it
+    had, or no die there at all), so labels corrected at their source are left alone.
+    """
+    dice = list(dice)
+    applied = []
+    for fix in fixes_for(name, fixes):
+        if fix.was is None:
+            if not any(fix.within(die.box) for die in dice):
+                dice.append(LabelledDie(fix.shows, fix.box()))
+                applied.append(fix)
+            continue
+        near = [i for i, die in enumerate(dice) if fix.within(die.box, grow=fix.side / 2.0)]
+        if near:
+            i = min(near, key=lambda i: _distance(dice[i].box, fix.centre))
+            if dice[i].value == fix.was:
+                dice[i] = LabelledDie(fix.shows, dice[i].box)
+                applied.append(fix)
+    return dice, applied
+
+
+def _distance(box: tuple[float, float, float, float], point: tuple[float, float]) -> float:
+    """How far a point lies from a box's centre, in pixels."""
+    x, y, w, h = box
+    return float(((x + w / 2.0 - point[0]) ** 2 + (y + h / 2.0 - point[1]) ** 2) ** 0.5)
+
+
+def read_labels(labels_file: Path) -> list[tuple[str, list[LabelledDie]]]:
+    """Read labels.json as it is into (file name, labelled dice) pairs, skipping unboxed dice."""
     try:
         data = json.loads(labels_file.read_text())
     except FileNotFoundError:
@@ -222,6 +267,7 @@ def iter_results(
     reader: Callable[[Any], list[Die]] = read_dice,
     part: str | None = None,
     names: Collection[str] | None = None,
+    fixes: Sequence[LabelFix] = KNOWN_FIXES,
 ) -> Iterator[ImageResult]:
     """Run the reader on each labelled image (one core, as on the Pi) and match; only
     those of one ``part``, and only those ``names``, when given.
@@ -231,7 +277,7 @@ def iter_results(
     cv2.setNumThreads(1)
     labels_path = labels_file or folder / "labels.json"
     image_dir = folder / "images" if (folder / "images").is_dir() else folder
-    for name, labelled in select(load_labels(labels_path), part):
+    for name, labelled in select(load_labels(labels_path, fixes), part):
         if names is not None and name not in names:
             continue
         frame = cv2.imread(str(image_dir / name))
