@@ -22,28 +22,34 @@ from companion.vision import dice_split
 from companion.vision.dice_eval import LabelledDie, load_labels
 
 CANVAS = (4032, 3024)
-# matteop65 boxes enclose only the pip pattern: the whole die is about this much wider.
+# matteop65 boxes enclose only the pip pattern: the whole die is about this much wider
+# (the other sources, byler and datasets/dice-skovy, box the whole die).
 PIP_BOX_TO_DIE = 1.4
 
 
 def die_size(name: str, box: tuple[float, float, float, float]) -> float:
     """A labelled die's width in pixels (whole die, whatever the source boxed)."""
     side = max(box[2], box[3])
-    return side if name.startswith("byler") else side * PIP_BOX_TO_DIE
+    return side * PIP_BOX_TO_DIE if name.startswith("matteop65") else side
 
 
 def frames(
-    data: Path, first_look: tuple[float, float], seed: int = 0, repeats: int = 2
+    data: Path,
+    first_look: tuple[float, float],
+    seed: int = 0,
+    repeats: int = 2,
+    every_photo: bool = False,
 ) -> Iterator[tuple[str, np.ndarray, list[LabelledDie]]]:
     """(name, 4032x3024 frame, labelled dice) for each held-out photo, ``repeats`` times:
     its median die made ``first_look`` (low, high; drawn uniformly) pixels wide as the
-    reader's 640-px first look sees a 4032-px frame (a 6x shrink)."""
+    reader's 640-px first look sees a 4032-px frame (a 6x shrink). ``every_photo`` takes
+    the photos of the ``train`` part too: for a folder no network learned from."""
     rng = np.random.default_rng(seed)
     labels = load_labels(data / "labels.json")
     parts = dice_split.parts([name for name, _ in labels])
     shrink = CANVAS[0] // 640
     for name, dice in labels:
-        if parts[name] == "train" or not dice:
+        if (parts[name] == "train" and not every_photo) or not dice:
             continue
         photo = cv2.imread(str(data / "images" / name))
         median = float(np.median([die_size(name, d.box) for d in dice]))
