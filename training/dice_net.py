@@ -36,6 +36,7 @@ from torch.nn import functional
 
 from companion.vision import dice as dice_net
 from companion.vision import dice_split
+from companion.vision.dice_eval import LabelledDie, fixed
 from hardware import simulator
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
@@ -114,14 +115,22 @@ _FILLS: dict[str, tuple[float, float, float]] = {}
 
 
 def load_photos(data_dir: Path) -> list[Frame]:
-    """The labelled photos; the die size of pip-only boxes (one source) is estimated."""
+    """The labelled photos, with the confirmed label faults fixed
+    (``companion/vision/label_fixes.py``; the shipped networks and the cross-validation of
+    2026-12-05 learned from the labels as they were); the die size of pip-only boxes (one
+    source) is estimated."""
     labels = json.loads((data_dir / "labels.json").read_text())
     frames = []
     for entry in labels["images"]:
         image = cv2.imread(str(data_dir / "images" / entry["file"]))
         if image is None:
             raise FileNotFoundError(entry["file"])
-        boxes = [(d["bbox"], d["value"]) for d in entry["dice"] if d.get("bbox")]
+        as_labelled = [
+            LabelledDie(int(d["value"]), (d["bbox"][0], d["bbox"][1], d["bbox"][2], d["bbox"][3]))
+            for d in entry["dice"]
+            if d.get("bbox")
+        ]
+        boxes = [(die.box, die.value) for die in fixed(entry["file"], as_labelled)[0]]
         pip_only = "pip" in str(entry.get("bbox_covers", "")).lower()
         # A box around the pips of a 4, 5 or 6 spans ~70% of the face; other faces'
         # pip boxes say little about the die, so they borrow the photo's typical size.

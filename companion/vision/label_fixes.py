@@ -9,9 +9,9 @@ benches) is measured against the fixed labels and says how many fixes it used; a
 die the labels already describe correctly is skipped, so a corrected ``labels.json`` upstream
 needs no change here. ``--as-labelled`` measures against the labels as they were.
 
-The networks were trained on the labels as they were (the shipped ones and the
-cross-validation's): three dice of 934 taught wrong. The next retraining should read them
-through this list.
+The shipped networks and the cross-validation's of 2026-12-05 learned from the labels as
+they were (three dice of 934 taught wrong); ``training.dice_net.load_photos`` reads them
+through this list, so the next retraining learns from the fixed labels.
 """
 
 from __future__ import annotations
