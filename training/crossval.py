@@ -162,7 +162,7 @@ def dump(by_fold: dict[int, list[dice_eval.ImageResult]], path: Path) -> None:
                     row |= {"centre": [round(c, 1) for c in die.centre]}
                     out.write(json.dumps(row | {"size": round(die.size, 1)}) + "\n")
                 for li, labelled in enumerate(result.labelled):
-                    if li not in {li for li, _ in result.pairs}:
+                    if li not in paired.values():
                         row = {"fold": fold, "file": result.file, "label": labelled.value}
                         out.write(json.dumps(row | {"read": "missed"}) + "\n")
 
