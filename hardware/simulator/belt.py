@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -44,6 +44,9 @@ class BeltScene:
     hamsters: Mapping[str, tuple[int, int] | Literal["pit"]]
     asterisk_row: int = 5
     asterisk_markers: bool = False  # stickers 4 and 5 from the marker sheet on its end tabs
+    # Hamsters a player left off their square's centre: colour -> (across, along) in squares
+    # (half a square puts it on the line).
+    off_centre: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _draw_piece(plane: _Plane, centre: Point, radius: float, colour: BGR) -> None:
@@ -92,7 +95,11 @@ def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> Non
         else:
             row, lane = where
             jitter = rng.uniform(-0.1, 0.1, 2)
-            centre = (lane - 0.5 + float(jitter[0]), row + 0.5 + float(jitter[1]))
+            across, along = scene.off_centre.get(colour, (0.0, 0.0))
+            centre = (
+                lane - 0.5 + across + float(jitter[0]),
+                row + 0.5 + along + float(jitter[1]),
+            )
         _draw_piece(plane, centre, radius, HAMSTER_COLOURS[colour])
 
 
