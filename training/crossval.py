@@ -159,6 +159,7 @@ def dump(by_fold: dict[int, list[dice_eval.ImageResult]], path: Path) -> None:
                     label = None if li is None else result.labelled[li].value
                     row = {"fold": fold, "file": result.file, "label": label}
                     row |= {"read": die.value, "confidence": die.confidence}
+                    row |= {"is_die": die.is_die}
                     row |= {"centre": [round(c, 1) for c in die.centre]}
                     out.write(json.dumps(row | {"size": round(die.size, 1)}) + "\n")
                 for li, labelled in enumerate(result.labelled):

@@ -160,6 +160,9 @@ class Die:
     centre: tuple[float, float]
     size: float
     confidence: float
+    # How sure the close-up is that this is a die at all (1 - its tempered "not a die"):
+    # ``confidence`` is this times how sure the reader is of the face.
+    is_die: float = 1.0
 
 
 def face_crop(
@@ -612,6 +615,7 @@ def judge(
         centre=(candidate.x / scale, candidate.y / scale),
         size=candidate.size / scale,
         confidence=round(confidence, 3),
+        is_die=round(1.0 - float(temper(second, temperature)[0]), 3),
     )
 
 
