@@ -152,6 +152,9 @@ class WheelSeen:
     # Of ``fallen``, pieces the ring now hides from the camera, counted where it saw them
     # before the ring rolled in front (``companion.vision.fallen_memory``).
     behind_ring: int = 0
+    # How far beyond its middle the standing ring hides the table from this camera (cm, on
+    # the side away from it; ``companion.vision.behind_the_ring``); None: height not set.
+    hidden_beyond_cm: float | None = None
 
     @property
     def fallen_total(self) -> int:
@@ -164,6 +167,18 @@ class WheelSeen:
             return ""
         pieces = "1 of them is" if self.behind_ring == 1 else f"{self.behind_ring} of them are"
         return f"{pieces} hidden behind the ring."
+
+    @property
+    def look_behind_line(self) -> str:
+        """Where the camera never looks, said with every count it makes: a piece that fell
+        straight behind the standing ring was never in a picture, so no count includes it
+        ("" while nothing is counted: the players then count everything themselves)."""
+        if not self.seen or self.pieces_reason:
+            return ""
+        where = "on the side away from the camera"
+        if self.hidden_beyond_cm is not None:
+            where = f"up to about {self.hidden_beyond_cm:.0f} cm beyond its middle, {where}"
+        return f"The camera cannot see the table just behind the ring ({where}): look there too."
 
     @property
     def drift_distance(self) -> float:
@@ -202,6 +217,8 @@ class WheelSeen:
             "cloth_warning": self.cloth_warning,
             "behind_ring": self.behind_ring,
             "behind_ring_line": self.behind_ring_line,
+            "hidden_beyond_cm": self.hidden_beyond_cm,
+            "look_behind_line": self.look_behind_line,
             **self.extra,
         }
 

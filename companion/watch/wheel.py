@@ -24,6 +24,7 @@ pieces no longer counted or counted again).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -34,6 +35,7 @@ from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.table import Table
+from companion.vision.behind_the_ring import hidden_strip_cm
 from companion.vision.fallen_memory import FallenMemory
 from companion.vision.sampled_hands import Hands
 from companion.vision.steady import Steady
@@ -82,6 +84,8 @@ class WheelWatcher(FrameWatcher):
     ) -> None:
         self.table = table
         self.camera_height_cm = camera_height_cm  # None: the ring is read as flat
+        # how much table the ring hides from this camera, said with every count it makes
+        self.hidden_beyond_cm = hidden_beyond_cm(camera_height_cm)
         # this table's piece colours, asked for each frame (re-sampled from the tablet
         # mid-evening); None: a typical set's
         self.piece_hues = piece_hues
@@ -187,6 +191,7 @@ class WheelWatcher(FrameWatcher):
             roll_uncertainty_deg=tracker.roll_uncertainty_deg,
             cloth_warning=_cloth_warning(last),
             behind_ring=self._behind_ring,
+            hidden_beyond_cm=self.hidden_beyond_cm,
         )
 
     def _publish(self, wheel: WheelSeen) -> Future[bool] | None:
@@ -202,6 +207,15 @@ class WheelWatcher(FrameWatcher):
         # Stamped with its game (not its move: the roll holds whatever was logged since),
         # so a reading taken just before NEW GAME is not judged against the new game.
         return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))
+
+
+def hidden_beyond_cm(camera_height_cm: float | None) -> float | None:
+    """How far beyond its middle the ring hides the table from a camera this high (cm),
+    or None when that cannot be said: no height set, or a camera no higher than the ring."""
+    if not camera_height_cm:
+        return None
+    strip = hidden_strip_cm(camera_height_cm)
+    return None if math.isinf(strip) else round(strip, 1)
 
 
 def _cloth_warning(last: WheelReading | None) -> str:

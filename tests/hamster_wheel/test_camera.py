@@ -15,6 +15,7 @@ from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from companion.tabletop import RIM_MARKER_IDS
+from companion.vision.wheel import WheelReading, read_wheel
 from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel
 from hardware.simulator.room import Room
@@ -84,6 +85,37 @@ def test_a_piece_counted_behind_the_ring_is_said_to_lie_there(tmp_path: Path) ->
         assert "1 of them is hidden behind the ring." in lines
     finally:
         table.close()
+
+
+def test_every_count_says_where_the_camera_cannot_look(tmp_path: Path) -> None:
+    """Issue 34: a piece that fell straight behind the standing ring was never in a picture,
+    so each count the camera makes says where the players must look themselves, as far as
+    the camera's height (70 cm here) tells; nothing is said while nothing is counted."""
+    table = table_of(tmp_path)
+    watcher = WheelWatcher(table, stable_frames=1, publish_every=0.0, camera_height_cm=70.0)
+    try:
+        table.submit(Event(MOVE, name="place", seat=0, args={"colour": "red", "at": "next"}))
+        published = watcher.take(_counted_reading())
+        assert published is not None and published.result(WAIT)
+        note = table.public_state()["camera"]["wheel"]
+        assert note["hidden_beyond_cm"] == pytest.approx(21.0, abs=1.0)
+        assert note["look_behind_line"] == (
+            "The camera cannot see the table just behind the ring (up to about 21 cm beyond "
+            "its middle, on the side away from the camera): look there too."
+        )
+        flat = WheelSeen(seen=True, fallen={"red": 1})
+        assert "(on the side away from the camera)" in flat.look_behind_line, "no height set"
+        assert WheelSeen(seen=True, pieces_reason="a hand").look_behind_line == ""
+        assert WheelSeen(seen=False).look_behind_line == ""
+    finally:
+        table.close()
+
+
+def _counted_reading() -> WheelReading:
+    """A reading of the ring at rest with one red piece counted beside it."""
+    scene = WheelScene(outside=(WheelPiece("red", (4.0, 6.0)),))
+    frame = render_wheel(scene, np.random.default_rng(3), Conditions()).frame
+    return read_wheel(frame)
 
 
 def test_the_read_button_reports_a_failed_try_with_what_the_camera_sees(tmp_path: Path) -> None:

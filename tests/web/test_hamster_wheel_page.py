@@ -221,12 +221,26 @@ def test_pieces_the_camera_cannot_count_are_left_for_the_player_with_the_reason(
             page.screenshot(
                 path=str(shots(tmp_path) / f"hamster-wheel-uncounted-{width}.png"), full_page=True
             )
-        counted = WheelSeen(seen=True, fallen=fallen, touched=True)
+        expect(form.locator(".hw-look-behind")).to_have_count(0)  # the player counts it all
+        counted = WheelSeen(seen=True, fallen=fallen, touched=True, hidden_beyond_cm=21.0)
         wheel_table.observe(Reading(WHEEL, counted)).result(10)
         page.reload()
         expect(form.locator("input[name=black]")).to_have_value("1")
         expect(form.locator(".hw-uncounted")).to_have_count(0)
         expect(page.locator("#wheel")).to_contain_text("Fallen out: 1 black, 1 red (2)")
+        # Counted: where the camera never looks is said with the count (issue 34).
+        expect(form.locator(".hw-look-behind")).to_have_text(
+            "The camera cannot see the table just behind the ring (up to about 21 cm beyond "
+            "its middle, on the side away from the camera): look there too."
+        )
+        for width, height in ((1280, 800), (800, 1280), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            if width > 600:  # a tablet either way up: the failed try is tapped unscrolled
+                expect(form.locator("button[type=submit]")).to_be_in_viewport()
+            page.screenshot(
+                path=str(shots(tmp_path) / f"hamster-wheel-look-behind-{width}.png"),
+                full_page=True,
+            )
         context.close()
 
 

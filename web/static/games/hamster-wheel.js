@@ -86,6 +86,11 @@ function renderForms(view, panel) {
   if (!uncounted && proposal.length && note.behind_ring_line) {
     notCounted.push(el("p", { class: "hw-uncounted", role: "status" }, note.behind_ring_line));
   }
+  // The standing ring hides a strip of table from the camera: a piece that fell straight
+  // there was never in a picture, so every count the camera makes says where to look.
+  if (note.look_behind_line) {
+    notCounted.push(el("p", { class: "hw-look-behind" }, note.look_behind_line));
+  }
   const failed = el("form", { class: "hw-form", id: "hw-failed" }, el("h2", {}, "Failed try: what fell out?"),
     ...notCounted,
     el("div", { class: "hw-colours" }, ...Object.entries(counts).map(([c, n]) => colourCounter(c, n))),
