@@ -176,13 +176,23 @@ def print_nested(by_fold: dict[int, list[dice_eval.ImageResult]]) -> None:
     each = ", ".join(f"fold {fold} {t:.2f}" for fold, t in thresholds.items())
     print(f"nested: AUTO_ACCEPT picked on the other folds ({each}; on all folds {on_all:.2f}):")
     print("nested:", json.dumps(pooled))
-    applied = int(pooled["applied_unasked"])
-    print(
-        f"nested: {pooled['coverage']:.1%} of {int(pooled['dice'])} dice applied without "
-        f"asking, {int(pooled['accepted_wrong'])} of {applied} wrong (95 % upper bound "
-        f"{binomial_upper(int(pooled['accepted_wrong']), applied):.2%}); rolls "
-        f"{int(pooled['rolls_applied_right'])} applied right, "
-        f"{int(pooled['rolls_applied_wrong'])} applied wrong, {int(pooled['rolls_asked'])} asked"
+    line = said(
+        pooled["coverage"],
+        int(pooled["dice"]),
+        int(pooled["accepted_wrong"]),
+        int(pooled["applied_unasked"]),
+        (int(pooled["rolls_applied_right"]), int(pooled["rolls_applied_wrong"])),
+    )
+    print(f"nested: {line}, {int(pooled['rolls_asked'])} asked")
+
+
+def said(coverage: float, dice: int, wrong: int, taken: int, rolls: tuple[int, int]) -> str:
+    """Pooled figures as one sentence: the share of dice applied unasked, how many of the
+    dice taken were wrong (with the rate's 95 % upper bound), rolls applied right and wrong."""
+    return (
+        f"{coverage:.1%} of {dice} dice applied without asking, {wrong} of {taken} wrong "
+        f"(95 % upper bound {binomial_upper(wrong, taken):.2%}); rolls {rolls[0]} applied "
+        f"right, {rolls[1]} applied wrong"
     )
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.vision.confidence import AUTO_ACCEPT
-from training.crossval import PICK_ROLLS_WRONG, PICK_WRONG, binomial_upper
+from training.crossval import PICK_ROLLS_WRONG, PICK_WRONG, said
 
 BARS = tuple(round(0.85 + 0.01 * step, 2) for step in range(15))
 
@@ -139,13 +139,9 @@ def nested(photos: Sequence[Photo]) -> tuple[dict[int, tuple[float, float]], dic
 def sentence(name: str, counts: dict[str, int]) -> str:
     """One line of figures, as crossval prints them."""
     applied, dice = counts["applied"], counts["dice"]
-    taken = applied + counts["false"]
-    return (
-        f"{name}: {applied / max(1, dice):.1%} of {dice} dice applied without asking, "
-        f"{counts['wrong']} of {taken} wrong (95 % upper bound "
-        f"{binomial_upper(counts['wrong'], max(1, taken)):.2%}); rolls "
-        f"{counts['rolls_right']} applied right, {counts['rolls_wrong']} applied wrong"
-    )
+    rolls = (counts["rolls_right"], counts["rolls_wrong"])
+    line = said(applied / max(1, dice), dice, counts["wrong"], applied + counts["false"], rolls)
+    return f"{name}: {line}"
 
 
 def main() -> None:
