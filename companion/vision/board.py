@@ -298,8 +298,11 @@ def read_board(
     labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing, on_a_line = _places(labels, profiles)
     if on_a_line:
-        soft = blurred(frame, SOFT)
-        return BoardReading(blocked=True, reason=BLURRED if soft else _between(on_a_line))
+        # On a soft picture the blur may have smeared the hamster over the line, or it
+        # lies there: both are said, so a player who focuses still learns which to push.
+        between = _between(on_a_line)
+        reason = f"{BLURRED} (or {between})" if blurred(frame, SOFT) else between
+        return BoardReading(blocked=True, reason=reason)
     pad = round(BELT_MARGIN * PIXELS_PER_CELL)
     gray = np.asarray(cv2.cvtColor(rectified[pad:-pad, pad:-pad], cv2.COLOR_BGR2GRAY), np.uint8)
     asterisk_row = find_asterisk_row(gray, PIXELS_PER_CELL)
@@ -375,15 +378,17 @@ def _places(labels: NDArray[np.int32], profiles: Mapping[str, ColourProfile]) ->
     """Each colour's square (row, lane), or the Pit, or missing, or on a line."""
     places = Places({}, set(), set(), {})
     for index, colour in enumerate(profiles):
-        fractions = _cell_fractions((labels == index).astype(np.uint8), PIXELS_PER_CELL)
-        pit_fraction = float(fractions[PIT_ROW].sum())
-        fractions[PIT_ROW] = 0.0
+        whole = _cell_fractions((labels == index).astype(np.uint8), PIXELS_PER_CELL)
+        pit_fraction = float(whole[PIT_ROW].sum())
+        fractions = whole.copy()
+        fractions[PIT_ROW] = 0.0  # the Pit is one strip, not squares: a hamster is in it or not
         row, lane = (int(i) for i in np.unravel_index(int(np.argmax(fractions)), fractions.shape))
         if fractions[row, lane] >= MIN_PIECE_FRACTION:
             places.hamsters[colour] = (row, lane + 1)
-            beside = _fullest_neighbour(fractions, row, lane)
-            if fractions[beside] >= ON_A_LINE * fractions[row, lane]:
-                places.on_a_line[colour] = ((row, lane + 1), (beside[0], beside[1] + 1))
+            beside = _fullest_neighbour(whole, row, lane)  # row 1's include the Pit beside it
+            if whole[beside] >= ON_A_LINE * whole[row, lane]:
+                first, second = sorted(((row, lane + 1), (beside[0], beside[1] + 1)))
+                places.on_a_line[colour] = (first, second)
         elif pit_fraction >= MIN_PIECE_FRACTION:
             places.in_pit.add(colour)
         else:
@@ -406,13 +411,17 @@ def _between(on_a_line: Mapping[str, tuple[Cell, Cell]]) -> str:
     """The refusal for hamsters on a line, as a player finds them: "the yellow hamster
     is on the line between row 10 lane 3 and row 10 lane 4: push it onto one square"."""
     named = [
-        f"the {colour} hamster is on the line between row {a[0]} lane {a[1]} "
-        f"and row {b[0]} lane {b[1]}"
+        f"the {colour} hamster is on the line between {_square(a)} and {_square(b)}"
         for colour, (a, b) in on_a_line.items()
     ]
     return "; ".join(named) + (
         ": push it onto one square" if len(named) == 1 else ": push each onto one square"
     )
+
+
+def _square(cell: Cell) -> str:
+    """A square as a player says it ("row 3 lane 2"), or "the Pit" for row 0."""
+    return "the Pit" if cell[0] == PIT_ROW else f"row {cell[0]} lane {cell[1]}"
 
 
 def _rows(rows: list[int]) -> str:

@@ -161,7 +161,8 @@ class Die:
     size: float
     confidence: float
     # How sure the close-up is that this is a die at all (1 - its tempered "not a die"):
-    # ``confidence`` is this times how sure the reader is of the face.
+    # the shipped reader's ``confidence`` is this times how sure it is of the face (with
+    # a taught head, the confidence is the lower of the two readers' instead).
     is_die: float = 1.0
 
 

@@ -209,13 +209,20 @@ class WheelWatcher(FrameWatcher):
         return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))
 
 
+# Beyond this a width in centimetres means nothing at a table (a camera barely above the
+# ring's top hides metres): the sentence then names no width; the calibration panel
+# already asks for a higher camera.
+WIDEST_SAID_CM = 100.0
+
+
 def hidden_beyond_cm(camera_height_cm: float | None) -> float | None:
     """How far beyond its middle the ring hides the table from a camera this high (cm),
-    or None when that cannot be said: no height set, or a camera no higher than the ring."""
-    if not camera_height_cm:
+    or None when no sensible width can be said: no height set, or a camera so low that
+    the ring hides more than WIDEST_SAID_CM."""
+    if not camera_height_cm or not math.isfinite(camera_height_cm) or camera_height_cm <= 0:
         return None
     strip = hidden_strip_cm(camera_height_cm)
-    return None if math.isinf(strip) else round(strip, 1)
+    return round(strip, 1) if strip <= WIDEST_SAID_CM else None
 
 
 def _cloth_warning(last: WheelReading | None) -> str:

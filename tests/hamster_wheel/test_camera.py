@@ -16,7 +16,7 @@ from companion.store import Store
 from companion.table import Table
 from companion.tabletop import RIM_MARKER_IDS
 from companion.vision.wheel import WheelReading, read_wheel
-from companion.watch.wheel import WheelWatcher
+from companion.watch.wheel import WheelWatcher, hidden_beyond_cm
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import render_wheel_room
@@ -106,6 +106,9 @@ def test_every_count_says_where_the_camera_cannot_look(tmp_path: Path) -> None:
         flat = WheelSeen(seen=True, fallen={"red": 1})
         assert "(on the side away from the camera)" in flat.look_behind_line, "no height set"
         assert WheelSeen(seen=True, pieces_reason="a hand").look_behind_line == ""
+        # A camera barely above the ring's top would hide metres: no width is said then.
+        assert hidden_beyond_cm(29.0) is None and hidden_beyond_cm(0.0) is None
+        assert hidden_beyond_cm(float("nan")) is None and hidden_beyond_cm(None) is None
         assert WheelSeen(seen=False).look_behind_line == ""
     finally:
         table.close()

@@ -141,6 +141,20 @@ def test_a_hamster_on_the_line_between_two_squares_is_asked_for_not_guessed(
     assert matches(read(nudged, 4, Conditions(), calibration), nudged), "a little off is fine"
 
 
+def test_a_hamster_on_the_pits_edge_is_asked_for_not_left_on_row_1(
+    calibration: Calibration,
+) -> None:
+    # Half over the Pit's edge: falling in is for good, so neither row 1 nor the Pit is
+    # guessed (before, it read as row 1 on every seed tried).
+    for seed in (4, 5, 6):
+        scene = BeltScene({"yellow": (1, 3)}, asterisk_row=7, off_centre={"yellow": (0.0, -0.5)})
+        reading = read(scene, seed, Conditions(), calibration)
+        assert reading.blocked, reading
+        assert "the yellow hamster is on the line between the Pit and row 1 lane 3" in (
+            reading.reason
+        )
+
+
 def test_a_blurred_picture_that_smears_a_hamster_over_a_line_is_refused_as_blurred() -> None:
     # A belt frame of the rooms bench read wrong before (seed family 97000, frame 5): the
     # camera out of focus by 3 px moved the grid enough that the yellow hamster, centred on
@@ -153,7 +167,10 @@ def test_a_blurred_picture_that_smears_a_hamster_over_a_line_is_refused_as_blurr
     frame = render_belt_room(scene, rng, room).frame
     cloth = calibration.cloth.chroma if calibration.cloth else None
     reading = read_board(frame, locate_board(frame), calibration.colour_profiles, cloth)
-    assert reading.blocked and "blurred" in reading.reason, reading
+    assert reading.blocked and reading.reason.startswith("the picture is blurred"), reading
+    assert "(or the yellow hamster is on the line between row 10 lane 3 and row 10 lane 4" in (
+        reading.reason
+    ), "a player who focuses still learns which hamster to push"
     rng = np.random.default_rng((97000, 5))
     scene = random_belt_scene(rng)
     sharp = render_belt_room(scene, rng, replace(room, blur=0.6))
