@@ -39,6 +39,22 @@ def hidden_strip_cm(height_cm: float, offset_cm: float = RING_OFFSET_CM) -> floa
     return far_edge * height_cm / (height_cm - RING_HEIGHT_CM) - offset_cm
 
 
+# Beyond this a width in centimetres means nothing at a table (a camera barely above the
+# ring's top hides metres): the tablet then names no width; ``camera_height_said``
+# already asks for a higher camera.
+WIDEST_SAID_CM = 100.0
+
+
+def hidden_beyond_cm(camera_height_cm: float | None) -> float | None:
+    """The strip's width (``hidden_strip_cm``) as the tablet says it with every count, or
+    None when no sensible width can be said: no height set, or a camera so low (or a
+    height so broken) that it is not a width below WIDEST_SAID_CM."""
+    if not camera_height_cm:
+        return None
+    strip = hidden_strip_cm(camera_height_cm)
+    return round(strip, 1) if strip <= WIDEST_SAID_CM else None
+
+
 def camera_height_said(height_cm: float | None) -> str:
     """One sentence for the calibration panel and ``companion calibrate show``: what the
     camera's height means for counting the wheel's fallen pieces."""

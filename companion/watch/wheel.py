@@ -24,7 +24,6 @@ pieces no longer counted or counted again).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -35,7 +34,7 @@ from companion.engine.readings import WHEEL, Reading, WheelSeen
 from companion.engine.spec import GameSpec
 from companion.engine.state import State
 from companion.table import Table
-from companion.vision.behind_the_ring import hidden_strip_cm
+from companion.vision.behind_the_ring import hidden_beyond_cm
 from companion.vision.fallen_memory import FallenMemory
 from companion.vision.sampled_hands import Hands
 from companion.vision.steady import Steady
@@ -207,22 +206,6 @@ class WheelWatcher(FrameWatcher):
         # Stamped with its game (not its move: the roll holds whatever was logged since),
         # so a reading taken just before NEW GAME is not judged against the new game.
         return self.table.observe(Reading(WHEEL, wheel, game_id=self._game_id))
-
-
-# Beyond this a width in centimetres means nothing at a table (a camera barely above the
-# ring's top hides metres): the sentence then names no width; the calibration panel
-# already asks for a higher camera.
-WIDEST_SAID_CM = 100.0
-
-
-def hidden_beyond_cm(camera_height_cm: float | None) -> float | None:
-    """How far beyond its middle the ring hides the table from a camera this high (cm),
-    or None when no sensible width can be said: no height set, or a camera so low that
-    the ring hides more than WIDEST_SAID_CM."""
-    if not camera_height_cm or not math.isfinite(camera_height_cm) or camera_height_cm <= 0:
-        return None
-    strip = hidden_strip_cm(camera_height_cm)
-    return round(strip, 1) if strip <= WIDEST_SAID_CM else None
 
 
 def _cloth_warning(last: WheelReading | None) -> str:

@@ -15,8 +15,9 @@ from companion.engine.session import GameHeader
 from companion.store import Store
 from companion.table import Table
 from companion.tabletop import RIM_MARKER_IDS
+from companion.vision.behind_the_ring import hidden_beyond_cm
 from companion.vision.wheel import WheelReading, read_wheel
-from companion.watch.wheel import WheelWatcher, hidden_beyond_cm
+from companion.watch.wheel import WheelWatcher
 from hardware.simulator import Conditions, WheelPiece, WheelScene, render_wheel
 from hardware.simulator.room import Room
 from hardware.simulator.room_render import render_wheel_room
