@@ -39,6 +39,11 @@ class Reading:
     missed: bool
     confidence: float
     is_die: float
+    # Where the die was found in its photo (pixels of the photo as read; (0, 0) and 0.0
+    # for a missed die), for studies that look at the die itself.
+    file: str = ""
+    centre: tuple[float, float] = (0.0, 0.0)
+    size: float = 0.0
 
     @property
     def share(self) -> float:
@@ -69,6 +74,9 @@ def load(dump: Path) -> list[Photo]:
             missed=missed,
             confidence=0.0 if missed else float(row["confidence"]),
             is_die=0.0 if missed else float(row.get("is_die", 1.0)),
+            file=row["file"],
+            centre=(0.0, 0.0) if missed else (float(row["centre"][0]), float(row["centre"][1])),
+            size=0.0 if missed else float(row["size"]),
         )
         rows.setdefault((row["fold"], row["file"]), []).append(reading)
     return [Photo(fold, tuple(readings)) for (fold, _), readings in rows.items()]
