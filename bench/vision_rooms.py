@@ -102,20 +102,23 @@ class Tally:
         return f"{text} ({reasons})" if reasons else text
 
 
-def belt_calibration(room: Room, seed: int) -> Calibration | None:
+def belt_calibration(room: Room, seed: int, standing: float = 0.0) -> Calibration | None:
     cells = {colour: (2, lane) for lane, colour in enumerate(HAMSTER_COLOURS, start=1)}
     # Calibrated once with care: in focus, the camera still, nothing on the table.
     calm = replace(room, hand=False, sleeve=None, clutter=0, blur=0.6, shake=0.0)
-    frame = render_belt_room(BeltScene(cells), np.random.default_rng(seed), calm).frame
+    scene = BeltScene(cells, standing=standing)
+    frame = render_belt_room(scene, np.random.default_rng(seed), calm).frame
     try:
         return calibrate_board(frame, cells)
     except CalibrationError:
         return None
 
 
-def belt_row(room: Room, frames: int, seed: int) -> Tally:
+def belt_row(room: Room, frames: int, seed: int, standing: float = 0.0) -> Tally:
+    """The belt reader on ``frames`` random belts in ``room``; ``standing``: hamsters as
+    pawns that tall (table units), 0 for flat tokens."""
     tally = Tally()
-    calibration = belt_calibration(room, seed)
+    calibration = belt_calibration(room, seed, standing)
     if calibration is None:
         tally.refused["calibration failed in this room"] += frames
         return tally
@@ -124,7 +127,7 @@ def belt_row(room: Room, frames: int, seed: int) -> Tally:
         frame_room = room
         if room.sleeve is not None:
             frame_room = replace(room, sleeve=SLEEVES[int(rng.integers(len(SLEEVES)))])
-        scene = random_belt_scene(rng)
+        scene = replace(random_belt_scene(rng), standing=standing)
         rendered = render_belt_room(scene, rng, frame_room)
         cloth = calibration.cloth.chroma if calibration.cloth else None
         reading = read_board(

@@ -247,6 +247,14 @@ SLEEVE_SHARE = 0.35
 # A belt cell counts as covered when more of it than this differs from the belt's own
 # colour (a piece covers about 30 %, the grid lines another 10 %).
 COVERED_FRACTION = 0.6
+# A pawn 4 cm tall near the belt's end, under a camera 50 cm up, spills about half a
+# square past its base: its colour then fills up to 0.67 of a square and spans up to 1.12
+# squares (bench/standing_hamsters.py, family 36000). One blob of a hamster's colour
+# within both bounds is that hamster, however much of its square it fills; a card or a
+# sleeve is larger.
+PIECE_SPAN = 1.5  # squares, the blob's longer side
+PIECE_AREA = 0.9  # squares
+PIECE_RIM = 2  # pixels of shaded side and edge round a hamster's colour
 DIFFERS = 22.0  # colour (a, b) distance from the belt's own that makes a pixel something else
 LIGHTER_OR_DARKER = 90.0  # the same in lightness (0..255), wide for shadows and lamps
 STANDS_OUT = 3.0  # chromaticity distance from the cloth that makes skin a hand
@@ -288,14 +296,14 @@ def read_board(
             blocked=True,
             reason=f"{unseen} of the belt out of the picture: aim the camera at the whole belt",
         )
-    covered = _covered_rows(rectified[belt], profiles)
+    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
+    covered = _covered_rows(rectified[belt], profiles, labels)
     if covered:
         return BoardReading(
             blocked=True,
             reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
-    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing, on_a_line = _places(labels, profiles)
     if on_a_line:
         # On a soft picture the blur may have smeared the hamster over the line, or it
@@ -562,11 +570,16 @@ def _rows_out_of_view(
     return _rows(rows) if rows else ""
 
 
-def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
+def _covered_rows(
+    belt: Image, profiles: Mapping[str, ColourProfile], labels: NDArray[np.int32] | None = None
+) -> str:
     """The rows ("rows a-b") where something lies over whole squares, or "" for none.
 
-    A hamster covers a third of its square at most; a sleeve, an arm or a card covers
-    squares whole, in whatever colour (a blue sleeve is not the blue hamster).
+    A flat hamster covers a third of its square at most; a sleeve, an arm or a card covers
+    squares whole, in whatever colour (a blue sleeve is not the blue hamster). A standing
+    hamster seen from off to one side can fill most of a square, so with ``labels`` (the
+    belt's pixels labelled by ``colour_labels``) each colour's one hamster is left out
+    (:func:`_standing_hamsters`).
     """
     ppc = PIXELS_PER_CELL
     lab = cv2.cvtColor(belt, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -580,5 +593,32 @@ def _covered_rows(belt: Image, profiles: Mapping[str, ColourProfile]) -> str:
         differs = (chroma > DIFFERS) | (lightness > LIGHTER_OR_DARKER)
         other[part] = differs.astype(np.uint8) * 255
     fractions = _cell_fractions(other, ppc)
+    if labels is not None and float(fractions.max()) > COVERED_FRACTION:  # rare: look closer
+        other[_standing_hamsters(labels, len(profiles)) > 0] = 0
+        fractions = _cell_fractions(other, ppc)
     rows = [row for row in range(ROWS + 1) if float(fractions[row].max()) > COVERED_FRACTION]
     return _rows(rows) if rows else ""
+
+
+def _standing_hamsters(labels: NDArray[np.int32], colours: int) -> Image:
+    """Where the hamsters are: for each colour its one blob of a piece's size (within
+    ``PIECE_SPAN`` and ``PIECE_AREA``), grown by a rim (shaded sides and edges just outside
+    the colour's window). A colour is one hamster: when it shows two blobs of a piece's
+    size (the hamster and a card of its colour, say) neither is left out, so a card still
+    covers its squares; a sleeve's fragments beyond its largest do too."""
+    found = np.zeros(labels.shape, np.uint8)
+    cell = PIXELS_PER_CELL * PIXELS_PER_CELL
+    for index in range(colours):
+        _, parts, stats, _ = cv2.connectedComponentsWithStats(
+            (labels == index).astype(np.uint8), connectivity=8
+        )
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        if len(areas) == 0 or int(np.sum(areas >= MIN_PIECE_FRACTION * cell)) > 1:
+            continue
+        largest = 1 + int(np.argmax(areas))
+        wide, tall = stats[largest, cv2.CC_STAT_WIDTH], stats[largest, cv2.CC_STAT_HEIGHT]
+        small = int(areas[largest - 1]) <= PIECE_AREA * cell
+        if small and max(wide, tall) <= PIECE_SPAN * PIXELS_PER_CELL:
+            found[parts == largest] = 255
+    rim = np.ones((PIECE_RIM * 2 + 1,) * 2, np.uint8)
+    return np.asarray(cv2.dilate(found, rim), np.uint8)

@@ -47,6 +47,19 @@ class BeltScene:
     # Hamsters a player left off their square's centre: colour -> (across, along) in squares
     # (half a square puts it on the line).
     off_centre: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    # Hamsters as pawns standing this tall (table units; a square is one): seen from a
+    # camera off to one side, a pawn's top leans outward over the next square. 0 draws the
+    # flat wooden tokens of old, lying on the cloth.
+    standing: float = 0.0
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A hamster where it stands on the table: its base's centre and radius, its colour."""
+
+    centre: Point
+    radius: float
+    colour: BGR
 
 
 def _draw_piece(plane: _Plane, centre: Point, radius: float, colour: BGR) -> None:
@@ -66,7 +79,10 @@ def _draw_asterisk(plane: _Plane, centre: Point, size: float) -> None:
         plane.line((centre[0] - dx, centre[1] - dy), (centre[0] + dx, centre[1] + dy), 0.07, INK)
 
 
-def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> None:
+def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> list[Piece]:
+    """The belt and its hamsters on the cloth; returns where the hamsters are. Standing
+    pawns leave only their contact shadow here: the camera's own projection draws them
+    (``room_render``), since a flat plane cannot show something with height."""
     plane.rect(BELT_X0 - 0.05, BELT_Y0 - 0.05, BELT_X1 + 0.05, BELT_Y1 + 0.05, (60, 60, 62))
     plane.rect(BELT_X0, BELT_Y0, BELT_X1, BELT_Y0 + 1, PIT_COLOUR)
     for k in range(4):
@@ -86,6 +102,7 @@ def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> Non
             plane.marker(marker_id, x + 0.05, scene.asterisk_row + 0.55, side)
 
     pit_xs: list[float] = []
+    pieces: list[Piece] = []
     for colour, where in scene.hamsters.items():
         radius = float(rng.uniform(0.28, 0.32))
         if where == "pit":
@@ -100,7 +117,12 @@ def _draw_belt(plane: _Plane, scene: BeltScene, rng: np.random.Generator) -> Non
                 lane - 0.5 + across + float(jitter[0]),
                 row + 0.5 + along + float(jitter[1]),
             )
-        _draw_piece(plane, centre, radius, HAMSTER_COLOURS[colour])
+        pieces.append(Piece(centre, radius, HAMSTER_COLOURS[colour]))
+        if scene.standing > 0:
+            plane.disc((centre[0] + 0.04, centre[1] + 0.05), radius, _shade(TABLE_COLOUR, 0.7))
+        else:
+            _draw_piece(plane, centre, radius, HAMSTER_COLOURS[colour])
+    return pieces
 
 
 def _free_pit_x(taken: list[float], rng: np.random.Generator) -> float:

@@ -28,6 +28,7 @@ from companion.tabletop import (
 from hardware.simulator.belt import BELT_REGION, BeltScene, _draw_belt
 from hardware.simulator.camera import _covers, _hand, _pixels_per_unit, _plane_for, _soft
 from hardware.simulator.common import TABLE_COLOUR, Image, Point, Rendered
+from hardware.simulator.pawns import draw_pawns
 from hardware.simulator.pinhole import Pinhole, camera_over_table
 from hardware.simulator.plane import _draw_markers, _Plane
 from hardware.simulator.ring import draw_ring, ring_shadow
@@ -156,13 +157,16 @@ def render_belt_room(
     camera = camera_over_table(rng, size, room.height_cm, room.tilt_deg, BELT_REGION)
     pose = camera.table_homography()
     plane = _table_plane(pose, BELT_REGION, room, rng)
-    _draw_belt(plane, scene, rng)
+    pieces = _draw_belt(plane, scene, rng)
     _draw_markers(plane, BOARD_MARKER_LAYOUT)
     clear = [(BELT_X0, BELT_Y0, BELT_X1, BELT_Y1)] + [
         (x, y, x + s, y + s) for x, y, s in BOARD_MARKER_LAYOUT.values()
     ]
     draw_clutter(plane, room.clutter, clear, rng)
-    return photograph(plane, pose, room, (BELT_X0, BELT_Y0, BELT_X1, BELT_Y1), rng, (), size)
+    layers: tuple[Layer, ...] = ()
+    if scene.standing > 0:
+        layers = (Layer(*draw_pawns(camera, pieces, scene.standing, size)),)
+    return photograph(plane, pose, room, (BELT_X0, BELT_Y0, BELT_X1, BELT_Y1), rng, layers, size)
 
 
 def render_wheel_room(

@@ -56,3 +56,26 @@ def test_a_video_keeps_its_camera_and_rolls_the_ring() -> None:
     assert len(poses) == 1
     angles = [scene.angle_deg for scene, _ in video]
     assert len(set(angles)) > 1
+
+
+def _red_on_the_table(room: Room, standing: float) -> float:
+    """How far (table units, along the belt) the red hamster's colour reaches past its
+    square's middle, row 10 being the belt's far end, seen through the table's pose."""
+    scene = BeltScene({"red": (10, 3)}, standing=standing)
+    shot = render_belt_room(scene, np.random.default_rng(4), room)
+    image_to_board = np.linalg.inv(shot.board_to_image)
+    ys, xs = np.nonzero(
+        (shot.frame[..., 2] > 120) & (shot.frame[..., 1] < 90) & (shot.frame[..., 0] < 90)
+    )
+    points = np.column_stack([xs, ys, np.ones_like(xs)]).astype(np.float64) @ image_to_board.T
+    rows = points[:, 1] / points[:, 2]
+    return float(rows.max() - 10.5)
+
+
+def test_a_standing_pawn_leans_outward_the_more_the_lower_the_camera() -> None:
+    flat = _red_on_the_table(Room(height_cm=50.0), 0.0)
+    low = _red_on_the_table(Room(height_cm=50.0), 4.0 / 4.7)
+    high = _red_on_the_table(Room(height_cm=100.0), 4.0 / 4.7)
+    assert flat < 0.55  # a token stays on its square (its radius 0.3, placed within 0.1)
+    assert low > high > flat + 0.2
+    assert low > 0.85  # from 50 cm, well over the line into the next square
