@@ -1,7 +1,7 @@
 """The belt reader with hamsters that stand up: flat tokens against pawns 2.5 and 4 cm tall.
 
     .venv/bin/python -m bench.standing_hamsters [--frames 30] [--seed 36000] [--only TEXT]
-        [--sheet PNG]
+        [--heights 0,2.5,4] [--sheet PNG]
 
 Every room of ``bench/vision_rooms.py`` (tables, lamps, blur, camera heights, sleeves,
 hands, clutter), the same frames three times: the hamsters as flat wooden tokens, as pawns
@@ -57,19 +57,23 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=36000)
     parser.add_argument("--only", default=None, help="rooms whose name contains this")
     parser.add_argument("--sheet", default=None, help="write a picture of the pieces here")
+    parser.add_argument(
+        "--heights", default=",".join(f"{h:g}" for h in HEIGHTS_CM), help="pieces' heights, cm"
+    )
     args = parser.parse_args()
+    heights = tuple(float(h) for h in args.heights.split(","))
     if args.sheet:
         sheet(args.sheet, args.seed)
-    heads = " | ".join("flat tokens" if h == 0 else f"pawns {h:g} cm" for h in HEIGHTS_CM)
+    heads = " | ".join("flat tokens" if h == 0 else f"pawns {h:g} cm" for h in heights)
     print(f"| room ({args.frames} frames, seeds {args.seed}+) | {heads} |")
-    print("| --- |" + " --- |" * len(HEIGHTS_CM))
-    totals = {h: Counter[str]() for h in HEIGHTS_CM}
+    print("| --- |" + " --- |" * len(heights))
+    totals = {h: Counter[str]() for h in heights}
     wrongs: list[str] = []
     for name, room in ROOMS.items():
         if args.only is not None and args.only not in name:
             continue
         cells = []
-        for tall in HEIGHTS_CM:
+        for tall in heights:
             tally = belt_row(room, args.frames, args.seed, tall / CM_PER_UNIT)
             totals[tall].update(
                 right=tally.right, refused=sum(tally.refused.values()), wrong=tally.wrong
