@@ -200,12 +200,15 @@ class WheelFigures:
     read: int = 0
 
 
-def wheel_row(room: Room, frames: int, seed: int, remember: bool = True) -> WheelFigures:
+def wheel_row(
+    room: Room, frames: int, seed: int, remember: bool = True, piece_height: float = 0.0
+) -> WheelFigures:
     """A video in the room: the ring is right when its angle is within ``ANGLE_RIGHT_DEG``
     (a frame counts as read when not blocked); the pieces, on the frames read, are right
     when every colour's count is. With ``remember`` the readings pass through the
     watcher's memory of the table (``FallenMemory``: a piece the ring has come to hide
-    is still counted), as on the tablet; without it each frame is judged alone."""
+    is still counted), as on the tablet; without it each frame is judged alone.
+    ``piece_height``: the fallen pieces as solids that tall (table units), 0 for flat."""
     figures = WheelFigures()
     memory = FallenMemory()
     rng = np.random.default_rng((seed, 77))
@@ -213,7 +216,15 @@ def wheel_row(room: Room, frames: int, seed: int, remember: bool = True) -> Whee
     true_roll, previous, base = 0.0, None, None
     hidden: list[tuple[float, ...]] = []
     touching: list[tuple[bool, ...]] = []
-    video = wheel_room_video(rng, frames, room, hand_chance=0.0, hidden=hidden, touching=touching)
+    video = wheel_room_video(
+        rng,
+        frames,
+        room,
+        hand_chance=0.0,
+        hidden=hidden,
+        touching=touching,
+        piece_height=piece_height,
+    )
     for (scene, rendered), shares, near in zip(video, hidden, touching, strict=True):
         if previous is not None:
             true_roll += angle_difference(scene.angle_deg, previous)

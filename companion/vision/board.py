@@ -13,7 +13,7 @@ because the vision, the marker sheets and the simulator must agree on them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -249,11 +249,17 @@ SLEEVE_SHARE = 0.35
 COVERED_FRACTION = 0.6
 # A pawn 4 cm tall near the belt's end, under a camera 50 cm up, spills about half a
 # square past its base: its colour then fills up to 0.67 of a square and spans up to 1.12
-# squares (bench/standing_hamsters.py, family 36000). One blob of a hamster's colour
+# squares (bench/standing_pieces.py, family 36000). One blob of a hamster's colour
 # within both bounds is that hamster, however much of its square it fills; a card or a
 # sleeve is larger.
 PIECE_SPAN = 1.5  # squares, the blob's longer side
 PIECE_AREA = 0.9  # squares
+# And it is drawn out away from the point under the camera: of the blobs over 0.45 of a
+# square on 36000 (2.5 and 4 cm, five rooms), the longer axis at least 1.26 times the
+# shorter and at most 24 degrees off the line from that point. A square card is not; nor is
+# one lying across that line.
+LEANS = 1.2
+LEAN_ANGLE_DEG = 30.0
 PIECE_RIM = 2  # pixels of shaded side and edge round a hamster's colour
 DIFFERS = 22.0  # colour (a, b) distance from the belt's own that makes a pixel something else
 LIGHTER_OR_DARKER = 90.0  # the same in lightness (0..255), wide for shadows and lamps
@@ -296,14 +302,17 @@ def read_board(
             blocked=True,
             reason=f"{unseen} of the belt out of the picture: aim the camera at the whole belt",
         )
-    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
-    covered = _covered_rows(rectified[belt], profiles, labels)
+    below = below_camera(frame, image_to_board, bounds)
+    covered = _covered_rows(
+        rectified[belt], profiles, lambda: _leaning_hamsters(hsv, profiles, below)[belt]
+    )
     if covered:
         return BoardReading(
             blocked=True,
             reason=f"something covers {covered} of the belt (a sleeve, an arm or a card): "
             "clear the belt",
         )
+    labels = colour_labels(hsv[belt], profiles)  # the belt only: a third less to label
     hamsters, in_pit, missing, on_a_line = _places(labels, profiles)
     if on_a_line:
         # On a soft picture the blur may have smeared the hamster over the line, or it
@@ -571,15 +580,15 @@ def _rows_out_of_view(
 
 
 def _covered_rows(
-    belt: Image, profiles: Mapping[str, ColourProfile], labels: NDArray[np.int32] | None = None
+    belt: Image, profiles: Mapping[str, ColourProfile], leaning: Callable[[], Image] | None = None
 ) -> str:
     """The rows ("rows a-b") where something lies over whole squares, or "" for none.
 
     A flat hamster covers a third of its square at most; a sleeve, an arm or a card covers
     squares whole, in whatever colour (a blue sleeve is not the blue hamster). A standing
-    hamster seen from off to one side can fill most of a square, so with ``labels`` (the
-    belt's pixels labelled by ``colour_labels``) each colour's one hamster is left out
-    (:func:`_standing_hamsters`).
+    hamster seen from off to one side can fill most of a square, so when a square looks
+    covered, the hamsters ``leaning`` finds (:func:`_leaning_hamsters`, cut to the belt)
+    are left out and the squares looked at again.
     """
     ppc = PIXELS_PER_CELL
     lab = cv2.cvtColor(belt, cv2.COLOR_BGR2LAB).astype(np.float32)
@@ -593,32 +602,71 @@ def _covered_rows(
         differs = (chroma > DIFFERS) | (lightness > LIGHTER_OR_DARKER)
         other[part] = differs.astype(np.uint8) * 255
     fractions = _cell_fractions(other, ppc)
-    if labels is not None and float(fractions.max()) > COVERED_FRACTION:  # rare: look closer
-        other[_standing_hamsters(labels, len(profiles)) > 0] = 0
+    if leaning is not None and float(fractions.max()) > COVERED_FRACTION:  # rare: look closer
+        other[leaning() > 0] = 0
         fractions = _cell_fractions(other, ppc)
     rows = [row for row in range(ROWS + 1) if float(fractions[row].max()) > COVERED_FRACTION]
     return _rows(rows) if rows else ""
 
 
-def _standing_hamsters(labels: NDArray[np.int32], colours: int) -> Image:
-    """Where the hamsters are: for each colour its one blob of a piece's size (within
-    ``PIECE_SPAN`` and ``PIECE_AREA``), grown by a rim (shaded sides and edges just outside
-    the colour's window). A colour is one hamster: when it shows two blobs of a piece's
-    size (the hamster and a card of its colour, say) neither is left out, so a card still
-    covers its squares; a sleeve's fragments beyond its largest do too."""
+def below_camera(
+    frame: Image, image_to_board: NDArray[np.float64], bounds: tuple[float, ...]
+) -> tuple[float, float]:
+    """Roughly where the camera is over the table, in the rectified view's pixels: the
+    table point at the picture's middle (a camera looking nearly straight down)."""
+    height, width = frame.shape[:2]
+    x, y, w = image_to_board @ np.array([width / 2.0, height / 2.0, 1.0])
+    return ((x / w - bounds[0]) * PIXELS_PER_CELL, (y / w - bounds[1]) * PIXELS_PER_CELL)
+
+
+def _leaning_hamsters(
+    hsv: Image, profiles: Mapping[str, ColourProfile], below: tuple[float, float]
+) -> Image:
+    """Where hamsters stand that lean over the next square, in the whole rectified view:
+    for each colour its one blob of a piece's size (none when it shows two), whole in the
+    view, within ``PIECE_SPAN`` and ``PIECE_AREA``, drawn out (``LEANS``) along the line
+    from the point under the camera (``below``) to it, as a standing piece's top is;
+    grown by a rim (shaded sides and edges just outside the colour's window). A card of a
+    hamster's colour, square or lying across that line, still covers its squares."""
+    labels = colour_labels(hsv, profiles)
     found = np.zeros(labels.shape, np.uint8)
     cell = PIXELS_PER_CELL * PIXELS_PER_CELL
-    for index in range(colours):
-        _, parts, stats, _ = cv2.connectedComponentsWithStats(
+    rows, cols = labels.shape
+    for index in range(len(profiles)):
+        _, parts, stats, centres = cv2.connectedComponentsWithStats(
             (labels == index).astype(np.uint8), connectivity=8
         )
         areas = stats[1:, cv2.CC_STAT_AREA]
         if len(areas) == 0 or int(np.sum(areas >= MIN_PIECE_FRACTION * cell)) > 1:
             continue
         largest = 1 + int(np.argmax(areas))
-        wide, tall = stats[largest, cv2.CC_STAT_WIDTH], stats[largest, cv2.CC_STAT_HEIGHT]
+        x, y, wide, tall = (int(v) for v in stats[largest, :4])
+        whole = x > 0 and y > 0 and x + wide < cols and y + tall < rows
         small = int(areas[largest - 1]) <= PIECE_AREA * cell
-        if small and max(wide, tall) <= PIECE_SPAN * PIXELS_PER_CELL:
-            found[parts == largest] = 255
+        if not (whole and small and max(wide, tall) <= PIECE_SPAN * PIXELS_PER_CELL):
+            continue
+        blob = parts == largest
+        if _leans_from(blob, centres[largest], below):
+            found[blob] = 255
     rim = np.ones((PIECE_RIM * 2 + 1,) * 2, np.uint8)
     return np.asarray(cv2.dilate(found, rim), np.uint8)
+
+
+def _leans_from(
+    blob: NDArray[np.bool_], centre: NDArray[np.float64], below: tuple[float, float]
+) -> bool:
+    """Whether ``blob`` is drawn out along the line from ``below`` through its centre, as
+    a standing piece seen from a camera there is (``LEANS``: the longer axis at least
+    that many times the shorter, within ``LEAN_ANGLE_DEG`` of that line)."""
+    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    if moments["m00"] == 0:
+        return False
+    mu20, mu02, mu11 = (moments[k] / moments["m00"] for k in ("mu20", "mu02", "mu11"))
+    spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
+    longer, shorter = (mu20 + mu02) / 2.0 + spread, (mu20 + mu02) / 2.0 - spread
+    if shorter <= 0 or np.sqrt(longer / shorter) < LEANS:
+        return False
+    axis = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
+    away = np.arctan2(centre[1] - below[1], centre[0] - below[0])
+    off = abs((np.degrees(axis - away) + 90.0) % 180.0 - 90.0)
+    return bool(off <= LEAN_ANGLE_DEG)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -28,7 +28,6 @@ from companion.tabletop import (
 from hardware.simulator.belt import BELT_REGION, BeltScene, _draw_belt
 from hardware.simulator.camera import _covers, _hand, _pixels_per_unit, _plane_for, _soft
 from hardware.simulator.common import TABLE_COLOUR, Image, Point, Rendered
-from hardware.simulator.pawns import draw_pawns
 from hardware.simulator.pinhole import Pinhole, camera_over_table
 from hardware.simulator.plane import _draw_markers, _Plane
 from hardware.simulator.ring import draw_ring, ring_shadow
@@ -46,8 +45,15 @@ from hardware.simulator.room import (
     sensor,
     sleeve_layer,
 )
+from hardware.simulator.solids import Solid, draw_solids
 from hardware.simulator.video import wheel_motion
-from hardware.simulator.wheel import WheelPiece, WheelScene, _draw_wheel_piece
+from hardware.simulator.wheel import (
+    WheelPiece,
+    WheelScene,
+    _draw_wheel_piece,
+    piece_outline,
+    piece_paint,
+)
 
 Area = tuple[float, float, float, float]
 
@@ -165,7 +171,10 @@ def render_belt_room(
     draw_clutter(plane, room.clutter, clear, rng)
     layers: tuple[Layer, ...] = ()
     if scene.standing > 0:
-        layers = (Layer(*draw_pawns(camera, pieces, scene.standing, size)),)
+        pawns = [
+            Solid(_circle(p.centre, p.radius), scene.standing, p.colour, top=0.9) for p in pieces
+        ]
+        layers = (Layer(*draw_solids(camera, pawns, size)),)
     return photograph(plane, pose, room, (BELT_X0, BELT_Y0, BELT_X1, BELT_Y1), rng, layers, size)
 
 
@@ -186,8 +195,9 @@ def render_wheel_room(
     pose = camera.table_homography()
     plane = _table_plane(pose, region, room, rng)
     _draw_markers(plane, TABLE_MARKER_LAYOUT)
+    solid = scene.piece_height > 0
     for piece in scene.outside:
-        _draw_wheel_piece(plane, piece, 0.25)
+        _draw_wheel_piece(plane, piece, 0.25, solid)
     ring_shadow(plane, scene, lamp)
     reach = scene.radius + 1.0
     clear = [
@@ -210,7 +220,36 @@ def render_wheel_room(
         heading = _image_heading(camera, scene)
         colour = motion_blur(colour.astype(np.float32), smear, heading).astype(np.uint8)
         cover = motion_blur(cover.astype(np.float32), smear, heading).astype(np.uint8)
-    return photograph(plane, pose, room, region, rng, (Layer(colour, cover),), size)
+    ring = Layer(colour, cover)
+    if not solid:
+        return photograph(plane, pose, room, region, rng, (ring,), size)
+    behind, before = _pieces_round_the_ring(camera, scene, size)
+    return photograph(plane, pose, room, region, rng, (behind, ring, before), size)
+
+
+def _pieces_round_the_ring(
+    camera: Pinhole, scene: WheelScene, size: tuple[int, int]
+) -> tuple[Layer, Layer]:
+    """The fallen pieces as solids, in two layers: those farther from the point under the
+    camera than the ring's middle (the ring, drawn over them, hides what it stands in
+    front of) and the nearer ones (drawn over the ring)."""
+    below = camera.centre[:2]
+    ring_reach = float(np.hypot(*(np.array(scene.centre) - below)))
+    solids = [
+        (Solid(tuple(piece_outline(p, 0.25)), scene.piece_height, piece_paint(p)), p.centre)
+        for p in scene.outside
+    ]
+    far = [s for s, c in solids if float(np.hypot(*(np.array(c) - below))) > ring_reach]
+    near = [s for s, c in solids if float(np.hypot(*(np.array(c) - below))) <= ring_reach]
+    return Layer(*draw_solids(camera, far, size)), Layer(*draw_solids(camera, near, size))
+
+
+def _circle(centre: Point, radius: float, points: int = 24) -> tuple[Point, ...]:
+    turns = np.linspace(0.0, 2.0 * math.pi, points, endpoint=False)
+    return tuple(
+        (centre[0] + radius * float(math.cos(t)), centre[1] + radius * float(math.sin(t)))
+        for t in turns
+    )
 
 
 def _image_heading(camera: Pinhole, scene: WheelScene) -> float:
@@ -271,6 +310,7 @@ def wheel_room_video(
     hand_chance: float = 0.0,
     hidden: list[tuple[float, ...]] | None = None,
     touching: list[tuple[bool, ...]] | None = None,
+    piece_height: float = 0.0,
 ) -> list[tuple[WheelScene, Rendered]]:
     """A fixed webcam over a real table watching the ring roll, get pushed back and lose
     pieces (the motion of :func:`~hardware.simulator.video.wheel_video`); each frame has a
@@ -278,11 +318,13 @@ def wheel_room_video(
     :func:`behind_ring` share of every fallen piece (the truth a bench needs to tell a
     piece no camera there could see from one the reader missed); ``touching`` whether each
     comes within 0.3 table units of the hoop as the camera sees it (:func:`against_ring`:
-    what a reader's "a piece lies against the ring" claims)."""
+    what a reader's "a piece lies against the ring" claims). ``piece_height``: the fallen
+    pieces as solids that tall (table units), 0 for flat ones."""
     camera = camera_over_table(rng, size, room.height_cm, room.tilt_deg, (0.0, 0.0, *TABLE_SIZE))
     lamp = light_direction(rng)
     result = []
-    for scene, turn in wheel_motion(rng, frames, (0.0, 0.0)):
+    for moving, turn in wheel_motion(rng, frames, (0.0, 0.0)):
+        scene = replace(moving, piece_height=piece_height)
         hand = hand_chance > 0 and rng.random() < hand_chance
         here = Room(**{**room.__dict__, "hand": hand or room.hand})
         rendered = render_wheel_room(scene, rng, here, camera, size, turn * room.shutter, lamp)

@@ -64,6 +64,10 @@ class WheelScene:
     parallax: Point = (0.0, 0.0)
     outside: tuple[WheelPiece, ...] = ()
     inside: tuple[str, ...] = ()  # colours of pieces glimpsed through the open sides
+    # The fallen pieces as solid shapes this tall (table units; a real set's are 1-2 cm),
+    # drawn by the room's camera so a piece off to one side shows its sides and leans
+    # outward. 0 draws them flat on the cloth, as of old.
+    piece_height: float = 0.0
 
     def fallen_counts(self) -> dict[str, int]:
         """How many pieces of each colour lie outside the ring (every colour, 0 included):
@@ -74,26 +78,39 @@ class WheelScene:
         return counts
 
 
-def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float) -> None:
-    colour = piece.paint or WHEEL_PIECE_COLOURS[piece.colour]
+def piece_outline(piece: WheelPiece, size: float) -> list[Point]:
+    """A piece's outline on the table (table units): a disc's as 24 points."""
+    cx, cy = piece.centre
+    if piece.shape == "disc":
+        corners, radius, start = 24, size, 0.0
+    else:
+        corners = 4 if piece.shape == "square" else 3
+        radius = size * (1.25 if corners == 4 else 1.45)
+        start = math.radians(piece.angle_deg)
+    return [
+        (
+            cx + radius * math.cos(start + k * 2 * math.pi / corners),
+            cy + radius * math.sin(start + k * 2 * math.pi / corners),
+        )
+        for k in range(corners)
+    ]
+
+
+def piece_paint(piece: WheelPiece) -> BGR:
+    return piece.paint or WHEEL_PIECE_COLOURS[piece.colour]
+
+
+def _draw_wheel_piece(plane: _Plane, piece: WheelPiece, size: float, solid: bool = False) -> None:
+    """A piece lying flat on the cloth with its contact shadow; ``solid``: the shadow only
+    (the room's camera draws a solid piece, see ``room_render``)."""
     cx, cy = piece.centre
     plane.disc((cx + 0.04, cy + 0.05), size * 0.9, _shade(plane.table, 0.75))
-    if piece.shape == "disc":
-        plane.disc(piece.centre, size, colour)
+    if solid:
         return
-    corners = 4 if piece.shape == "square" else 3
-    radius = size * (1.25 if corners == 4 else 1.45)
-    start = math.radians(piece.angle_deg)
-    plane.poly(
-        [
-            (
-                cx + radius * math.cos(start + k * 2 * math.pi / corners),
-                cy + radius * math.sin(start + k * 2 * math.pi / corners),
-            )
-            for k in range(corners)
-        ],
-        colour,
-    )
+    if piece.shape == "disc":
+        plane.disc(piece.centre, size, piece_paint(piece))
+        return
+    plane.poly(piece_outline(piece, size), piece_paint(piece))
 
 
 VISIBLE_RIM_DEG = 75.0  # beyond this from the top the rim is too steep to draw a sticker on

@@ -206,7 +206,7 @@ def test_hamster_figures_that_lean_over_the_next_square_are_read_not_taken_for_a
 ) -> None:
     """A camera 50 cm up sees a standing figure's top beyond its base, so near the belt's
     ends its colour filled most of a square and the belt was refused as "something covers
-    row 1 of the belt (a sleeve, an arm or a card)": a false reason (bench/standing_hamsters.py
+    row 1 of the belt (a sleeve, an arm or a card)": a false reason (bench/standing_pieces.py
     found it on 4 cm figures; flat tokens never did)."""
     reading, _ = belt_reading(Room(height_cm=50.0), seed, FIGURES)
     assert not reading.blocked, reading.reason  # type: ignore[attr-defined]
@@ -216,7 +216,42 @@ def test_hamster_figures_that_lean_over_the_next_square_are_read_not_taken_for_a
     assert reading.in_pit == {"purple"}  # type: ignore[attr-defined]
 
 
-def test_a_card_of_a_hamsters_colour_beside_that_hamster_still_covers_its_square() -> None:
+def _with_a_red_card(scene: BeltScene, corners: list[tuple[float, float]]) -> object:
+    """The belt read with a card of the red hamster's red laid at ``corners`` (board
+    units)."""
+    _, shot = belt_reading(Room(), 6, scene)
+    image_to_board = locate_board(shot)
+    assert image_to_board is not None
+    card = np.array([corners], np.float64)
+    outline = cv2.perspectiveTransform(card, np.linalg.inv(image_to_board))[0].astype(np.int32)
+    covered = shot.copy()
+    cv2.fillConvexPoly(covered, outline, (40, 40, 180))
+    calibration = calibrate_board(
+        render_belt_room(BeltScene(CALIBRATION_CELLS), np.random.default_rng(90), Room()).frame,
+        CALIBRATION_CELLS,
+    )
+    return read_board(covered, locate_board(covered), calibration.colour_profiles)
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [(2.07, 7.07), (2.93, 7.07), (2.93, 7.93), (2.07, 7.93)],  # a square card on a square
+        [(-3.0, 7.05), (0.8, 7.05), (0.8, 7.95), (-3.0, 7.95)],  # a long one, mostly off the belt
+    ],
+)
+def test_a_card_of_a_missing_hamsters_colour_is_never_read_as_that_hamster(
+    corners: list[tuple[float, float]],
+) -> None:
+    """Leaving leaning hamsters out of the covered check must not leave out a card of a
+    hamster's colour when that hamster is off the belt: a square card is not drawn out
+    away from the camera, and a long card's size is measured whole, not cut at the belt's
+    edge (both were read as the red hamster before a review caught it)."""
+    reading = _with_a_red_card(BeltScene({"blue": (6, 4)}), corners)
+    assert reading.blocked and "covers row 7" in reading.reason  # type: ignore[attr-defined]
+
+
+def test_a_card_of_a_hamsters_colour_elsewhere_on_the_belt_still_covers_its_square() -> None:
     """Leaving each colour's hamster out of the covered check must not leave out a card of
     that colour too: with two blobs of one colour, neither is taken for the hamster."""
     scene = BeltScene({"red": (3, 2), "blue": (6, 4)})
