@@ -27,10 +27,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.tabletop import (  # the layout, shared with the simulator
-    DEFAULT_DIVISIONS as DEFAULT_DIVISIONS,
-)
 from companion.tabletop import (
+    CM_PER_UNIT,
     RIM_MARKER_FILL,
     RIM_MARKER_IDS,
     TABLE_MARKER_LAYOUT,
@@ -38,6 +36,9 @@ from companion.tabletop import (
     WHEEL_DEPTH,
     WHEEL_RADIUS,
     MarkerLayout,
+)
+from companion.tabletop import (  # the layout, shared with the simulator
+    DEFAULT_DIVISIONS as DEFAULT_DIVISIONS,
 )
 from companion.tabletop import (
     RIM_MARKER_ID as RIM_MARKER_ID,
@@ -411,7 +412,12 @@ def read_wheel(
     if isinstance(fitted, WheelReading):
         return fitted
     fit, ring, markers = fitted
-    reading = _with_pieces(frame, rectified, hsv, ring, layout, fit, markers, radius, piece_hues)
+    camera = (
+        None if camera_height_cm is None else _overhead(frame, image_to_table, camera_height_cm)
+    )
+    reading = _with_pieces(
+        frame, rectified, hsv, ring, layout, (fit, markers, radius), piece_hues, camera
+    )
     if reading.blocked:
         return reading
     near = any(close_to_cloth(hand, seen.table) for hand in hands)
@@ -593,20 +599,33 @@ def hand_sampled(
     return HandSeen(colour, (float(seen.table[0]), float(seen.table[1])))
 
 
+def _overhead(
+    frame: Image, image_to_table: NDArray[np.float64], height_cm: float
+) -> wheel_pieces.Overhead:
+    """Roughly where the camera is, for the piece count: over the table point at the
+    picture's middle (it looks nearly straight down), at its calibrated height; in the
+    rectified table's pixels."""
+    rows, cols = frame.shape[:2]
+    x, y, w = image_to_table @ np.array([cols / 2.0, rows / 2.0, 1.0])
+    height = height_cm / CM_PER_UNIT * PIXELS_PER_UNIT
+    return wheel_pieces.Overhead(x / w * PIXELS_PER_UNIT, y / w * PIXELS_PER_UNIT, height)
+
+
 def _with_pieces(
     frame: Image,
     rectified: Image,
     hsv: Image,
     ring: NDArray[np.float64],
     layout: MarkerLayout,
-    fit: RimFit,
-    markers: int,
-    radius: float,
+    measured: tuple[RimFit, int, float],
     piece_hues: HueWindows,
+    camera: wheel_pieces.Overhead | None = None,
 ) -> WheelReading:
-    """The measured ring's reading with the fallen pieces counted, or with why they cannot
-    be (``pieces_reason``); a soft picture whose pieces cannot be counted is refused whole."""
-    fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout, piece_hues)
+    """The measured ring's reading (its fit, the markers it rests on, its radius) with the
+    fallen pieces counted, or with why they cannot be (``pieces_reason``); a soft picture
+    whose pieces cannot be counted is refused whole."""
+    fit, markers, radius = measured
+    fallen = wheel_pieces.fallen_pieces(rectified, hsv, ring, layout, piece_hues, camera)
     if isinstance(fallen, str) and blurred(frame, SOFT):
         # On a soft picture the count fails for the blur (the markers' paper looks darker,
         # a grey cloth passes for a white one) and the angle is not to be trusted either:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.tabletop import MarkerLayout
+from companion.tabletop import CM_PER_UNIT, MarkerLayout
 from companion.vision.board import hue_gap
 
 # The rectified table's scale (pixels a table unit), shared with the ring reader.
@@ -327,6 +327,7 @@ def count_fallen(
     hsv: Image | None = None,
     rim_zone: Image | None = None,
     hues: HueWindows = PIECE_HUES,
+    camera: Overhead | None = None,
 ) -> Fallen:
     """Pieces of each colour lying in the ``outside`` mask (table minus wheel and markers).
 
@@ -336,7 +337,9 @@ def count_fallen(
     many pieces (a cup, a card, an arm) are left out. A piece-coloured blob running on into
     the hidden parts (a cup cut off by the edge looks like a piece there) is reported, not
     counted; so is a piece's colour in ``rim_zone`` at the ring's outline (one behind it).
-    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled)."""
+    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled).
+    With the ``camera``'s place, a blob drawn out away from it by no more than a piece's
+    height can lean is counted as one standing piece (:func:`leaning_area`)."""
     lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
     count = len(stats)
     free_sample = lab[::3, ::3][outside[::3, ::3] > 0]  # the free table, every 9th pixel
@@ -380,12 +383,53 @@ def count_fallen(
         else:
             counted.append(index)
             middle = ((x + w / 2.0) / PIXELS_PER_UNIT, (y + h / 2.0) / PIXELS_PER_UNIT)
-            places += [FallenPiece(name, *middle)] * _pieces_in(area)
+            leaning = 0.0 if camera is None else leaning_area(inside, (x, y), camera)
+            places += [FallenPiece(name, *middle)] * _pieces_in(area - leaning)
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
         return Fallen(Counted(()), partly_hidden, against_ring=True)
     return Fallen(Counted(tuple(places)), partly_hidden, in_shadow=in_shadow)
+
+
+class Overhead(NamedTuple):
+    """Where the camera is: the table point under it and its height, in rectified pixels."""
+
+    x: float
+    y: float
+    height: float
+
+
+# The tallest a fallen piece stands (cm): the set's wooden blocks lie on a face 1-2.5 cm
+# high; a little more, since a blob's edge grows with blur.
+TALLEST_PIECE_CM = 3.0
+
+
+def leaning_area(blob: NDArray[np.bool_], corner: tuple[int, int], camera: Overhead) -> float:
+    """How much of a blob's area (pixels) may be a standing piece's sides and top leaning
+    away from the camera rather than more pieces: the blob's length along the line from
+    the point under the camera beyond its width across it, up to the lean a piece of
+    ``TALLEST_PIECE_CM`` has there, times that width. A flat piece is as long as it is
+    wide and gives nothing; a piece 2.5 cm tall in a far corner under a camera 50 cm up
+    looked two pieces big without it (``bench/standing_pieces.py --reader wheel``)."""
+    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
+    if moments["m00"] == 0:
+        return 0.0
+    cx = corner[0] + moments["m10"] / moments["m00"]
+    cy = corner[1] + moments["m01"] / moments["m00"]
+    away = np.array([cx - camera.x, cy - camera.y])
+    distance = float(np.hypot(*away))
+    tallest = TALLEST_PIECE_CM / CM_PER_UNIT * PIXELS_PER_UNIT
+    if distance == 0 or camera.height <= tallest:
+        return 0.0
+    u = away / distance
+    mu20, mu02, mu11 = (moments[k] / moments["m00"] for k in ("mu20", "mu02", "mu11"))
+    along = u[0] ** 2 * mu20 + 2 * u[0] * u[1] * mu11 + u[1] ** 2 * mu02
+    across = u[1] ** 2 * mu20 - 2 * u[0] * u[1] * mu11 + u[0] ** 2 * mu02
+    # A disc's extent is four times its spread (sigma): lengths as a round piece's.
+    length, width = 4.0 * math.sqrt(max(along, 0.0)), 4.0 * math.sqrt(max(across, 0.0))
+    lean = distance * tallest / (camera.height - tallest)
+    return min(max(length - width, 0.0), lean) * width
 
 
 def _pieces_in(area: float) -> int:
@@ -605,6 +649,7 @@ def fallen_pieces(
     ring: NDArray[np.float64],
     layout: MarkerLayout,
     hues: HueWindows = PIECE_HUES,
+    camera: Overhead | None = None,
 ) -> Counted | str:
     """The pieces counted outside the ring (by set, and where each lies), or why they
     cannot be counted: a cloth that hides a piece colour, more than can fall, or a
@@ -615,7 +660,7 @@ def fallen_pieces(
     if hidden:
         return CLOTH_HIDES.format(hidden)
     counted, partly_hidden, against_ring, in_shadow = count_fallen(
-        rectified, outside, hsv, rim_zone, hues
+        rectified, outside, hsv, rim_zone, hues, camera
     )
     if against_ring:
         return AGAINST_RING

@@ -85,6 +85,25 @@ def test_fallen_pieces_are_counted_on_any_cloth_under_a_warm_lamp(table: str) ->
     assert reading.fallen_total <= 2  # green on green felt may be missed, never invented
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tall_piece_in_a_far_corner_is_one_piece_not_two(seed: int) -> None:
+    """A block 2.5 cm tall lying near the table's corner, under a camera 50 cm up, shows
+    its sides and leans outward: its colour covered two pieces' worth of table and was
+    counted as two (``bench/standing_pieces.py --reader wheel``). Flat, as before."""
+    scene = WheelScene(
+        centre=(8.3, 6.0),
+        heading_deg=12.0,
+        angle_deg=100.0,
+        outside=(WheelPiece("green", (2.6, 2.3)), WheelPiece("red", (13.4, 9.6), "square", 20.0)),
+        piece_height=2.5 / 4.7,
+    )
+    reading = read_wheel(wheel_frame(Room(height_cm=50.0), seed, scene), camera_height_cm=50.0)
+    assert not reading.blocked, reading.reason
+    assert not reading.pieces_reason, reading.pieces_reason
+    assert reading.fallen["green"] == 1 and reading.fallen["red"] == 1
+    assert reading.fallen_total == 2
+
+
 def test_an_implausible_count_is_not_given_but_the_ring_still_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
