@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from hardware.simulator.die import _PIPS as SPOTS  # the pips' places, in thirds of a face
 from training.body_bar import (
     EDGE_PER_SIZE,
     Looked,
@@ -19,15 +20,6 @@ from training.body_bar import (
 )
 from training.two_part_bar import Photo, figures
 
-_SPOTS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
-
 
 def _die(value: int, body: int, pip: int, edge: float = 30.0) -> np.ndarray:
     """The L channel of one die seen from above on a mid-grey cloth, drawn 4x and shrunk
@@ -35,7 +27,7 @@ def _die(value: int, body: int, pip: int, edge: float = 30.0) -> np.ndarray:
     big = np.full((400, 400), 120, np.uint8)
     scale = 4 * edge
     cv2.rectangle(big, (200 - int(scale / 2),) * 2, (200 + int(scale / 2),) * 2, (body,), -1)
-    for dx, dy in _SPOTS[value]:
+    for dx, dy in SPOTS[value]:
         centre = (round(200 + dx * 0.29 * scale), round(200 + dy * 0.29 * scale))
         cv2.circle(big, centre, round(0.09 * scale), (pip,), -1)
     return cv2.resize(big, (100, 100), interpolation=cv2.INTER_AREA)
