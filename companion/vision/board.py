@@ -291,7 +291,8 @@ def read_board(
         )
     if blurred(frame):
         return BoardReading(blocked=True, reason=BLURRED)
-    rectified, hsv, belt, gains, bounds = belt_from_above(frame, image_to_board)
+    view = belt_from_above(frame, image_to_board)
+    rectified, hsv, belt, gains, bounds = view
     if _hand_over_belt(rectified, hsv, belt, cloth, hands):
         sleeve = _in_a_sleeve(frame, image_to_board, gains, bounds, hands)
         reason = _reaching_in(_covered_rows(rectified[belt], profiles), sleeve)
@@ -302,10 +303,7 @@ def read_board(
             blocked=True,
             reason=f"{unseen} of the belt out of the picture: aim the camera at the whole belt",
         )
-    below = below_camera(frame, image_to_board, bounds)
-    covered = _covered_rows(
-        rectified[belt], profiles, lambda: _leaning_hamsters(hsv, profiles, below)[belt]
-    )
+    covered = _covered_squares(frame, image_to_board, view, profiles)
     if covered:
         return BoardReading(
             blocked=True,
@@ -607,6 +605,21 @@ def _covered_rows(
         fractions = _cell_fractions(other, ppc)
     rows = [row for row in range(ROWS + 1) if float(fractions[row].max()) > COVERED_FRACTION]
     return _rows(rows) if rows else ""
+
+
+def _covered_squares(
+    frame: Image,
+    image_to_board: NDArray[np.float64],
+    view: BeltView,
+    profiles: Mapping[str, ColourProfile],
+) -> str:
+    """The rows something lies over (:func:`_covered_rows`), leaning hamsters left out."""
+    below = below_camera(frame, image_to_board, view.bounds)
+    return _covered_rows(
+        view.rectified[view.belt],
+        profiles,
+        lambda: _leaning_hamsters(view.hsv, profiles, below)[view.belt],
+    )
 
 
 def below_camera(

@@ -337,11 +337,8 @@ def count_fallen(
     many pieces (a cup, a card, an arm) are left out. A piece-coloured blob running on into
     the hidden parts (a cup cut off by the edge looks like a piece there) is reported, not
     counted; so is a piece's colour in ``rim_zone`` at the ring's outline (one behind it).
-    ``hues`` are the sets' hue windows (this table's, when its pieces were sampled).
-    With the ``camera``'s place, a blob drawn out away from it by no more than a piece's
-    height can lean is counted as one standing piece (:func:`leaning_area`)."""
+    ``hues``: the sets' hue windows (this table's, if sampled); ``camera``: :func:`_pieces_in`."""
     lab, cloth, (labels, stats), (whole, whole_stats) = _standing_out(rectified, outside)
-    count = len(stats)
     free_sample = lab[::3, ::3][outside[::3, ::3] > 0]  # the free table, every 9th pixel
     if hsv is None:  # the caller's, when it has it already
         hsv = np.asarray(cv2.cvtColor(rectified, cv2.COLOR_BGR2HSV), np.uint8)
@@ -352,7 +349,7 @@ def count_fallen(
     # The free table's colour (Lab; taken when a blob needs it): a blob whose local
     # "cloth" is far from it sits on something large (a cup) or in a shadow.
     table: FloatImage | None = None
-    for index in range(1, count):
+    for index in range(1, len(stats)):
         area = float(stats[index, cv2.CC_STAT_AREA])
         if area < MIN_PIECE_AREA * PIXELS_PER_UNIT**2:
             if rim_zone is not None and _cut_by_ring(
@@ -383,8 +380,7 @@ def count_fallen(
         else:
             counted.append(index)
             middle = ((x + w / 2.0) / PIXELS_PER_UNIT, (y + h / 2.0) / PIXELS_PER_UNIT)
-            leaning = 0.0 if camera is None else leaning_area(inside, (x, y), camera)
-            places += [FallenPiece(name, *middle)] * _pieces_in(area - leaning)
+            places += [FallenPiece(name, *middle)] * _pieces_in(area, inside, (x, y), camera)
     if rim_zone is not None and _sliver_at_ring(
         lab, cloth, free_sample, rim_zone, (labels, counted)
     ):
@@ -432,9 +428,18 @@ def leaning_area(blob: NDArray[np.bool_], corner: tuple[int, int], camera: Overh
     return min(max(length - width, 0.0), lean) * width
 
 
-def _pieces_in(area: float) -> int:
+def _pieces_in(
+    area: float,
+    blob: NDArray[np.bool_] | None = None,
+    corner: tuple[int, int] = (0, 0),
+    camera: Overhead | None = None,
+) -> int:
     """How many pieces a blob of ``area`` pixels (rectified) makes. A blob's edge grows
-    with blur and contrast: one piece may look 1.9 pieces big."""
+    with blur and contrast: one piece may look 1.9 pieces big. With the ``blob`` (cut out
+    at ``corner``) and the ``camera``'s place, a standing piece's lean is not counted as
+    more pieces (:func:`leaning_area`)."""
+    if blob is not None and camera is not None:
+        area -= leaning_area(blob, corner, camera)
     return max(1, math.floor(area / (PIECE_AREA * PIXELS_PER_UNIT**2) / 1.6 + 0.6))
 
 
