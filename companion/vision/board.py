@@ -622,14 +622,20 @@ def _covered_squares(
     )
 
 
+def picture_middle(frame: Image, image_to_plane: NDArray[np.float64]) -> tuple[float, float]:
+    """The table point at the picture's middle (the plane's units): roughly the point under
+    a camera that looks nearly straight down, which is where standing pieces lean from."""
+    height, width = frame.shape[:2]
+    x, y, w = image_to_plane @ np.array([width / 2.0, height / 2.0, 1.0])
+    return (float(x / w), float(y / w))
+
+
 def below_camera(
     frame: Image, image_to_board: NDArray[np.float64], bounds: tuple[float, ...]
 ) -> tuple[float, float]:
-    """Roughly where the camera is over the table, in the rectified view's pixels: the
-    table point at the picture's middle (a camera looking nearly straight down)."""
-    height, width = frame.shape[:2]
-    x, y, w = image_to_board @ np.array([width / 2.0, height / 2.0, 1.0])
-    return ((x / w - bounds[0]) * PIXELS_PER_CELL, (y / w - bounds[1]) * PIXELS_PER_CELL)
+    """Roughly where the camera is over the table, in the rectified view's pixels."""
+    x, y = picture_middle(frame, image_to_board)
+    return ((x - bounds[0]) * PIXELS_PER_CELL, (y - bounds[1]) * PIXELS_PER_CELL)
 
 
 def _leaning_hamsters(

@@ -47,7 +47,7 @@ from companion.tabletop import (
     table_marker_layout as table_marker_layout,
 )
 from companion.vision import wheel_pieces
-from companion.vision.board import skin_mask, warp_plane
+from companion.vision.board import picture_middle, skin_mask, warp_plane
 from companion.vision.markers import (
     MarkerCorners,
     detect_markers,
@@ -605,10 +605,9 @@ def _overhead(
     """Roughly where the camera is, for the piece count: over the table point at the
     picture's middle (it looks nearly straight down), at its calibrated height; in the
     rectified table's pixels."""
-    rows, cols = frame.shape[:2]
-    x, y, w = image_to_table @ np.array([cols / 2.0, rows / 2.0, 1.0])
+    x, y = picture_middle(frame, image_to_table)
     height = height_cm / CM_PER_UNIT * PIXELS_PER_UNIT
-    return wheel_pieces.Overhead(x / w * PIXELS_PER_UNIT, y / w * PIXELS_PER_UNIT, height)
+    return wheel_pieces.Overhead(x * PIXELS_PER_UNIT, y * PIXELS_PER_UNIT, height)
 
 
 def _with_pieces(
