@@ -60,6 +60,7 @@ from companion.tabletop import (
 from companion.tabletop import (
     MarkerLayout as MarkerLayout,
 )
+from companion.vision.leaning import picture_middle, spread
 from companion.vision.markers import marker_corners as marker_corners
 from companion.vision.room_light import (
     BLURRED,
@@ -614,20 +615,12 @@ def _covered_squares(
     profiles: Mapping[str, ColourProfile],
 ) -> str:
     """The rows something lies over (:func:`_covered_rows`), leaning hamsters left out."""
-    below = below_camera(frame, image_to_board, view.bounds)
-    return _covered_rows(
-        view.rectified[view.belt],
-        profiles,
-        lambda: _leaning_hamsters(view.hsv, profiles, below)[view.belt],
-    )
 
+    def leaning() -> Image:  # only when a square looks covered
+        below = below_camera(frame, image_to_board, view.bounds)
+        return _leaning_hamsters(view.hsv, profiles, below)[view.belt]
 
-def picture_middle(frame: Image, image_to_plane: NDArray[np.float64]) -> tuple[float, float]:
-    """The table point at the picture's middle (the plane's units): roughly the point under
-    a camera that looks nearly straight down, which is where standing pieces lean from."""
-    height, width = frame.shape[:2]
-    x, y, w = image_to_plane @ np.array([width / 2.0, height / 2.0, 1.0])
-    return (float(x / w), float(y / w))
+    return _covered_rows(view.rectified[view.belt], profiles, leaning)
 
 
 def below_camera(
@@ -652,7 +645,7 @@ def _leaning_hamsters(
     cell = PIXELS_PER_CELL * PIXELS_PER_CELL
     rows, cols = labels.shape
     for index in range(len(profiles)):
-        _, parts, stats, centres = cv2.connectedComponentsWithStats(
+        _, parts, stats, _ = cv2.connectedComponentsWithStats(
             (labels == index).astype(np.uint8), connectivity=8
         )
         areas = stats[1:, cv2.CC_STAT_AREA]
@@ -665,27 +658,17 @@ def _leaning_hamsters(
         if not (whole and small and max(wide, tall) <= PIECE_SPAN * PIXELS_PER_CELL):
             continue
         blob = parts == largest
-        if _leans_from(blob, centres[largest], below):
+        if _leans_from(blob, below):
             found[blob] = 255
     rim = np.ones((PIECE_RIM * 2 + 1,) * 2, np.uint8)
     return np.asarray(cv2.dilate(found, rim), np.uint8)
 
 
-def _leans_from(
-    blob: NDArray[np.bool_], centre: NDArray[np.float64], below: tuple[float, float]
-) -> bool:
-    """Whether ``blob`` is drawn out along the line from ``below`` through its centre, as
+def _leans_from(blob: NDArray[np.bool_], below: tuple[float, float]) -> bool:
+    """Whether ``blob`` is drawn out along the line from ``below`` through its middle, as
     a standing piece seen from a camera there is (``LEANS``: the longer axis at least
     that many times the shorter, within ``LEAN_ANGLE_DEG`` of that line)."""
-    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
-    if moments["m00"] == 0:
+    shape = spread(blob)
+    if shape is None or shape.elongation() < LEANS:
         return False
-    mu20, mu02, mu11 = (moments[k] / moments["m00"] for k in ("mu20", "mu02", "mu11"))
-    spread = np.sqrt(((mu20 - mu02) / 2.0) ** 2 + mu11**2)
-    longer, shorter = (mu20 + mu02) / 2.0 + spread, (mu20 + mu02) / 2.0 - spread
-    if shorter <= 0 or np.sqrt(longer / shorter) < LEANS:
-        return False
-    axis = 0.5 * np.arctan2(2.0 * mu11, mu20 - mu02)
-    away = np.arctan2(centre[1] - below[1], centre[0] - below[0])
-    off = abs((np.degrees(axis - away) + 90.0) % 180.0 - 90.0)
-    return bool(off <= LEAN_ANGLE_DEG)
+    return shape.axis_off(below) <= LEAN_ANGLE_DEG

@@ -47,7 +47,8 @@ from companion.tabletop import (
     table_marker_layout as table_marker_layout,
 )
 from companion.vision import wheel_pieces
-from companion.vision.board import picture_middle, skin_mask, warp_plane
+from companion.vision.board import skin_mask, warp_plane
+from companion.vision.leaning import picture_middle
 from companion.vision.markers import (
     MarkerCorners,
     detect_markers,

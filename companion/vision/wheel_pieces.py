@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from companion.tabletop import CM_PER_UNIT, MarkerLayout
 from companion.vision.board import hue_gap
+from companion.vision.leaning import spread
 
 # The rectified table's scale (pixels a table unit), shared with the ring reader.
 PIXELS_PER_UNIT = 24
@@ -408,22 +409,11 @@ def leaning_area(blob: NDArray[np.bool_], corner: tuple[int, int], camera: Overh
     ``TALLEST_PIECE_CM`` has there, times that width. A flat piece is as long as it is
     wide and gives nothing; a piece 2.5 cm tall in a far corner under a camera 50 cm up
     looked two pieces big without it (``bench/standing_pieces.py --reader wheel``)."""
-    moments = cv2.moments(blob.astype(np.uint8), binaryImage=True)
-    if moments["m00"] == 0:
-        return 0.0
-    cx = corner[0] + moments["m10"] / moments["m00"]
-    cy = corner[1] + moments["m01"] / moments["m00"]
-    away = np.array([cx - camera.x, cy - camera.y])
-    distance = float(np.hypot(*away))
+    shape = spread(blob, corner)
     tallest = TALLEST_PIECE_CM / CM_PER_UNIT * PIXELS_PER_UNIT
-    if distance == 0 or camera.height <= tallest:
+    if shape is None or camera.height <= tallest:
         return 0.0
-    u = away / distance
-    mu20, mu02, mu11 = (moments[k] / moments["m00"] for k in ("mu20", "mu02", "mu11"))
-    along = u[0] ** 2 * mu20 + 2 * u[0] * u[1] * mu11 + u[1] ** 2 * mu02
-    across = u[1] ** 2 * mu20 - 2 * u[0] * u[1] * mu11 + u[0] ** 2 * mu02
-    # A disc's extent is four times its spread (sigma): lengths as a round piece's.
-    length, width = 4.0 * math.sqrt(max(along, 0.0)), 4.0 * math.sqrt(max(across, 0.0))
+    distance, length, width = shape.along_and_across((camera.x, camera.y))
     lean = distance * tallest / (camera.height - tallest)
     return min(max(length - width, 0.0), lean) * width
 

@@ -233,14 +233,15 @@ def _pieces_round_the_ring(
     """The fallen pieces as solids, in two layers: those farther from the point under the
     camera than the ring's middle (the ring, drawn over them, hides what it stands in
     front of) and the nearer ones (drawn over the ring)."""
-    below = camera.centre[:2]
-    ring_reach = float(np.hypot(*(np.array(scene.centre) - below)))
-    solids = [
-        (Solid(tuple(piece_outline(p, 0.25)), scene.piece_height, piece_paint(p)), p.centre)
-        for p in scene.outside
-    ]
-    far = [s for s, c in solids if float(np.hypot(*(np.array(c) - below))) > ring_reach]
-    near = [s for s, c in solids if float(np.hypot(*(np.array(c) - below))) <= ring_reach]
+
+    def reach(point: Point) -> float:
+        return float(np.hypot(*(np.array(point) - camera.centre[:2])))
+
+    far: list[Solid] = []
+    near: list[Solid] = []
+    for piece in scene.outside:
+        solid = Solid(tuple(piece_outline(piece, 0.25)), scene.piece_height, piece_paint(piece))
+        (far if reach(piece.centre) > reach(scene.centre) else near).append(solid)
     return Layer(*draw_solids(camera, far, size)), Layer(*draw_solids(camera, near, size))
 
 
